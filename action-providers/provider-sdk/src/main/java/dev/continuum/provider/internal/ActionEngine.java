@@ -1,0 +1,281 @@
+package dev.continuum.provider.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.continuum.provider.api.ActionLogEntry;
+import dev.continuum.provider.api.ActionRequest;
+import dev.continuum.provider.api.ActionState;
+import dev.continuum.provider.api.ActionStatus;
+import dev.continuum.provider.api.Problem;
+import dev.continuum.provider.api.ProviderDescription;
+import dev.continuum.provider.server.ActionProvider;
+import dev.continuum.provider.server.ActionStore;
+import dev.continuum.provider.server.Caller;
+import dev.continuum.provider.server.InvalidInputException;
+import dev.continuum.provider.server.ProviderServerOptions;
+import dev.continuum.provider.server.StoredAction;
+import io.vertx.core.Vertx;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The life cycle of the actions of one provider: the only place where an action's stored state
+ * changes. Blocking; the HTTP layer calls it on worker threads.
+ */
+public final class ActionEngine {
+
+    static final String DEFAULT_RELEASE_AFTER = "P30D";
+    private static final System.Logger LOG = System.getLogger(ActionEngine.class.getName());
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+    private final ActionProvider provider;
+    private final ProviderDescription description;
+    private final InputValidator validator;
+    private final ActionStore store;
+    private final Vertx vertx;
+    private final Clock clock;
+    private final CallbackNotifier notifier;
+    private final Duration releaseSweep;
+    private final Map<String, DefaultActionContext> live = new ConcurrentHashMap<>();
+
+    public ActionEngine(ActionProvider provider, ProviderServerOptions options) {
+        this.provider = Objects.requireNonNull(provider, "provider");
+        this.description = Objects.requireNonNull(provider.describe(), "provider.describe()");
+        this.validator = new InputValidator(description.inputSchema());
+        this.store = options.store();
+        this.vertx = options.vertx();
+        this.clock = options.clock();
+        this.notifier = new CallbackNotifier(vertx, options.callbackAttempts(), options.callbackBackoff());
+        this.releaseSweep = options.releaseSweep();
+    }
+
+    /** The result of a /run: the action, and whether this call created it (202) or found it (200). */
+    public record RunOutcome(ActionStatus status, boolean created) {}
+
+    /** A page of log entries; {@code nextMarker} is null on the last page. */
+    public record LogPage(List<ActionLogEntry> entries, String nextMarker) {}
+
+    public ProviderDescription description() {
+        return description;
+    }
+
+    /** Resumes unfinished actions of a persistent store and starts forgetting released ones. */
+    public void startBackgroundWork() {
+        for (StoredAction action : store.unfinished()) {
+            DefaultActionContext ctx = contextFor(action);
+            try {
+                provider.resume(ctx);
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.ERROR, "resuming action " + action.actionId() + " failed", e);
+                finish(action.actionId(), ActionState.FAILED, "Provider error", errorDetails(e));
+            }
+        }
+        vertx.setPeriodic(Math.max(1, releaseSweep.toMillis()), t -> vertx.executeBlocking(() -> {
+            for (String id : store.releasable(now())) {
+                store.remove(id);
+            }
+            return null;
+        }, false));
+    }
+
+    public List<Problem.FieldError> validateBody(JsonNode body) {
+        return validator.validate(body);
+    }
+
+    public RunOutcome run(Caller caller, ActionRequest request, String callbackUrl) {
+        Optional<StoredAction> earlier = store.findByRequest(caller.id(), request.requestId());
+        if (earlier.isPresent()) {
+            return repeated(earlier.get(), request);
+        }
+        Instant now = now();
+        String releaseAfter = request.releaseAfter() == null ? DEFAULT_RELEASE_AFTER : request.releaseAfter();
+        List<String> manageBy = request.manageBy() == null ? List.of(caller.id()) : request.manageBy();
+        List<String> monitorBy = request.monitorBy() == null ? List.of(caller.id()) : request.monitorBy();
+        ActionStatus initial = new ActionStatus(UUID.randomUUID().toString(), ActionState.ACTIVE, caller.id(),
+                request.label(), manageBy, monitorBy, now, null, releaseAfter, "Starting", NODES.objectNode());
+        StoredAction fresh = new StoredAction(initial, request, callbackUrl, List.of(), null)
+                .withLogEntry(new ActionLogEntry(now, "ActionStarted", "Action started", null));
+        StoredAction holder = store.insertIfAbsent(fresh);
+        if (!holder.actionId().equals(fresh.actionId())) {
+            return repeated(holder, request); // a concurrent duplicate won the race
+        }
+        String id = fresh.actionId();
+        DefaultActionContext ctx = contextFor(fresh);
+        ActionStatus reported;
+        try {
+            reported = provider.start(request, ctx);
+        } catch (InvalidInputException e) {
+            forget(id);
+            throw Problems.invalidRequest(e.pointer(), e.getMessage());
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.ERROR, "provider failed to start action " + id, e);
+            finish(id, ActionState.FAILED, "Provider error", errorDetails(e));
+            return new RunOutcome(currentOrThrow(id), true);
+        }
+        apply(id, reported);
+        return new RunOutcome(currentOrThrow(id), true);
+    }
+
+    public ActionStatus status(Caller caller, String actionId) {
+        StoredAction action = visibleTo(caller, actionId);
+        return action.status();
+    }
+
+    public ActionStatus cancel(Caller caller, String actionId) {
+        StoredAction action = managedBy(caller, actionId);
+        if (action.finished()) {
+            throw Problems.conflict("Action " + actionId + " already finished as " + action.status().status()
+                    + "; only a running action can be cancelled.");
+        }
+        DefaultActionContext ctx = contextFor(action);
+        try {
+            provider.cancel(ctx);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "provider cancel of action " + actionId + " failed; marking it cancelled anyway", e);
+        }
+        ObjectNode details = NODES.objectNode().put("cancelled", true).put("cancelled_by", caller.id());
+        finish(actionId, ActionState.FAILED, "Cancelled", details);
+        return currentOrThrow(actionId);
+    }
+
+    public ActionStatus release(Caller caller, String actionId) {
+        StoredAction action = managedBy(caller, actionId);
+        if (!action.finished()) {
+            throw Problems.conflict("Action " + actionId + " is still " + action.status().status()
+                    + "; cancel it or wait until it finishes before releasing it.");
+        }
+        forget(actionId);
+        return action.status();
+    }
+
+    public LogPage log(Caller caller, String actionId, int limit, int offset) {
+        List<ActionLogEntry> all = visibleTo(caller, actionId).log();
+        int from = Math.min(offset, all.size());
+        int to = (int) Math.min((long) from + limit, all.size());
+        return new LogPage(all.subList(from, to), to < all.size() ? Integer.toString(to) : null);
+    }
+
+    // ---- changes requested by providers through their ActionContext ----
+
+    Optional<ActionStatus> current(String actionId) {
+        return store.find(actionId).map(StoredAction::status);
+    }
+
+    Instant now() {
+        return clock.instant();
+    }
+
+    void finish(String actionId, ActionState state, String displayStatus, JsonNode details) {
+        Instant at = now();
+        AtomicBoolean changed = new AtomicBoolean();
+        Optional<StoredAction> after = store.update(actionId, current -> {
+            if (current.finished()) {
+                return current; // first finish wins; e.g. a cancel beats a late timer
+            }
+            changed.set(true);
+            ActionStatus done = current.status().with(state, displayStatus, details).completedAt(at);
+            Duration keep = IsoDurations.parse(done.releaseAfter())
+                    .orElseGet(() -> IsoDurations.parse(DEFAULT_RELEASE_AFTER).orElseThrow());
+            String code = state == ActionState.SUCCEEDED ? "ActionSucceeded" : "ActionFailed";
+            return current.withStatus(done)
+                    .withLogEntry(new ActionLogEntry(at, code, displayStatus, null))
+                    .withReleaseAt(at.plus(keep));
+        });
+        if (!changed.get()) {
+            return;
+        }
+        DefaultActionContext ctx = live.remove(actionId);
+        if (ctx != null) {
+            ctx.cancelTimers();
+        }
+        StoredAction finished = after.orElseThrow();
+        if (finished.callbackUrl() != null) {
+            notifier.deliver(finished.callbackUrl(), finished.status());
+        }
+    }
+
+    void progress(String actionId, ActionState state, String displayStatus, JsonNode details) {
+        store.update(actionId, current -> current.finished()
+                ? current
+                : current.withStatus(current.status().with(state, displayStatus, details)));
+    }
+
+    void appendLog(String actionId, ActionLogEntry entry) {
+        store.update(actionId, current -> current.withLogEntry(entry));
+    }
+
+    // ---- helpers ----
+
+    private RunOutcome repeated(StoredAction earlier, ActionRequest request) {
+        if (!Objects.equals(earlier.request().body(), request.body())) {
+            throw Problems.conflict("request_id " + request.requestId() + " was already used with a different body"
+                    + " (action " + earlier.actionId() + "); use a new request_id for a new action.");
+        }
+        return new RunOutcome(earlier.status(), false);
+    }
+
+    /** Takes what start() returned: the provider owns state, display_status and details, the framework the rest. */
+    private void apply(String actionId, ActionStatus reported) {
+        if (reported == null) {
+            progress(actionId, ActionState.ACTIVE, "Active", null);
+            return;
+        }
+        if (reported.status().terminal()) {
+            finish(actionId, reported.status(), reported.displayStatus(), reported.details());
+        } else {
+            progress(actionId, reported.status(), reported.displayStatus(), reported.details());
+        }
+    }
+
+    private DefaultActionContext contextFor(StoredAction action) {
+        return live.computeIfAbsent(action.actionId(), id -> new DefaultActionContext(this, vertx, id,
+                Caller.of(action.creatorId()), action.request()));
+    }
+
+    private void forget(String actionId) {
+        store.remove(actionId);
+        DefaultActionContext ctx = live.remove(actionId);
+        if (ctx != null) {
+            ctx.cancelTimers();
+        }
+    }
+
+    private ActionStatus currentOrThrow(String actionId) {
+        return current(actionId).orElseThrow(() -> Problems.actionNotFound(actionId));
+    }
+
+    private StoredAction visibleTo(Caller caller, String actionId) {
+        StoredAction action = store.find(actionId).orElseThrow(() -> Problems.actionNotFound(actionId));
+        ActionStatus s = action.status();
+        if (!caller.id().equals(s.creatorId()) && !s.monitorBy().contains(caller.id()) && !s.manageBy().contains(caller.id())) {
+            throw Problems.forbidden(caller.id() + " is neither the creator of action " + actionId
+                    + " nor in its monitor_by or manage_by lists.");
+        }
+        return action;
+    }
+
+    private StoredAction managedBy(Caller caller, String actionId) {
+        StoredAction action = store.find(actionId).orElseThrow(() -> Problems.actionNotFound(actionId));
+        ActionStatus s = action.status();
+        if (!caller.id().equals(s.creatorId()) && !s.manageBy().contains(caller.id())) {
+            throw Problems.forbidden(caller.id() + " is neither the creator of action " + actionId
+                    + " nor in its manage_by list.");
+        }
+        return action;
+    }
+
+    private static ObjectNode errorDetails(RuntimeException e) {
+        // The class name helps an operator; the message may help a user. No stack trace leaves the process.
+        return NODES.objectNode().put("error", e.getClass().getSimpleName())
+                .put("message", String.valueOf(e.getMessage()));
+    }
+}

@@ -1,0 +1,34 @@
+package dev.continuum.provider.server;
+
+import dev.continuum.provider.api.ActionRequest;
+import dev.continuum.provider.api.ActionStatus;
+import dev.continuum.provider.api.ProviderDescription;
+
+/**
+ * A new action provider is one class implementing this interface, mounted with
+ * {@link ActionProviderServer#mount}. The framework does the protocol: ids, idempotency,
+ * input-schema validation, status, cancel, release, log, push callbacks and errors.
+ * {@code start} and {@code cancel} run on a worker thread, so they may block briefly.
+ */
+public interface ActionProvider {
+
+    /** The introspection document; {@code input_schema} is enforced before {@link #start} is called. */
+    ProviderDescription describe();
+
+    /**
+     * Starts one new action (never called again for a repeated request_id). Return
+     * {@code ctx.succeeded(..)}/{@code ctx.failed(..)} when done at once, or {@code ctx.active(..)}
+     * and finish later through {@code ctx.complete}/{@code ctx.fail}. Throw
+     * {@link InvalidInputException} to reject the body with 400.
+     */
+    ActionStatus start(ActionRequest request, ActionContext ctx);
+
+    /** Stops the work of a running action; the framework then marks it FAILED, "Cancelled". */
+    default void cancel(ActionContext ctx) {}
+
+    /**
+     * Called at mount for every unfinished action found in a persistent store, so the provider can
+     * re-arm timers or re-attach to external work. The in-memory store never has any.
+     */
+    default void resume(ActionContext ctx) {}
+}

@@ -1,0 +1,23 @@
+package dev.continuum.provider.server;
+
+import dev.continuum.provider.internal.ActionEngine;
+import dev.continuum.provider.internal.ProviderRoutes;
+import io.vertx.ext.web.Router;
+
+/** Serves an {@link ActionProvider} over the Action Provider API on a Vert.x {@link Router}. */
+public final class ActionProviderServer {
+
+    private ActionProviderServer() {}
+
+    /**
+     * Adds the provider's routes under {@code basePath} (e.g. {@code /providers/echo}; empty or
+     * {@code /} for the root): {@code GET /}, {@code POST /run}, {@code GET /{id}/status},
+     * {@code POST /{id}/cancel}, {@code POST /{id}/release}, {@code GET /{id}/log}, and the legacy
+     * {@code /actions} forms. Resumes unfinished actions found in the store.
+     */
+    public static void mount(Router router, String basePath, ActionProvider provider, ProviderServerOptions options) {
+        ActionEngine engine = new ActionEngine(provider, options);
+        new ProviderRoutes(engine, options).mount(router, basePath);
+        engine.startBackgroundWork();
+    }
+}
