@@ -1,0 +1,163 @@
+package dev.continuum.flow.run;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.continuum.flow.model.FlowDefinition;
+import dev.continuum.flow.run.RunData.Branch;
+import dev.continuum.flow.run.RunData.WaitKind;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Runs a flow as a pure function: {@code (run state, event, now) -> (new state, effects, log)}. It
+ * never performs I/O and never reads a clock; the engine stores each new state, then carries out its
+ * effects, and feeds their outcomes back as events. A run moves through as many non-waiting states
+ * (Pass, Choice, ExpressionEval, Fail, zero-length Wait) as it can in one call, and stops at Actions
+ * and Waits.
+ */
+public final class Interpreter {
+
+    private final FlowDefinition flow;
+    private final InterpreterOptions options;
+
+    public Interpreter(FlowDefinition flow, InterpreterOptions options) {
+        this.flow = flow;
+        this.options = options;
+    }
+
+    public Step start(JsonNode input, RunContext context, Instant now) {
+        RunData run = new RunData();
+        run.runId = context.runId();
+        run.flowId = context.flowId();
+        run.flowVersion = context.flowVersion();
+        run.userId = context.userId();
+        run.label = context.label();
+        run.tags = new ArrayList<>(context.tags());
+        run.status = RunStatus.ACTIVE;
+        Branch root = new Branch();
+        root.id = "";
+        root.stateName = flow.startAt();
+        root.data = input == null ? com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
+                : input.deepCopy();
+        root.visit = 1;
+        run.visits.put(flow.startAt(), 1);
+        run.branches.put(root.id, root);
+        Execution execution = new Execution(flow, options, run, now);
+        execution.logLine("FlowStarted", null, "The run started", null);
+        execution.advanceAll();
+        return execution.finish();
+    }
+
+    /** Applies one event. Events for tokens the run no longer waits on are ignored: same state, no effects. */
+    public Step apply(RunState state, RunEvent event, Instant now) {
+        if (state.status().finished()) {
+            return unchanged(state);
+        }
+        Execution execution = new Execution(flow, options, state.mutableCopy(), now);
+        RunData run = execution.run;
+        switch (event) {
+            case RunEvent.ActionStarted started -> {
+                Optional<Branch> branch = waitingOn(run, started.token(), WaitKind.ACTION);
+                if (branch.isEmpty() || branch.get().waiting.action.actionId != null) {
+                    return unchanged(state); // unknown token, or a repeated answer to a replayed /run
+                }
+                execution.observe(branch.get(), started.observation());
+            }
+            case RunEvent.ActionPolled polled -> {
+                Optional<Branch> branch = waitingOn(run, polled.token(), WaitKind.ACTION);
+                if (branch.isEmpty()) {
+                    return unchanged(state);
+                }
+                execution.observe(branch.get(), polled.observation());
+            }
+            case RunEvent.ActionCallFailed failed -> {
+                Optional<Branch> branch = waitingOn(run, failed.token(), WaitKind.ACTION);
+                if (branch.isEmpty()) {
+                    return unchanged(state);
+                }
+                String error = failed.error() == null ? dev.continuum.flow.model.ErrorNames.ACTION_UNABLE_TO_RUN
+                        : failed.error();
+                execution.logLine("ActionFailed", branch.get().stateName, "The action could not be run: " + error,
+                        null);
+                execution.handleError(branch.get(), error, failed.cause());
+            }
+            case RunEvent.TimerFired fired -> {
+                Optional<Branch> timer = waitingOn(run, fired.token(), WaitKind.TIMER);
+                Optional<Branch> retry = waitingOn(run, fired.token(), WaitKind.RETRY);
+                if (timer.isPresent()) {
+                    execution.waitOver(timer.get());
+                } else if (retry.isPresent()) {
+                    execution.retryNow(retry.get());
+                } else {
+                    return unchanged(state);
+                }
+            }
+            case RunEvent.CancelRequested cancel -> execution.endRun(RunStatus.ENDED, null,
+                    cancel.reason(), "FlowCanceled", "The run was cancelled"
+                            + (cancel.reason() == null ? "" : ": " + cancel.reason()));
+            case RunEvent.ResumeRequested resume -> {
+                if (run.status != RunStatus.INACTIVE) {
+                    return unchanged(state);
+                }
+                for (Branch branch : run.branches.values()) {
+                    if (branch.waiting != null && branch.waiting.kind == WaitKind.ACTION
+                            && branch.waiting.action.inactive) {
+                        branch.waiting.action.inactive = false;
+                        branch.waiting.action.nextPollAt = now;
+                        execution.effects.add(new Effect.PollAction(branch.waiting.token,
+                                branch.waiting.action.actionUrl, branch.waiting.action.actionId, now));
+                    }
+                }
+                run.status = RunStatus.ACTIVE;
+                run.inactiveReason = null;
+                execution.logLine("FlowResumed", null, "The run was resumed", null);
+            }
+        }
+        execution.advanceAll();
+        return execution.finish();
+    }
+
+    /**
+     * Effects to (re)issue after a crash: every StartAction not yet answered (same token and request id,
+     * so the provider runs it once), every scheduled poll, every timer.
+     */
+    public List<Effect> pendingEffects(RunState state) {
+        List<Effect> effects = new ArrayList<>();
+        if (state.status().finished()) {
+            return effects;
+        }
+        Execution view = new Execution(flow, options, state.data(), Instant.EPOCH);
+        for (Branch branch : state.data().branches.values()) {
+            RunData.Waiting waiting = branch.waiting;
+            if (waiting == null) {
+                continue;
+            }
+            switch (waiting.kind) {
+                case ACTION -> {
+                    if (waiting.action.actionId == null) {
+                        effects.add(view.startEffect(branch, waiting));
+                    } else if (!waiting.action.inactive && waiting.action.nextPollAt != null) {
+                        effects.add(new Effect.PollAction(waiting.token, waiting.action.actionUrl,
+                                waiting.action.actionId, waiting.action.nextPollAt));
+                    }
+                }
+                case TIMER, RETRY -> effects.add(new Effect.ScheduleTimer(waiting.token, waiting.at));
+                case JOIN -> {
+                }
+            }
+        }
+        return effects;
+    }
+
+    private static Optional<Branch> waitingOn(RunData run, String token, WaitKind kind) {
+        return run.branches.values().stream()
+                .filter(branch -> branch.waiting != null && branch.waiting.kind == kind
+                        && branch.waiting.token.equals(token))
+                .findFirst();
+    }
+
+    private static Step unchanged(RunState state) {
+        return new Step(state, List.of(), List.of());
+    }
+}

@@ -1,0 +1,106 @@
+package dev.continuum.flow.run;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * The complete durable state of a run: everything needed to continue it after a crash. Immutable;
+ * the interpreter returns a new one for every transition. Store it with {@link #toJson()} and load it
+ * with {@link #fromJson(JsonNode)}, which round-trip exactly.
+ */
+public final class RunState {
+
+    static final ObjectMapper MAPPER = new ObjectMapper()
+            .registerModule(new JavaTimeModule())
+            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .setSerializationInclusion(JsonInclude.Include.NON_NULL);
+
+    private final RunData data;
+
+    RunState(RunData data) {
+        this.data = data;
+    }
+
+    /** A private copy the interpreter may change. */
+    RunData mutableCopy() {
+        return MAPPER.convertValue(MAPPER.valueToTree(data), RunData.class);
+    }
+
+    RunData data() {
+        return data;
+    }
+
+    public String runId() {
+        return data.runId;
+    }
+
+    public RunStatus status() {
+        return data.status;
+    }
+
+    public Optional<JsonNode> output() {
+        return data.status == RunStatus.SUCCEEDED ? Optional.ofNullable(data.output) : Optional.empty();
+    }
+
+    public Optional<String> error() {
+        return Optional.ofNullable(data.error);
+    }
+
+    public Optional<String> cause() {
+        return Optional.ofNullable(data.cause);
+    }
+
+    public Optional<String> inactiveReason() {
+        return data.status == RunStatus.INACTIVE ? Optional.ofNullable(data.inactiveReason) : Optional.empty();
+    }
+
+    /** The earliest time a scheduled poll or timer is due; empty when nothing is scheduled. */
+    public Optional<Instant> nextWakeAt() {
+        if (data.status.finished()) {
+            return Optional.empty();
+        }
+        return data.branches.values().stream()
+                .map(branch -> branch.waiting)
+                .filter(Objects::nonNull)
+                .flatMap(waiting -> switch (waiting.kind) {
+                    case TIMER, RETRY -> Stream.of(waiting.at);
+                    case ACTION -> waiting.action.actionId != null && !waiting.action.inactive
+                            ? Stream.of(waiting.action.nextPollAt) : Stream.empty();
+                    case JOIN -> Stream.empty();
+                })
+                .filter(Objects::nonNull)
+                .min(Instant::compareTo);
+    }
+
+    /** Names of the states the run currently sits in (one per live branch). */
+    public java.util.List<String> currentStates() {
+        return data.branches.values().stream().map(branch -> branch.stateName).toList();
+    }
+
+    public JsonNode toJson() {
+        return MAPPER.valueToTree(data);
+    }
+
+    public static RunState fromJson(JsonNode json) {
+        try {
+            return new RunState(MAPPER.treeToValue(json, RunData.class));
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("not a stored run state: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "RunState" + toJson();
+    }
+}
