@@ -1,0 +1,31 @@
+package dev.continuum.placement.policy;
+
+import dev.continuum.placement.model.Demand;
+import dev.continuum.placement.state.ClusterView;
+import dev.continuum.placement.state.Slice;
+
+/**
+ * Tetris-style alignment: the node whose free (GPU, CPU, memory) vector, normalized by its
+ * capacity, has the largest dot product with the demand normalized the same way.
+ */
+public final class DotProduct extends ScoredPlacement {
+    @Override public String name() { return "dotprod"; }
+
+    @Override
+    protected double score(Demand d, ClusterView v, Slice s) {
+        int node = s.node();
+        var spec = v.spec(node);
+        double dot = 0;
+        if (spec.gpus() > 0) {
+            double cap = spec.gpus() * 1000.0;
+            dot += (s.gpuMilli() / cap) * (v.freeGpuMilliOnNode(node) / cap);
+        }
+        if (spec.cpuMilli() > 0) {
+            dot += ((double) d.cpuMilli() / spec.cpuMilli()) * ((double) v.freeCpu(node) / spec.cpuMilli());
+        }
+        if (spec.memoryMib() > 0) {
+            dot += ((double) d.memoryMib() / spec.memoryMib()) * ((double) v.freeMemory(node) / spec.memoryMib());
+        }
+        return -dot;
+    }
+}

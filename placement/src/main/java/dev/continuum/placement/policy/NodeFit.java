@@ -1,0 +1,88 @@
+package dev.continuum.placement.policy;
+
+import dev.continuum.placement.model.Demand;
+import dev.continuum.placement.state.ClusterView;
+import dev.continuum.placement.state.Slice;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Feasibility of a demand on one node, and the GPU choices it has there. */
+public final class NodeFit {
+    private static final int[] NO_GPUS = new int[0];
+
+    private NodeFit() {
+    }
+
+    public static boolean fits(Demand d, ClusterView v, int node) {
+        if (v.freeCpu(node) < d.cpuMilli() || v.freeMemory(node) < d.memoryMib()) {
+            return false;
+        }
+        if (d.gpus() == 0) {
+            return true;
+        }
+        if (!d.acceptsModel(v.spec(node).gpuModel())) {
+            return false;
+        }
+        if (!d.fractional()) {
+            return v.fullyFreeGpus(node) >= d.gpus();
+        }
+        int gpus = v.spec(node).gpus();
+        for (int g = 0; g < gpus; g++) {
+            if (v.freeGpuMilli(node, g) >= d.gpuMilli()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Distinct GPU choices on a node that fits: whole GPUs take the first free ones (which ones
+     * does not matter); a fractional share may go on any GPU with room, one candidate per
+     * distinct free amount (equal GPUs are interchangeable).
+     */
+    public static List<Slice> candidates(Demand d, ClusterView v, int node) {
+        if (d.gpus() == 0) {
+            return List.of(new Slice(node, NO_GPUS, 0, d.cpuMilli(), d.memoryMib()));
+        }
+        int gpus = v.spec(node).gpus();
+        if (!d.fractional()) {
+            int[] chosen = new int[d.gpus()];
+            int k = 0;
+            for (int g = 0; g < gpus && k < chosen.length; g++) {
+                if (v.freeGpuMilli(node, g) == 1000) {
+                    chosen[k++] = g;
+                }
+            }
+            return List.of(new Slice(node, chosen, 1000, d.cpuMilli(), d.memoryMib()));
+        }
+        List<Slice> out = new ArrayList<>(2);
+        boolean[] seen = new boolean[1001];
+        for (int g = 0; g < gpus; g++) {
+            int free = v.freeGpuMilli(node, g);
+            if (free >= d.gpuMilli() && !seen[free]) {
+                seen[free] = true;
+                out.add(new Slice(node, new int[]{g}, d.gpuMilli(), d.cpuMilli(), d.memoryMib()));
+            }
+        }
+        return out;
+    }
+
+    /** The GPU with the least room that still fits a fractional share (best fit inside a node). */
+    public static Slice tightest(Demand d, ClusterView v, int node) {
+        List<Slice> c = candidates(d, v, node);
+        if (!d.fractional() || c.size() == 1) {
+            return c.getFirst();
+        }
+        Slice best = null;
+        int bestFree = Integer.MAX_VALUE;
+        for (Slice s : c) {
+            int free = v.freeGpuMilli(node, s.gpus()[0]);
+            if (free < bestFree) {
+                bestFree = free;
+                best = s;
+            }
+        }
+        return best;
+    }
+}

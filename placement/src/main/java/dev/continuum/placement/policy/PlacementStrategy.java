@@ -1,0 +1,20 @@
+package dev.continuum.placement.policy;
+
+import dev.continuum.placement.model.Demand;
+import dev.continuum.placement.model.Job;
+import dev.continuum.placement.state.ClusterView;
+import dev.continuum.placement.state.Slice;
+
+import java.util.function.IntPredicate;
+
+/** Where on one node a demand goes: each strategy scores the nodes that can take it. */
+public interface PlacementStrategy {
+    String name();
+
+    /** The chosen slice among nodes passing {@code allowed}, or null if none fits. */
+    Slice placeOnNode(Demand demand, ClusterView cluster, IntPredicate allowed);
+
+    /** Lets a strategy learn the workload (FGD's target distribution). */
+    default void onArrival(Job job) {
+    }
+}

@@ -1,0 +1,74 @@
+package dev.continuum.placement.policy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Builds policies from names such as {@code fifo}, {@code srtf}, {@code las+migrate},
+ * {@code fifo+fgd}, {@code qssf+lend}: an order ({@code fifo sjf srtf las qssf}), then any of a
+ * placement ({@code bestfit worstfit dotprod fgd firstfit}) and switches ({@code preempt
+ * nopreempt migrate lend synergy spread elastic}). A bare placement or {@code synergy} means
+ * FIFO with it; {@code tiresias} is {@code las}. SRTF and LAS preempt unless told not to.
+ */
+public final class Policies {
+    public static final List<String> ORDERS = List.of("fifo", "sjf", "srtf", "las", "qssf");
+    public static final List<String> PLACEMENTS = List.of("bestfit", "worstfit", "dotprod", "fgd", "firstfit");
+    public static final List<String> SWITCHES = List.of("preempt", "nopreempt", "migrate", "lend", "synergy", "spread", "elastic");
+
+    private Policies() {
+    }
+
+    public static Policy parse(String spec) {
+        return parse(spec, PolicyOptions.defaults(false));
+    }
+
+    /** {@code base} supplies lookahead and seed; the name decides the rest. */
+    public static Policy parse(String spec, PolicyOptions base) {
+        String name = spec.trim().toLowerCase(Locale.ROOT);
+        if (name.isEmpty()) {
+            throw new IllegalArgumentException("empty policy name");
+        }
+        List<String> parts = new ArrayList<>(List.of(name.split("\\+")));
+        if (parts.getFirst().equals("tiresias")) {
+            parts.set(0, "las");
+        }
+        if (!ORDERS.contains(parts.getFirst())) {
+            parts.addFirst("fifo");
+        }
+        JobOrder order = order(parts.getFirst());
+        PlacementStrategy placement = new BestFit();
+        PolicyOptions o = base.withPreempt(order.preemptive()).withMigrate(false).withLend(false)
+                .withSynergy(false).withConsolidate(true).withElastic(false);
+        for (String p : parts.subList(1, parts.size())) {
+            switch (p) {
+                case "bestfit" -> placement = new BestFit();
+                case "worstfit" -> placement = new WorstFit();
+                case "dotprod" -> placement = new DotProduct();
+                case "fgd" -> placement = new FragmentationGradient();
+                case "firstfit" -> placement = new FirstFit();
+                case "preempt" -> o = o.withPreempt(true);
+                case "nopreempt" -> o = o.withPreempt(false);
+                case "migrate" -> o = o.withMigrate(true);
+                case "lend" -> o = o.withLend(true);
+                case "synergy" -> o = o.withSynergy(true);
+                case "spread" -> o = o.withConsolidate(false);
+                case "elastic" -> o = o.withElastic(true);
+                default -> throw new IllegalArgumentException("unknown policy part '" + p + "' in '" + spec
+                        + "'; orders: " + ORDERS + ", placements: " + PLACEMENTS + ", switches: " + SWITCHES);
+            }
+        }
+        return new StandardPolicy(name, order, placement, o);
+    }
+
+    private static JobOrder order(String name) {
+        return switch (name) {
+            case "fifo" -> new FifoOrder();
+            case "sjf" -> new ShortestJobFirst();
+            case "srtf" -> new ShortestRemainingTimeFirst();
+            case "las" -> new LeastAttainedService();
+            case "qssf" -> new QuasiShortestServiceFirst();
+            default -> throw new IllegalArgumentException("unknown order " + name);
+        };
+    }
+}

@@ -1,0 +1,29 @@
+package dev.continuum.placement.policy;
+
+/**
+ * Switches of a {@link StandardPolicy}.
+ *
+ * @param preempt     stop lower-priority running jobs for a waiting one (defaults to the order's choice)
+ * @param migrate     move migratable jobs to make room on one node for a waiting job (defragmentation)
+ * @param lend        partitions lend idle quota; the lender reclaims it by preemption
+ * @param synergy     allocate CPU by job sensitivity (less on tight nodes, more on idle ones)
+ * @param consolidate keep multi-node jobs in as few racks as possible
+ * @param elastic     grow elastic jobs onto idle GPUs when nobody waits, shrink them when someone does
+ * @param lookahead   how many waiting jobs one round considers (bounds the cost of a long queue)
+ * @param seed        seeds the per-job CPU sensitivity used by {@code synergy}
+ */
+public record PolicyOptions(boolean preempt, boolean migrate, boolean lend, boolean synergy, boolean consolidate,
+                            boolean elastic, int lookahead, long seed) {
+    public static PolicyOptions defaults(boolean preempt) {
+        return new PolicyOptions(preempt, false, false, false, true, false, 128, 42);
+    }
+
+    public PolicyOptions withPreempt(boolean v) { return new PolicyOptions(v, migrate, lend, synergy, consolidate, elastic, lookahead, seed); }
+    public PolicyOptions withMigrate(boolean v) { return new PolicyOptions(preempt, v, lend, synergy, consolidate, elastic, lookahead, seed); }
+    public PolicyOptions withLend(boolean v) { return new PolicyOptions(preempt, migrate, v, synergy, consolidate, elastic, lookahead, seed); }
+    public PolicyOptions withSynergy(boolean v) { return new PolicyOptions(preempt, migrate, lend, v, consolidate, elastic, lookahead, seed); }
+    public PolicyOptions withConsolidate(boolean v) { return new PolicyOptions(preempt, migrate, lend, synergy, v, elastic, lookahead, seed); }
+    public PolicyOptions withElastic(boolean v) { return new PolicyOptions(preempt, migrate, lend, synergy, consolidate, v, lookahead, seed); }
+    public PolicyOptions withLookahead(int v) { return new PolicyOptions(preempt, migrate, lend, synergy, consolidate, elastic, v, seed); }
+    public PolicyOptions withSeed(long v) { return new PolicyOptions(preempt, migrate, lend, synergy, consolidate, elastic, lookahead, v); }
+}

@@ -1,0 +1,348 @@
+package dev.continuum.placement.policy;
+
+import dev.continuum.placement.model.Demand;
+import dev.continuum.placement.model.Job;
+import dev.continuum.placement.state.ActiveJob;
+import dev.continuum.placement.state.ClusterView;
+import dev.continuum.placement.state.Decision;
+import dev.continuum.placement.state.Placement;
+import dev.continuum.placement.state.QuotaStatus;
+import dev.continuum.placement.state.SchedulingContext;
+import dev.continuum.placement.state.Slice;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.IntPredicate;
+
+/**
+ * A queue order plus a placement strategy, with optional preemption, reclaim of lent quota,
+ * migration and Synergy-style CPU allocation. Each round walks the head of the queue (greedy
+ * backfill: a job that does not fit does not block the ones behind it); for the first jobs that
+ * do not fit it tries, in turn, reclaiming lent GPUs, preempting lower-priority jobs, and
+ * migrating jobs off a nearly free node.
+ */
+public final class StandardPolicy implements Policy {
+    private static final int ROOM_MAKING_ATTEMPTS = 2;
+    private static final int MIGRATION_CANDIDATE_NODES = 3;
+    private final String name;
+    private final JobOrder order;
+    private final PlacementStrategy placement;
+    private final PolicyOptions options;
+    private final SynergyCpu synergy;
+
+    public StandardPolicy(String name, JobOrder order, PlacementStrategy placement, PolicyOptions options) {
+        this.name = name;
+        this.order = order;
+        this.placement = placement;
+        this.options = options;
+        this.synergy = new SynergyCpu(options.seed());
+    }
+
+    @Override public String name() { return name; }
+    @Override public JobOrder order() { return order; }
+    @Override public boolean lending() { return options.lend(); }
+    public PlacementStrategy placement() { return placement; }
+    public PolicyOptions options() { return options; }
+
+    @Override
+    public void onArrival(Job job) {
+        order.onArrival(job);
+        placement.onArrival(job);
+    }
+
+    @Override
+    public void schedule(SchedulingContext ctx) {
+        if (options.elastic() && ctx.waitingCount() > 0) {
+            resizeElastic(ctx, false);
+        }
+        List<Demand> failed = new ArrayList<>();
+        int attempts = 0;
+        for (ActiveJob w : ctx.waiting(options.lookahead())) {
+            if (w.running()) {
+                continue;
+            }
+            Job job = w.job();
+            QuotaStatus quota = ctx.quota(job, job.demand().gpus());
+            if (quota == QuotaStatus.DENIED) {
+                continue;
+            }
+            if (!dominatedByFailure(job.demand(), failed) && tryStart(ctx, w)) {
+                continue;
+            }
+            if (attempts < ROOM_MAKING_ATTEMPTS && (options.preempt() || options.migrate() || options.lend())) {
+                attempts++;
+                if (makeRoom(ctx, w, quota) && tryStart(ctx, w)) {
+                    failed.clear();
+                    continue;
+                }
+            }
+            if (failed.size() < 16) {
+                failed.add(job.demand());
+            }
+        }
+        if (options.elastic() && ctx.waitingCount() == 0) {
+            resizeElastic(ctx, true);
+        }
+    }
+
+    /** A demand at least as large as one that already failed this round fails too. */
+    private static boolean dominatedByFailure(Demand d, List<Demand> failed) {
+        for (Demand f : failed) {
+            if (f.gpuModels().equals(d.gpuModels()) && f.fractional() == d.fractional() && f.gpus() <= d.gpus()
+                    && f.gpuMilli() <= d.gpuMilli() && f.cpuMilli() <= d.cpuMilli() && f.memoryMib() <= d.memoryMib()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean tryStart(SchedulingContext ctx, ActiveJob w) {
+        ClusterView v = ctx.cluster();
+        Demand d = w.job().demand();
+        if (v.allocatedGpuMilli() + d.totalGpuMilli() > v.totalGpus() * 1000L) {
+            return false;
+        }
+        if (d.gpus() > v.cluster().maxGpusPerNode()) {
+            Placement p = GangPlacement.place(d, v, options.consolidate());
+            if (p == null) {
+                return false;
+            }
+            ctx.start(w, p, 1.0);
+            return true;
+        }
+        if (options.synergy() && d.cpuMilli() > 0) {
+            Slice s = placement.placeOnNode(synergy.minimal(d), v, node -> true);
+            if (s == null) {
+                return false;
+            }
+            SynergyCpu.Allocation a = synergy.allocate(w.job(), v, s);
+            ctx.start(w, Placement.of(a.slice()), a.speed());
+            return true;
+        }
+        Slice s = placement.placeOnNode(d, v, node -> true);
+        if (s == null) {
+            return false;
+        }
+        ctx.start(w, Placement.of(s), 1.0);
+        return true;
+    }
+
+    private boolean makeRoom(SchedulingContext ctx, ActiveJob w, QuotaStatus quota) {
+        if (options.lend() && quota == QuotaStatus.GUARANTEED
+                && freeFor(ctx, w, v -> v.borrowed() && !v.job().partition().equals(w.job().partition()),
+                Decision.Reason.RECLAIM)) {
+            return true;
+        }
+        if (options.preempt()) {
+            double waitingKey = w.queueKey();
+            double now = ctx.now();
+            if (freeFor(ctx, w, v -> v.job().preemptible() && order.of(v, now) > waitingKey, Decision.Reason.PRIORITY)) {
+                return true;
+            }
+        }
+        return options.migrate() && migrateToFree(ctx, w);
+    }
+
+    private interface VictimFilter {
+        boolean test(ActiveJob running);
+    }
+
+    /**
+     * Preempts the fewest GPUs' worth of eligible jobs (least important first) that lets the
+     * waiting job fit on one node, or, for a multi-node job, enough jobs cluster-wide.
+     */
+    private boolean freeFor(SchedulingContext ctx, ActiveJob w, VictimFilter eligible, Decision.Reason reason) {
+        ClusterView v = ctx.cluster();
+        Demand d = w.job().demand();
+        double now = ctx.now();
+        Comparator<ActiveJob> leastImportantFirst = Comparator.<ActiveJob>comparingDouble(j -> -order.of(j, now))
+                .thenComparingLong(j -> -j.seq());
+        if (d.gpus() > v.cluster().maxGpusPerNode()) {
+            List<ActiveJob> victims = new ArrayList<>();
+            long freeable = (long) v.totalGpus() * 1000 - v.allocatedGpuMilli();
+            for (ActiveJob r : ctx.running()) {
+                if (eligible.test(r)) {
+                    victims.add(r);
+                    freeable += r.placement().gpuMilli();
+                }
+            }
+            if (freeable < d.totalGpuMilli()) {
+                return false;
+            }
+            victims.sort(leastImportantFirst);
+            for (ActiveJob r : victims) {
+                if (GangPlacement.place(d, v, options.consolidate()) != null) {
+                    break;
+                }
+                ctx.preempt(r, reason);
+            }
+            return GangPlacement.place(d, v, options.consolidate()) != null;
+        }
+        int bestNode = -1;
+        List<ActiveJob> bestVictims = null;
+        long bestCost = Long.MAX_VALUE;
+        for (int node = 0; node < v.nodeCount(); node++) {
+            if (d.gpus() > 0 && (v.spec(node).gpus() < d.gpus() || !d.acceptsModel(v.spec(node).gpuModel()))) {
+                continue;
+            }
+            List<ActiveJob> candidates = new ArrayList<>();
+            for (ActiveJob r : v.jobsOn(node)) {
+                if (eligible.test(r)) {
+                    candidates.add(r);
+                }
+            }
+            if (candidates.isEmpty()) {
+                continue;
+            }
+            candidates.sort(leastImportantFirst);
+            List<ActiveJob> chosen = fewestToFree(d, v, node, candidates);
+            if (chosen == null) {
+                continue;
+            }
+            long cost = chosen.stream().mapToLong(j -> j.placement().gpuMilli()).sum();
+            if (cost < bestCost) {
+                bestCost = cost;
+                bestNode = node;
+                bestVictims = chosen;
+            }
+        }
+        if (bestNode < 0) {
+            return false;
+        }
+        for (ActiveJob r : bestVictims) {
+            ctx.preempt(r, reason);
+        }
+        return true;
+    }
+
+    /** Victims (a prefix of {@code candidates}) whose removal lets the demand fit the node, or null. */
+    private static List<ActiveJob> fewestToFree(Demand d, ClusterView v, int node, List<ActiveJob> candidates) {
+        int[] free = Fragmentation.freeOf(v, node);
+        long cpu = v.freeCpu(node);
+        long mem = v.freeMemory(node);
+        List<ActiveJob> chosen = new ArrayList<>();
+        for (ActiveJob r : candidates) {
+            for (Slice s : r.placement().slices()) {
+                if (s.node() == node) {
+                    for (int g : s.gpus()) {
+                        free[g] += s.milliPerGpu();
+                    }
+                    cpu += s.cpuMilli();
+                    mem += s.memoryMib();
+                }
+            }
+            chosen.add(r);
+            if (fitsFree(d, free, cpu, mem)) {
+                return chosen;
+            }
+        }
+        return null;
+    }
+
+    private static boolean fitsFree(Demand d, int[] free, long cpu, long mem) {
+        if (cpu < d.cpuMilli() || mem < d.memoryMib()) {
+            return false;
+        }
+        int need = d.gpus();
+        for (int f : free) {
+            if (d.fractional() ? f >= d.gpuMilli() : f == 1000) {
+                need--;
+            }
+        }
+        return need <= 0;
+    }
+
+    /**
+     * Defragmentation: find a node that would fit the waiting job if a few migratable single-node
+     * jobs moved elsewhere, and move them (fewest GPUs moved first).
+     */
+    private boolean migrateToFree(SchedulingContext ctx, ActiveJob w) {
+        ClusterView v = ctx.cluster();
+        Demand d = w.job().demand();
+        if (d.gpus() == 0 || d.gpus() > v.cluster().maxGpusPerNode()) {
+            return false;
+        }
+        record Candidate(int node, List<ActiveJob> movers, long cost) {
+        }
+        List<Candidate> candidates = new ArrayList<>();
+        for (int node = 0; node < v.nodeCount(); node++) {
+            if (v.spec(node).gpus() < d.gpus() || !d.acceptsModel(v.spec(node).gpuModel())) {
+                continue;
+            }
+            List<ActiveJob> movable = new ArrayList<>();
+            for (ActiveJob r : v.jobsOn(node)) {
+                if (r.job().migratable() && r.placement().nodeCount() == 1) {
+                    movable.add(r);
+                }
+            }
+            if (movable.isEmpty()) {
+                continue;
+            }
+            movable.sort(Comparator.<ActiveJob>comparingLong(r -> r.placement().gpuMilli()).thenComparingLong(ActiveJob::seq));
+            List<ActiveJob> movers = fewestToFree(d, v, node, movable);
+            if (movers != null) {
+                candidates.add(new Candidate(node, movers, movers.stream().mapToLong(r -> r.placement().gpuMilli()).sum()));
+            }
+        }
+        candidates.sort(Comparator.comparingLong(Candidate::cost).thenComparingInt(Candidate::node));
+        for (Candidate c : candidates.subList(0, Math.min(MIGRATION_CANDIDATE_NODES, candidates.size()))) {
+            IntPredicate elsewhere = node -> node != c.node();
+            List<Slice> targets = new ArrayList<>();
+            // plan all moves first so that a partial defragmentation never happens
+            ClusterViewWithHolds holds = new ClusterViewWithHolds(v);
+            for (ActiveJob r : c.movers()) {
+                Slice t = placement.placeOnNode(r.job().demand(), holds, elsewhere);
+                if (t == null) {
+                    targets = null;
+                    break;
+                }
+                holds.hold(t);
+                targets.add(t);
+            }
+            if (targets == null) {
+                continue;
+            }
+            for (int i = 0; i < targets.size(); i++) {
+                ctx.migrate(c.movers().get(i), Placement.of(targets.get(i)));
+            }
+            return true;
+        }
+        return false;
+    }
+
+    /** Grows elastic jobs when the queue is empty; shrinks them back to their request when it is not. */
+    private void resizeElastic(SchedulingContext ctx, boolean grow) {
+        ClusterView v = ctx.cluster();
+        List<ActiveJob> elastic = new ArrayList<>();
+        for (ActiveJob r : ctx.running()) {
+            if (r.job().elastic() && r.placement().nodeCount() == 1 && !r.job().demand().fractional()) {
+                elastic.add(r);
+            }
+        }
+        for (ActiveJob r : elastic) {
+            Slice s = r.placement().slices().getFirst();
+            int node = s.node();
+            int have = s.gpus().length;
+            int want = grow
+                    ? Math.min(r.job().maxGpus(), have + v.fullyFreeGpus(node))
+                    : Math.max(r.job().minGpus(), Math.min(have, r.job().demand().gpus()));
+            if (want == have) {
+                continue;
+            }
+            int[] gpus = new int[want];
+            int k = 0;
+            for (int g : s.gpus()) {
+                if (k < want) {
+                    gpus[k++] = g;
+                }
+            }
+            for (int g = 0; g < v.spec(node).gpus() && k < want; g++) {
+                if (v.freeGpuMilli(node, g) == 1000) {
+                    gpus[k++] = g;
+                }
+            }
+            ctx.resize(r, Placement.of(new Slice(node, gpus, 1000, s.cpuMilli(), s.memoryMib())));
+        }
+    }
+}

@@ -1,0 +1,31 @@
+package dev.continuum.placement.policy;
+
+import dev.continuum.placement.model.Demand;
+import dev.continuum.placement.state.ClusterView;
+import dev.continuum.placement.state.Slice;
+
+/** The node left with the most free GPU capacity: spreads load (and fragments the cluster). */
+public final class WorstFit extends ScoredPlacement {
+    @Override public String name() { return "worstfit"; }
+
+    @Override
+    protected double score(Demand d, ClusterView v, Slice s) {
+        double gpuLeft = v.freeGpuMilliOnNode(s.node()) - s.gpuMilli();
+        return -(gpuLeft + cpuFraction(v, s.node(), s.cpuMilli()));
+    }
+
+    @Override
+    protected Slice choose(Demand d, ClusterView v, int node) {
+        // spread inside the node too: the fractional share goes on the emptiest GPU
+        Slice best = null;
+        int bestFree = -1;
+        for (Slice s : NodeFit.candidates(d, v, node)) {
+            int free = s.gpus().length == 0 ? 0 : v.freeGpuMilli(node, s.gpus()[0]);
+            if (free > bestFree) {
+                bestFree = free;
+                best = s;
+            }
+        }
+        return best;
+    }
+}

@@ -1,0 +1,42 @@
+package dev.continuum.placement.state;
+
+import java.util.List;
+
+/** Where a job runs: one slice per node it uses. */
+public record Placement(List<Slice> slices) {
+    public Placement {
+        slices = List.copyOf(slices);
+        if (slices.isEmpty()) {
+            throw new IllegalArgumentException("a placement needs at least one slice");
+        }
+    }
+
+    public static Placement of(Slice... slices) {
+        return new Placement(List.of(slices));
+    }
+
+    public int gpuCount() {
+        return slices.stream().mapToInt(s -> s.gpus().length).sum();
+    }
+
+    public long gpuMilli() {
+        return slices.stream().mapToLong(Slice::gpuMilli).sum();
+    }
+
+    public int nodeCount() {
+        return slices.size();
+    }
+
+    public int firstNode() {
+        return slices.getFirst().node();
+    }
+
+    public boolean usesNode(int node) {
+        for (Slice s : slices) {
+            if (s.node() == node) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,38 @@
+package dev.continuum.placement.state;
+
+import dev.continuum.placement.model.Job;
+
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * What a policy sees and may do in one scheduling round at time {@link #now()}. Each call that
+ * changes something is recorded as a {@link Decision} and is visible at once in
+ * {@link #cluster()}, so later choices in the same round see earlier ones. The simulator backs it
+ * with live state; a planner backs it with a copy and reads {@link #decisions()}.
+ */
+public interface SchedulingContext {
+    double now();
+
+    ClusterView cluster();
+
+    /** Up to {@code limit} waiting jobs from the head of the queue, in the policy's order. */
+    List<ActiveJob> waiting(int limit);
+
+    int waitingCount();
+
+    Collection<ActiveJob> running();
+
+    QuotaStatus quota(Job job, int gpus);
+
+    /** Starts a waiting job. {@code cpuSpeed} scales its progress (Synergy-style CPU allocation). */
+    void start(ActiveJob job, Placement placement, double cpuSpeed);
+
+    void preempt(ActiveJob job, Decision.Reason reason);
+
+    void migrate(ActiveJob job, Placement to);
+
+    void resize(ActiveJob job, Placement to);
+
+    List<Decision> decisions();
+}
