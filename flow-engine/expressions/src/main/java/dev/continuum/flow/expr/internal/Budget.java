@@ -61,9 +61,17 @@ final class Budget {
         allocate(size);
     }
 
+    /** Accounts for one more element in a list or dict that now has {@code newSize} elements. */
+    void growCollection(long newSize) {
+        if (newSize > limits.maxCollectionSize()) {
+            throw new EvaluationFailure("collection would have more than " + limits.maxCollectionSize() + " elements");
+        }
+        allocate(1);
+    }
+
     private void allocate(long amount) {
         allocated += amount;
-        steps(amount / 16);
+        steps(amount / 64); // copying a few dozen characters costs about one step
         if (allocated > limits.maxAllocation()) {
             throw new EvaluationFailure("expression builds more than " + limits.maxAllocation()
                     + " characters and elements in total");

@@ -218,7 +218,7 @@ final class Evaluator {
     private JsonNode listComprehension(Node.ListComprehension c) {
         ArrayNode out = JSON.arrayNode();
         comprehend(c.clauses(), 0, () -> {
-            budget.allocateCollection(out.size() + 1L);
+            budget.growCollection(out.size() + 1L);
             out.add(eval(c.element()));
         });
         return out;
@@ -227,7 +227,7 @@ final class Evaluator {
     private JsonNode dictComprehension(Node.DictComprehension c) {
         ObjectNode out = JSON.objectNode();
         comprehend(c.clauses(), 0, () -> {
-            budget.allocateCollection(out.size() + 1L);
+            budget.growCollection(out.size() + 1L);
             String key = Values.dictKey(eval(c.key()), budget);
             out.set(key, eval(c.value()));
         });

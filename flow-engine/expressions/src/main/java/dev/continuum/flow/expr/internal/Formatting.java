@@ -75,8 +75,9 @@ final class Formatting {
             value = walkField(value, field.substring(end));
             String piece = repr ? Values.repr(value, budget) : formatValue(value, spec, budget);
             out.append(piece);
-            budget.allocateString(out.length());
+            budget.checkStringLength(out.length());
         }
+        budget.allocateString(out.length());
         return out.toString();
     }
 
@@ -408,8 +409,9 @@ final class Formatting {
                 default -> throw new EvaluationFailure("unsupported format character '" + type + "'");
             };
             out.append(piece);
-            budget.allocateString(out.length());
+            budget.checkStringLength(out.length());
         }
+        budget.allocateString(out.length());
         if (!mapping && next < values.size()) {
             throw new EvaluationFailure("not all arguments converted during string formatting");
         }

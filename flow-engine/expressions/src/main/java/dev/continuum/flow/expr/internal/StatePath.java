@@ -39,6 +39,9 @@ final class StatePath {
         List<Step> steps = new ArrayList<>();
         while (i < p.length()) {
             char c = p.charAt(i);
+            if (p.startsWith("..", i)) {
+                throw new EvaluationFailure("recursive descent in JSONPath '" + path + "' is not supported");
+            }
             if (c == '.') {
                 int end = i + 1;
                 while (end < p.length() && p.charAt(end) != '.' && p.charAt(end) != '[') {
@@ -50,9 +53,6 @@ final class StatePath {
                         break; // "$." is the whole state, as Globus allows in ResultPath
                     }
                     throw new EvaluationFailure("JSONPath '" + path + "' has an empty name");
-                }
-                if (name.equals("..")) {
-                    throw new EvaluationFailure("recursive descent in JSONPath '" + path + "' is not supported");
                 }
                 steps.add(name.equals("*") ? new Wildcard() : new Key(name));
                 i = end;
