@@ -61,6 +61,20 @@ class ResourceLimitsTest {
     }
 
     @Test
+    void shouldChargeWorkOnLongStringsToTheStepBudget() {
+        ObjectNode names = JsonNodeFactory.instance.objectNode();
+        names.put("s", "a".repeat(1_000_000));
+        names.put("t", "a".repeat(1_000_000));
+        assertTimeoutPreemptively(GUARD, () -> {
+            assertFails(() -> Expressions.evaluate("[s == t for i in range(100000)]", names), "evaluation steps");
+            assertFails(() -> Expressions.evaluate("[s < t for i in range(100000)]", names), "evaluation steps");
+            assertFails(() -> Expressions.evaluate("[len(s[1:]) for i in range(100000)]", names), "evaluation steps");
+            assertFails(() -> Expressions.evaluate("[s[-1] for i in range(100000)]", names), "evaluation steps");
+            assertFails(() -> Expressions.evaluate("[s.find('b') for i in range(100000)]", names), "evaluation steps");
+        });
+    }
+
+    @Test
     void shouldRefuseResultsLargerThanTheResultLimitEvenWhenSharedInMemory() {
         // each element is the same 1000-character string, so memory is small but the JSON is ~10 MB
         assertFailsFast("['y' * 1000] * 10000", "result would be larger than 1048576 bytes of JSON");

@@ -63,6 +63,9 @@ final class Sequences {
         if (step == 0) {
             throw new EvaluationFailure("slice step cannot be zero");
         }
+        if (target.isTextual()) {
+            budget.steps(target.textValue().length() / 64);
+        }
         int[] codePoints = target.isTextual() ? target.textValue().codePoints().toArray() : null;
         int length = codePoints != null ? codePoints.length : target.size();
         long start;

@@ -161,6 +161,7 @@ final class Values {
             return a.isNull() && b.isNull();
         }
         if (a.isTextual() && b.isTextual()) {
+            budget.steps(Math.min(a.textValue().length(), b.textValue().length()) / 64);
             return a.textValue().equals(b.textValue());
         }
         if (a.isArray() && b.isArray()) {
@@ -222,6 +223,7 @@ final class Values {
             return compareNumbers(a, b);
         }
         if (a.isTextual() && b.isTextual()) {
+            budget.steps(Math.min(a.textValue().length(), b.textValue().length()) / 64);
             return compareCodePoints(a.textValue(), b.textValue());
         }
         if (a.isArray() && b.isArray()) {
