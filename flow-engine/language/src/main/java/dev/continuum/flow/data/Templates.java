@@ -39,32 +39,39 @@ public final class Templates {
      */
     public static Evaluated evaluate(JsonNode template, JsonNode input, JsonNode context, String where)
             throws DataException {
-        JsonNode view = withContext(input, context);
-        return walk(template, view, context, where);
+        return walk(template, new Scope(input, withContext(input, context), context), where);
     }
 
-    /** The state input as flows see it: with the run context under {@code _context}. */
+    /** What a template reads: the input itself (for {@code $}), the input with {@code _context}, the context ({@code $$}). */
+    private record Scope(JsonNode input, JsonNode view, JsonNode context) {
+    }
+
+    /**
+     * The state input as flows see it: with the run context under {@code _context}. An input that is
+     * not an object is returned as it is (the context stays reachable through {@code $$.}).
+     */
     public static JsonNode withContext(JsonNode input, JsonNode context) {
-        ObjectNode view = JsonNodeFactory.instance.objectNode();
-        if (input != null && input.isObject()) {
-            view.setAll((ObjectNode) input);
+        if (input == null || !input.isObject()) {
+            return input == null ? JsonNodeFactory.instance.objectNode() : input;
         }
+        ObjectNode view = JsonNodeFactory.instance.objectNode();
+        view.setAll((ObjectNode) input);
         if (!view.has(CONTEXT_KEY)) {
             view.set(CONTEXT_KEY, context);
         }
         return view;
     }
 
-    private static Evaluated walk(JsonNode template, JsonNode view, JsonNode context, String where)
+    private static Evaluated walk(JsonNode template, Scope scope, String where)
             throws DataException {
         if (template.isObject()) {
-            return walkObject((ObjectNode) template, view, context, where);
+            return walkObject((ObjectNode) template, scope, where);
         }
         if (template.isArray()) {
             ArrayNode value = JsonNodeFactory.instance.arrayNode();
             ArrayNode redacted = JsonNodeFactory.instance.arrayNode();
             for (int i = 0; i < template.size(); i++) {
-                Evaluated item = walk(template.get(i), view, context, where + "[" + i + "]");
+                Evaluated item = walk(template.get(i), scope, where + "[" + i + "]");
                 value.add(item.value());
                 redacted.add(item.redacted());
             }
@@ -73,7 +80,7 @@ public final class Templates {
         return new Evaluated(template.deepCopy(), template.deepCopy());
     }
 
-    private static Evaluated walkObject(ObjectNode template, JsonNode view, JsonNode context, String where)
+    private static Evaluated walkObject(ObjectNode template, Scope scope, String where)
             throws DataException {
         Set<String> hidden = privateNames(template);
         ObjectNode value = JsonNodeFactory.instance.objectNode();
@@ -90,15 +97,15 @@ public final class Templates {
             Evaluated item;
             if (key.endsWith(PATH_SUFFIX)) {
                 name = key.substring(0, key.length() - PATH_SUFFIX.length());
-                JsonNode found = readPath(field.getValue().asText(), view, context, location);
+                JsonNode found = readPath(field.getValue().asText(), scope, location);
                 item = new Evaluated(found, found);
             } else if (key.endsWith(EXPRESSION_SUFFIX)) {
                 name = key.substring(0, key.length() - EXPRESSION_SUFFIX.length());
-                JsonNode result = evaluateExpression(field.getValue().asText(), view, location);
+                JsonNode result = evaluateExpression(field.getValue().asText(), scope.view(), location);
                 item = new Evaluated(result, result);
             } else {
                 name = key;
-                item = walk(field.getValue(), view, context, location);
+                item = walk(field.getValue(), scope, location);
             }
             value.set(name, item.value());
             boolean secret = hidden.contains(name) || hidden.contains(key);
@@ -116,10 +123,12 @@ public final class Templates {
         return names;
     }
 
-    private static JsonNode readPath(String path, JsonNode view, JsonNode context, String location)
-            throws DataException {
+    private static JsonNode readPath(String path, Scope scope, String location) throws DataException {
+        if (JsonPaths.isWholeDocument(path)) {
+            return scope.input() == null ? JsonNodeFactory.instance.nullNode() : scope.input().deepCopy();
+        }
         try {
-            return JsonPaths.read(path, view, context);
+            return JsonPaths.read(path, scope.view(), scope.context());
         } catch (JsonPaths.MissingPathException e) {
             String source = JsonPaths.isContextPath(path) ? "the run context" : "the state input";
             throw new DataException(location + ": path '" + path + "' not found in " + source);

@@ -443,12 +443,14 @@ final class Execution {
 
     private void startMap(Branch branch, MapState map) throws DataException {
         JsonNode input = effectiveInput(branch, map.paths(), "InputPath");
-        JsonNode items;
-        try {
-            items = JsonPaths.read(map.itemsPath(), Templates.withContext(input, context()), context());
-        } catch (JsonPaths.MissingPathException e) {
-            throw new DataException(where(branch) + " ItemsPath: path '" + map.itemsPath()
-                    + "' not found in the state input");
+        JsonNode items = input;
+        if (!JsonPaths.isWholeDocument(map.itemsPath())) {
+            try {
+                items = JsonPaths.read(map.itemsPath(), Templates.withContext(input, context()), context());
+            } catch (JsonPaths.MissingPathException e) {
+                throw new DataException(where(branch) + " ItemsPath: path '" + map.itemsPath()
+                        + "' not found in the state input");
+            }
         }
         if (!items.isArray()) {
             throw new DataException(where(branch) + " ItemsPath: '" + map.itemsPath() + "' must select a list, but selects "
