@@ -1,0 +1,262 @@
+package dev.continuum.engine.adapters.persistence;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.continuum.engine.app.RunEventRecord;
+import dev.continuum.engine.app.RunQuery;
+import dev.continuum.engine.app.RunRecord;
+import dev.continuum.engine.app.RunStore;
+import dev.continuum.flow.run.LogEntry;
+import dev.continuum.flow.run.RunState;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Runs in PostgreSQL through the reactive pool. The run hot path is lease- and batch-shaped
+ * (SKIP LOCKED, RETURNING, one multi-row insert per step), which is why it is plain SQL
+ * rather than entities (docs/decisions/0001-persistence.md).
+ */
+@ApplicationScoped
+public class PgRunStore implements RunStore {
+
+    private static final String RUN_COLUMNS =
+            "id, flow_id, flow_version, owner_id, label, tags::text, state::text, created_at, updated_at, completed_at";
+
+    private final Pool pool;
+    private final ObjectMapper json;
+
+    public PgRunStore(Pool pool, ObjectMapper json) {
+        this.pool = pool;
+        this.json = json;
+    }
+
+    @Override
+    public Uni<Void> insert(RunRecord run, List<LogEntry> log, Instant nextWakeAt, String leaseOwner, Instant leaseUntil) {
+        return pool.withTransaction(conn -> conn.preparedQuery("""
+                        INSERT INTO runs (id, flow_id, flow_version, owner_id, status, label, tags, state, next_wake_at,
+                                          lease_owner, lease_until, event_seq, created_at, updated_at, completed_at)
+                        VALUES ($1, $2, $3, $4, $5, $6, $7::text::jsonb, $8::text::jsonb, $9, $10, $11, $12, $13, $13, $14)""")
+                .execute(Tuple.from(new Object[]{run.id(), run.flowId(), run.flowVersion(), run.ownerId(),
+                        run.state().status().name(), run.label(), write(json.valueToTree(run.tags())),
+                        write(run.state().toJson()), odt(nextWakeAt), leaseOwner, odt(leaseUntil), log.size(),
+                        odt(run.createdAt()), odt(run.completedAt())}))
+                .flatMap(ignored -> insertEvents(conn, run.id(), 0, log)))
+                .replaceWithVoid();
+    }
+
+    @Override
+    public Uni<Boolean> commit(UUID runId, String leaseOwner, RunState state, List<LogEntry> log, Instant nextWakeAt,
+                               Instant leaseUntil, Instant now, List<Long> consumedInbox) {
+        boolean finished = state.status().name().matches("SUCCEEDED|FAILED|ENDED");
+        return pool.withTransaction(conn -> conn.preparedQuery("""
+                        UPDATE runs SET state = $3::text::jsonb, status = $4, event_seq = event_seq + $5,
+                               next_wake_at = CASE WHEN $9 AND EXISTS (SELECT 1 FROM run_inbox i WHERE i.run_id = $1
+                                                         AND NOT (i.id = ANY($10))) THEN $7 ELSE $6 END,
+                               lease_owner = CASE WHEN $8::timestamptz IS NULL THEN NULL ELSE lease_owner END,
+                               lease_until = $8, updated_at = $7,
+                               completed_at = CASE WHEN $9 THEN completed_at ELSE COALESCE(completed_at, $7) END
+                        WHERE id = $1 AND lease_owner = $2
+                        RETURNING event_seq""")
+                .execute(Tuple.from(new Object[]{runId, leaseOwner, write(state.toJson()), state.status().name(),
+                        log.size(), odt(nextWakeAt), odt(now), odt(leaseUntil), !finished,
+                        consumedInbox.toArray(new Long[0])}))
+                .flatMap(rows -> {
+                    if (rows.rowCount() == 0) {
+                        return Uni.createFrom().item(false);
+                    }
+                    int lastSeq = rows.iterator().next().getInteger(0);
+                    Uni<Void> deleteInbox = consumedInbox.isEmpty() ? Uni.createFrom().voidItem()
+                            : conn.preparedQuery("DELETE FROM run_inbox WHERE id = ANY($1)")
+                                    .execute(Tuple.of(consumedInbox.toArray(new Long[0]))).replaceWithVoid();
+                    return deleteInbox.flatMap(v -> insertEvents(conn, runId, lastSeq - log.size(), log)).replaceWith(true);
+                }));
+    }
+
+    private Uni<Void> insertEvents(SqlConnection conn, UUID runId, int seqBefore, List<LogEntry> log) {
+        if (log.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        ArrayNode rows = json.createArrayNode();
+        int seq = seqBefore;
+        for (LogEntry entry : log) {
+            ObjectNode row = rows.addObject();
+            row.put("seq", ++seq);
+            row.put("code", entry.code());
+            row.put("state_name", entry.stateName());
+            row.put("description", entry.description());
+            row.set("details", entry.details());
+            row.put("at", entry.time().toString());
+        }
+        return conn.preparedQuery("""
+                        INSERT INTO run_events (run_id, seq, code, state_name, description, details, at)
+                        SELECT $1, e.seq, e.code, e.state_name, e.description, e.details, e.at
+                        FROM jsonb_to_recordset($2::text::jsonb)
+                             AS e(seq int, code text, state_name text, description text, details jsonb, at timestamptz)""")
+                .execute(Tuple.of(runId, write(rows)))
+                .replaceWithVoid();
+    }
+
+    @Override
+    public Uni<List<UUID>> claimDue(String owner, Instant now, Instant leaseUntil, int limit) {
+        return pool.preparedQuery("""
+                        UPDATE runs SET lease_owner = $1, lease_until = $3
+                        WHERE id IN (SELECT id FROM runs
+                                     WHERE next_wake_at <= $2 AND (lease_until IS NULL OR lease_until < $2)
+                                     ORDER BY next_wake_at LIMIT $4 FOR UPDATE SKIP LOCKED)
+                        RETURNING id""")
+                .execute(Tuple.of(owner, odt(now), odt(leaseUntil), limit))
+                .map(rows -> {
+                    List<UUID> ids = new ArrayList<>();
+                    rows.forEach(row -> ids.add(row.getUUID(0)));
+                    return ids;
+                });
+    }
+
+    @Override
+    public Uni<Optional<RunRecord>> claim(UUID runId, String owner, Instant now, Instant leaseUntil) {
+        return pool.preparedQuery("UPDATE runs SET lease_owner = $2, lease_until = $4 WHERE id = $1 "
+                        + "AND (lease_owner IS NULL OR lease_owner = $2 OR lease_until < $3) RETURNING " + RUN_COLUMNS)
+                .execute(Tuple.of(runId, owner, odt(now), odt(leaseUntil)))
+                .map(this::firstRun);
+    }
+
+    @Override
+    public Uni<Optional<RunRecord>> find(UUID runId) {
+        return pool.preparedQuery("SELECT " + RUN_COLUMNS + " FROM runs WHERE id = $1")
+                .execute(Tuple.of(runId))
+                .map(this::firstRun);
+    }
+
+    @Override
+    public Uni<List<RunRecord>> list(RunQuery query) {
+        List<Object> params = new ArrayList<>();
+        StringBuilder where = new StringBuilder("TRUE");
+        query.flowId().ifPresent(id -> { params.add(id); where.append(" AND flow_id = $").append(params.size()); });
+        query.status().ifPresent(s -> { params.add(s); where.append(" AND status = $").append(params.size()); });
+        query.label().ifPresent(l -> { params.add(l); where.append(" AND label = $").append(params.size()); });
+        query.tag().ifPresent(t -> { params.add(write(json.createArrayNode().add(t)));
+            where.append(" AND tags @> $").append(params.size()).append("::jsonb"); });
+        params.add(query.limit());
+        params.add(query.offset());
+        String sql = "SELECT " + RUN_COLUMNS + " FROM runs WHERE " + where
+                + " ORDER BY created_at DESC, id LIMIT $" + (params.size() - 1) + " OFFSET $" + params.size();
+        return pool.preparedQuery(sql).execute(Tuple.from(params)).map(rows -> {
+            List<RunRecord> runs = new ArrayList<>();
+            rows.forEach(row -> runs.add(toRun(row)));
+            return runs;
+        });
+    }
+
+    @Override
+    public Uni<List<RunEventRecord>> events(UUID runId, int afterSeq, int limit) {
+        return pool.preparedQuery("SELECT seq, code, state_name, description, details::text, at FROM run_events "
+                        + "WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3")
+                .execute(Tuple.of(runId, afterSeq, limit))
+                .map(rows -> {
+                    List<RunEventRecord> events = new ArrayList<>();
+                    rows.forEach(row -> events.add(new RunEventRecord(row.getInteger(0), row.getString(1),
+                            row.getString(2), row.getString(3), read(row.getString(4)),
+                            row.getOffsetDateTime(5).toInstant())));
+                    return events;
+                });
+    }
+
+    @Override
+    public Uni<List<InboxItem>> inbox(UUID runId) {
+        return pool.preparedQuery("SELECT id, token, status::text FROM run_inbox WHERE run_id = $1 ORDER BY id")
+                .execute(Tuple.of(runId))
+                .map(rows -> {
+                    List<InboxItem> items = new ArrayList<>();
+                    rows.forEach(row -> items.add(new InboxItem(row.getLong(0), row.getString(1), read(row.getString(2)))));
+                    return items;
+                });
+    }
+
+    @Override
+    public Uni<Boolean> push(UUID runId, String token, JsonNode status, Instant now) {
+        return pool.withTransaction(conn -> conn.preparedQuery("""
+                        INSERT INTO run_inbox (run_id, token, status, received_at)
+                        SELECT id, $2, $3::text::jsonb, $4 FROM runs WHERE id = $1 AND completed_at IS NULL""")
+                .execute(Tuple.of(runId, token, write(status), odt(now)))
+                .flatMap(inserted -> inserted.rowCount() == 0 ? Uni.createFrom().item(false)
+                        : conn.preparedQuery("UPDATE runs SET next_wake_at = $2 WHERE id = $1")
+                                .execute(Tuple.of(runId, odt(now))).replaceWith(true)));
+    }
+
+    @Override
+    public Uni<Boolean> wake(UUID runId, Instant at) {
+        return pool.preparedQuery("UPDATE runs SET next_wake_at = $2 WHERE id = $1")
+                .execute(Tuple.of(runId, odt(at)))
+                .map(rows -> rows.rowCount() > 0);
+    }
+
+    @Override
+    public Uni<Boolean> delete(UUID runId) {
+        return pool.preparedQuery("DELETE FROM runs WHERE id = $1 AND completed_at IS NOT NULL")
+                .execute(Tuple.of(runId))
+                .map(rows -> rows.rowCount() > 0);
+    }
+
+    @Override
+    public Uni<Map<String, Long>> countByStatus() {
+        return pool.query("SELECT status, count(*) FROM runs GROUP BY status").execute().map(rows -> {
+            Map<String, Long> counts = new LinkedHashMap<>();
+            rows.forEach(row -> counts.put(row.getString(0), row.getLong(1)));
+            return counts;
+        });
+    }
+
+    private Optional<RunRecord> firstRun(RowSet<Row> rows) {
+        return rows.iterator().hasNext() ? Optional.of(toRun(rows.iterator().next())) : Optional.empty();
+    }
+
+    private RunRecord toRun(Row row) {
+        List<String> tags = new ArrayList<>();
+        read(row.getString(5)).forEach(t -> tags.add(t.asText()));
+        return new RunRecord(row.getUUID(0), row.getUUID(1), row.getInteger(2), row.getString(3), row.getString(4),
+                tags, RunState.fromJson(read(row.getString(6))), row.getOffsetDateTime(7).toInstant(),
+                row.getOffsetDateTime(8).toInstant(), instant(row.getOffsetDateTime(9)));
+    }
+
+    private static OffsetDateTime odt(Instant instant) {
+        return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
+    }
+
+    private static Instant instant(OffsetDateTime odt) {
+        return odt == null ? null : odt.toInstant();
+    }
+
+    private String write(JsonNode node) {
+        try {
+            return json.writeValueAsString(node);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot serialise JSON", e);
+        }
+    }
+
+    private JsonNode read(String text) {
+        try {
+            return text == null ? null : json.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("stored JSON is unreadable", e);
+        }
+    }
+}

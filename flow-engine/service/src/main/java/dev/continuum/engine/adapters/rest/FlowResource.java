@@ -1,0 +1,132 @@
+package dev.continuum.engine.adapters.rest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.continuum.engine.app.CurrentCaller;
+import dev.continuum.engine.app.FlowService;
+import dev.continuum.engine.app.FlowService.FlowDraft;
+import dev.continuum.engine.app.RunService;
+import dev.continuum.engine.domain.EngineError;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+
+import java.net.URI;
+import java.util.List;
+
+@Path("/flows")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+public class FlowResource {
+
+    /** Body of create/update; field names as in Globus Flows. */
+    public record FlowBody(JsonNode definition, String title, String subtitle, String description, List<String> keywords,
+                           JsonNode inputSchema, List<String> flowOwners, List<String> flowAdministrators,
+                           List<String> flowStarters, List<String> flowViewers, List<String> runManagers,
+                           List<String> runMonitors) {
+        FlowDraft draft() {
+            com.fasterxml.jackson.databind.node.ObjectNode roles = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+            put(roles, "flow_owners", flowOwners);
+            put(roles, "flow_administrators", flowAdministrators);
+            put(roles, "flow_starters", flowStarters);
+            put(roles, "flow_viewers", flowViewers);
+            put(roles, "run_managers", runManagers);
+            put(roles, "run_monitors", runMonitors);
+            return new FlowDraft(definition, title, subtitle, description, keywords, inputSchema, roles.isEmpty() ? null : roles);
+        }
+
+        private static void put(com.fasterxml.jackson.databind.node.ObjectNode roles, String name, List<String> members) {
+            if (members != null) {
+                roles.set(name, com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode()
+                        .addAll(members.stream().map(com.fasterxml.jackson.databind.node.TextNode::valueOf).toList()));
+            }
+        }
+    }
+
+    public record ValidateBody(JsonNode definition, JsonNode inputSchema) {}
+
+    public record RunBody(JsonNode body, String label, List<String> tags) {}
+
+    private final FlowService flows;
+    private final RunService runs;
+    private final CurrentCaller caller;
+
+    public FlowResource(FlowService flows, RunService runs, CurrentCaller caller) {
+        this.flows = flows;
+        this.runs = runs;
+        this.caller = caller;
+    }
+
+    @POST
+    @Operation(summary = "Publish a flow (version 1)")
+    public Uni<Response> create(FlowBody body) {
+        return flows.create(required(body).draft(), caller.userId()).map(flow ->
+                Response.created(URI.create("/flows/" + flow.id())).entity(Views.Flow.of(flow)).build());
+    }
+
+    @POST
+    @Path("/validate")
+    @Operation(summary = "Check a flow definition and input schema without saving them; lists every problem")
+    public Response validate(ValidateBody body) {
+        if (body == null) {
+            throw EngineError.invalidField("", "A JSON body with a 'definition' is required.");
+        }
+        var issues = flows.check(body.definition(), body.inputSchema());
+        if (issues.isEmpty()) {
+            return Response.ok(new Views.Validation(true, List.of())).build();
+        }
+        throw EngineError.invalid("Invalid flow", issues.size() + " problem(s) found; see errors.", issues);
+    }
+
+    @GET
+    public Uni<Views.Page<Views.Flow>> list(@QueryParam("limit") @DefaultValue("100") int limit,
+                                           @QueryParam("offset") @DefaultValue("0") int offset) {
+        Paging.check(limit, offset);
+        return flows.list(limit + 1, offset).map(found -> Paging.page(found.stream().map(Views.Flow::of).toList(), limit, offset));
+    }
+
+    @GET
+    @Path("/{flowId}")
+    public Uni<Views.Flow> get(@PathParam("flowId") String flowId) {
+        return flows.get(Ids.parse(flowId, "flowId")).map(Views.Flow::of);
+    }
+
+    @PUT
+    @Path("/{flowId}")
+    @Operation(summary = "Update a flow: creates a new version; running runs keep theirs")
+    public Uni<Views.Flow> update(@PathParam("flowId") String flowId, FlowBody body) {
+        return flows.update(Ids.parse(flowId, "flowId"), required(body).draft()).map(Views.Flow::of);
+    }
+
+    @DELETE
+    @Path("/{flowId}")
+    public Uni<Response> delete(@PathParam("flowId") String flowId) {
+        return flows.delete(Ids.parse(flowId, "flowId")).map(v -> Response.noContent().build());
+    }
+
+    @POST
+    @Path("/{flowId}/run")
+    @Operation(summary = "Start a run of the flow's current version with an input")
+    public Uni<Response> run(@PathParam("flowId") String flowId, RunBody body) {
+        RunBody request = body == null ? new RunBody(null, null, null) : body;
+        return runs.start(Ids.parse(flowId, "flowId"), new RunService.StartRequest(request.body(), request.label(), request.tags()),
+                caller.userId()).map(run -> Response.created(URI.create("/runs/" + run.id())).entity(Views.Run.of(run)).build());
+    }
+
+    private static FlowBody required(FlowBody body) {
+        if (body == null) {
+            throw EngineError.invalidField("", "A JSON body is required.");
+        }
+        return body;
+    }
+}

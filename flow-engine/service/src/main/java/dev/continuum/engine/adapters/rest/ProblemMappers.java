@@ -1,0 +1,81 @@
+package dev.continuum.engine.adapters.rest;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import dev.continuum.engine.domain.EngineError;
+import dev.continuum.engine.domain.EngineError.FieldIssue;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Response;
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+/** Every refusal leaves as RFC 9457 problem JSON; no stack trace ever reaches a caller. */
+public class ProblemMappers {
+
+    private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
+    private static final String PROBLEM_JSON = "application/problem+json";
+
+    public record Problem(String type, String title, int status, String detail, List<FieldIssue> errors) {}
+
+    @ServerExceptionMapper
+    public Response engineError(EngineError e) {
+        int status = switch (e.kind()) {
+            case INVALID -> 400;
+            case NOT_FOUND -> 404;
+            case CONFLICT -> 409;
+            case TOO_LARGE -> 413;
+        };
+        return problem(status, e.kind().name().toLowerCase().replace('_', '-'), e.title(), e.getMessage(), e.issues());
+    }
+
+    @ServerExceptionMapper(priority = jakarta.ws.rs.Priorities.USER - 100)
+    public Response unknownField(UnrecognizedPropertyException e) {
+        return unreadableJson(e);
+    }
+
+    @ServerExceptionMapper(priority = jakarta.ws.rs.Priorities.USER - 100)
+    public Response wrongShape(com.fasterxml.jackson.databind.exc.MismatchedInputException e) {
+        return unreadableJson(e);
+    }
+
+    @ServerExceptionMapper(priority = jakarta.ws.rs.Priorities.USER - 100)
+    public Response unreadableJson(JsonProcessingException e) {
+        String pointer = e instanceof JsonMappingException m ? pointer(m) : "";
+        String reason = e instanceof UnrecognizedPropertyException u
+                ? "'" + u.getPropertyName() + "' is not a known field."
+                : e instanceof JsonMappingException ? "has the wrong type or shape." : "The body is not valid JSON: " + e.getOriginalMessage();
+        String detail = pointer.isEmpty() ? reason : pointer + " " + reason;
+        return problem(400, "invalid", "Invalid request body", detail, List.of(new FieldIssue(pointer, reason)));
+    }
+
+    @ServerExceptionMapper
+    public Response webApplication(WebApplicationException e) {
+        int status = e.getResponse().getStatus();
+        if (e.getCause() instanceof JsonProcessingException json) {
+            return unreadableJson(json);
+        }
+        return problem(status, "http-" + status, Response.Status.fromStatusCode(status) == null ? "Error"
+                : Response.Status.fromStatusCode(status).getReasonPhrase(), e.getMessage(), List.of());
+    }
+
+    @ServerExceptionMapper
+    public Response unexpected(RuntimeException e) {
+        LOG.error("unexpected failure while serving a request", e);
+        return problem(500, "internal", "Internal error",
+                "The engine failed unexpectedly; the request was not applied. The server log has details.", List.of());
+    }
+
+    private static String pointer(JsonMappingException e) {
+        return e.getPath().stream().map(ref -> ref.getFieldName() != null ? ref.getFieldName() : String.valueOf(ref.getIndex()))
+                .map(part -> "/" + part).collect(Collectors.joining());
+    }
+
+    private static Response problem(int status, String type, String title, String detail, List<FieldIssue> errors) {
+        return Response.status(status).type(PROBLEM_JSON)
+                .entity(new Problem("https://continuum.dev/problems/" + type, title, status, detail, errors)).build();
+    }
+}

@@ -1,0 +1,126 @@
+package dev.continuum.engine.app;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.continuum.engine.domain.EngineError;
+import dev.continuum.engine.domain.EngineError.FieldIssue;
+import dev.continuum.flow.validation.FlowValidator;
+import dev.continuum.flow.validation.InputSchemas;
+import dev.continuum.flow.validation.ValidationIssue;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/** Flow use cases: validate, publish, update (as a new version), read, delete. */
+@ApplicationScoped
+public class FlowService {
+
+    /** What a caller sends to create or update a flow; null fields keep their value on update. */
+    public record FlowDraft(JsonNode definition, String title, String subtitle, String description, List<String> keywords,
+                            JsonNode inputSchema, JsonNode roles) {}
+
+    private final FlowStore flows;
+    private final Clock clock;
+    private final FlowValidator validator = new FlowValidator();
+
+    public FlowService(FlowStore flows, Clock clock) {
+        this.flows = flows;
+        this.clock = clock;
+    }
+
+    /** Every problem with a definition and its input schema at once; empty when both are fine. */
+    public List<FieldIssue> check(JsonNode definition, JsonNode inputSchema) {
+        List<FieldIssue> issues = new ArrayList<>();
+        if (definition == null || definition.isNull()) {
+            issues.add(new FieldIssue("/definition", "A flow definition is required."));
+        } else if (!definition.isObject()) {
+            issues.add(new FieldIssue("/definition", "The flow definition must be a JSON object."));
+        } else {
+            validator.validate(definition).issues().forEach(i -> issues.add(prefixed("/definition", i)));
+        }
+        if (inputSchema != null && !inputSchema.isNull()) {
+            InputSchemas.checkSchema(inputSchema).forEach(i -> issues.add(prefixed("/input_schema", i)));
+        }
+        return issues;
+    }
+
+    public Uni<FlowRecord> create(FlowDraft draft, String ownerId) {
+        List<FieldIssue> issues = check(draft.definition(), draft.inputSchema());
+        if (draft.title() == null || draft.title().isBlank()) {
+            issues.add(0, new FieldIssue("/title", "A flow needs a title."));
+        }
+        refuseIf(issues);
+        Instant now = clock.instant();
+        FlowRecord flow = new FlowRecord(UUID.randomUUID(), ownerId, 1, draft.title(), draft.subtitle(), draft.description(),
+                Optional.ofNullable(draft.keywords()).orElse(List.of()), roles(draft.roles()), draft.definition(),
+                schema(draft.inputSchema()), now, now);
+        return flows.create(flow).replaceWith(flow);
+    }
+
+    public Uni<FlowRecord> update(UUID id, FlowDraft draft) {
+        return get(id).flatMap(current -> {
+            JsonNode definition = draft.definition() != null ? draft.definition() : current.definition();
+            JsonNode schema = draft.inputSchema() != null ? draft.inputSchema() : current.inputSchema();
+            List<FieldIssue> issues = check(definition, schema);
+            if (draft.title() != null && draft.title().isBlank()) {
+                issues.add(0, new FieldIssue("/title", "A flow title cannot be blank."));
+            }
+            refuseIf(issues);
+            FlowRecord next = new FlowRecord(id, current.ownerId(), current.version() + 1,
+                    or(draft.title(), current.title()), or(draft.subtitle(), current.subtitle()),
+                    or(draft.description(), current.description()), or(draft.keywords(), current.keywords()),
+                    draft.roles() != null ? roles(draft.roles()) : current.roles(), definition, schema(schema),
+                    current.createdAt(), clock.instant());
+            return flows.addVersion(next).replaceWith(next);
+        });
+    }
+
+    public Uni<FlowRecord> get(UUID id) {
+        return flows.find(id).map(found -> found.orElseThrow(() -> EngineError.notFound("Flow", id.toString())));
+    }
+
+    public Uni<List<FlowRecord>> list(int limit, int offset) {
+        return flows.list(limit, offset);
+    }
+
+    public Uni<Void> delete(UUID id) {
+        return flows.delete(id).map(deleted -> {
+            if (!deleted) {
+                throw EngineError.notFound("Flow", id.toString());
+            }
+            return null;
+        });
+    }
+
+    private static void refuseIf(List<FieldIssue> issues) {
+        if (!issues.isEmpty()) {
+            throw EngineError.invalid("Invalid flow", issues.size() == 1 ? issues.get(0).pointer() + ": " + issues.get(0).message()
+                    : issues.size() + " problems were found in the flow; see errors.", issues);
+        }
+    }
+
+    private static FieldIssue prefixed(String prefix, ValidationIssue issue) {
+        String pointer = issue.pointer() == null || issue.pointer().isEmpty() || issue.pointer().equals("/") ? prefix
+                : prefix + (issue.pointer().startsWith("/") ? issue.pointer() : "/" + issue.pointer());
+        return new FieldIssue(pointer, issue.message());
+    }
+
+    private static JsonNode schema(JsonNode schema) {
+        return schema == null || schema.isNull() ? null : schema;
+    }
+
+    private static JsonNode roles(JsonNode roles) {
+        return roles == null || roles.isNull() ? JsonNodeFactory.instance.objectNode() : (ObjectNode) roles;
+    }
+
+    private static <T> T or(T value, T fallback) {
+        return value != null ? value : fallback;
+    }
+}

@@ -1,0 +1,25 @@
+package dev.continuum.engine.app;
+
+import io.smallrye.mutiny.Uni;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/** Where flows and their versions are kept. */
+public interface FlowStore {
+    Uni<Void> create(FlowRecord flow);
+
+    /** The newest version, unless the flow was deleted. */
+    Uni<Optional<FlowRecord>> find(UUID id);
+
+    /** A specific version, also of a deleted flow (its runs still need it). */
+    Uni<Optional<FlowRecord>> findVersion(UUID id, int version);
+
+    Uni<List<FlowRecord>> list(int limit, int offset);
+
+    /** Adds {@code flow.version()} as the new current version. */
+    Uni<Void> addVersion(FlowRecord flow);
+
+    Uni<Boolean> delete(UUID id);
+}

@@ -1,0 +1,272 @@
+package dev.continuum.engine.app;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.continuum.engine.config.EngineConfig;
+import dev.continuum.flow.run.ActionObservation;
+import dev.continuum.flow.run.Effect;
+import dev.continuum.flow.run.Interpreter;
+import dev.continuum.flow.run.LogEntry;
+import dev.continuum.flow.run.RunEvent;
+import dev.continuum.flow.run.RunState;
+import dev.continuum.flow.run.RunStatus;
+import dev.continuum.flow.run.Step;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.common.vertx.VertxContext;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import org.jboss.logging.Logger;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Moves runs forward. An instance drives a run only while it holds the run's lease; each loop
+ * turn performs the run's due effects (provider calls, polls, timers), feeds their outcomes to
+ * the interpreter and commits the new state and its log in one transaction before anything
+ * else sees it. After a crash the lease expires and any instance re-derives the pending effects
+ * from the committed state; request ids make a repeated provider call harmless.
+ */
+@ApplicationScoped
+public class RunDriver {
+
+    public static final String CANCEL_TOKEN = "__cancel__";
+    public static final String RESUME_TOKEN = "__resume__";
+
+    private static final Logger LOG = Logger.getLogger(RunDriver.class);
+
+    private final RunStore runs;
+    private final FlowInterpreters interpreters;
+    private final ActionGateway gateway;
+    private final Clock clock;
+    private final EngineConfig.Runs settings;
+    private final CallbackUrls callbacks;
+    private final Vertx vertx;
+    private final String instanceId;
+    private final Counter transitions;
+    private final Set<UUID> driving = ConcurrentHashMap.newKeySet();
+    private final Set<UUID> nudged = ConcurrentHashMap.newKeySet();
+    private volatile boolean scanning;
+    private volatile boolean stopping;
+    private long scanTimer = -1;
+
+    public RunDriver(RunStore runs, FlowInterpreters interpreters, ActionGateway gateway, Clock clock,
+                     EngineConfig config, CallbackUrls callbacks, Vertx vertx, MeterRegistry metrics) {
+        this.runs = runs;
+        this.interpreters = interpreters;
+        this.gateway = gateway;
+        this.clock = clock;
+        this.settings = config.runs();
+        this.callbacks = callbacks;
+        this.vertx = vertx;
+        this.instanceId = config.instanceId().orElse("engine-" + UUID.randomUUID());
+        this.transitions = Counter.builder("continuum.transitions").description("Committed run state transitions")
+                .register(metrics);
+    }
+
+    void start(@Observes StartupEvent event) {
+        scanTimer = vertx.setPeriodic(settings.scanInterval().toMillis(), id -> scan());
+        LOG.infof("run driver %s started; scanning every %s", instanceId, settings.scanInterval());
+    }
+
+    void stop(@Observes ShutdownEvent event) {
+        stopping = true;
+        if (scanTimer >= 0) {
+            vertx.cancelTimer(scanTimer);
+        }
+    }
+
+    public String instanceId() {
+        return instanceId;
+    }
+
+    public Instant leaseUntil() {
+        return clock.instant().plus(settings.leaseDuration());
+    }
+
+    /** Looks for runs whose timers or polls are due, or whose owner died, and drives them. */
+    public void scan() {
+        int room = settings.maxConcurrent() - driving.size();
+        if (scanning || stopping || room <= 0) {
+            return;
+        }
+        scanning = true;
+        onContext(() -> runs.claimDue(instanceId, clock.instant(), leaseUntil(), room)
+                .subscribe().with(ids -> {
+                    scanning = false;
+                    ids.forEach(id -> launch(id, null));
+                }, failure -> {
+                    scanning = false;
+                    LOG.warnf("scan for due runs failed: %s", failure.getMessage());
+                }));
+    }
+
+    /** Drives a run this instance has just leased; {@code known} saves a read when the caller has it. */
+    public void launch(UUID runId, RunRecord known) {
+        if (!driving.add(runId)) {
+            nudged.add(runId);
+            return;
+        }
+        onContext(() -> drive(runId, known).subscribe().with(
+                done -> driving.remove(runId),
+                failure -> {
+                    driving.remove(runId);
+                    LOG.errorf(failure, "driving run %s failed; it will be retried", runId);
+                }));
+    }
+
+    /** Something arrived for a run (pushed completion, cancel, resume): drive it now if nobody else is. */
+    public void nudge(UUID runId) {
+        if (driving.contains(runId)) {
+            nudged.add(runId);
+            return;
+        }
+        onContext(() -> runs.claim(runId, instanceId, clock.instant(), leaseUntil()).subscribe().with(
+                found -> found.ifPresent(run -> launch(runId, run)),
+                failure -> LOG.warnf("could not take run %s: %s", runId, failure.getMessage())));
+    }
+
+    private Uni<Void> drive(UUID runId, RunRecord known) {
+        Uni<RunRecord> load = known != null ? Uni.createFrom().item(known)
+                : runs.find(runId).map(found -> found.orElseThrow(() -> new IllegalStateException("run vanished")));
+        return load.flatMap(run -> interpreters.forVersion(run.flowId(), run.flowVersion())
+                .flatMap(interpreter -> turn(runId, interpreter, run.state(), true)));
+    }
+
+    private Uni<Void> turn(UUID runId, Interpreter interpreter, RunState state, boolean readInbox) {
+        nudged.remove(runId);
+        Uni<List<RunStore.InboxItem>> inbox = readInbox ? runs.inbox(runId) : Uni.createFrom().item(List.of());
+        return inbox.flatMap(items -> {
+            Instant now = clock.instant();
+            List<Effect> due = dueEffects(interpreter, state, now);
+            if (items.isEmpty() && due.isEmpty()) {
+                return runs.commit(runId, instanceId, state, List.of(), wakeAt(interpreter, state, now), null, now, List.of())
+                        .replaceWithVoid();
+            }
+            List<RunEvent> events = new ArrayList<>();
+            items.forEach(item -> events.add(inboxEvent(item)));
+            return perform(runId, due).flatMap(outcomes -> {
+                events.addAll(outcomes);
+                return advance(runId, interpreter, state, events, items);
+            });
+        });
+    }
+
+    private Uni<Void> advance(UUID runId, Interpreter interpreter, RunState state, List<RunEvent> events,
+                              List<RunStore.InboxItem> consumed) {
+        Instant now = clock.instant();
+        RunState current = state;
+        List<LogEntry> log = new ArrayList<>();
+        List<Effect> afterCommit = new ArrayList<>();
+        for (RunEvent event : events) {
+            Step step = interpreter.apply(current, event, now);
+            current = step.state();
+            log.addAll(step.log());
+            step.effects().stream()
+                    .filter(e -> e instanceof Effect.CancelAction || e instanceof Effect.ReleaseAction)
+                    .forEach(afterCommit::add);
+        }
+        RunState next = current;
+        boolean more = !dueEffects(interpreter, next, now).isEmpty() || nudged.contains(runId);
+        List<Long> inboxIds = consumed.stream().map(RunStore.InboxItem::id).toList();
+        return runs.commit(runId, instanceId, next, log, wakeAt(interpreter, next, now), more ? leaseUntil() : null, now, inboxIds)
+                .flatMap(committed -> {
+                    if (!committed) {
+                        LOG.warnf("run %s was taken over by another instance; this one stops driving it", runId);
+                        return Uni.createFrom().voidItem();
+                    }
+                    transitions.increment(log.size());
+                    afterCommit.forEach(this::fireAndForget);
+                    return more ? turn(runId, interpreter, next, nudged.contains(runId)) : Uni.createFrom().voidItem();
+                });
+    }
+
+    /** Performs the due effects side by side; each outcome becomes an event for the interpreter. */
+    private Uni<List<RunEvent>> perform(UUID runId, List<Effect> due) {
+        if (due.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        List<Uni<RunEvent>> calls = due.stream().map(effect -> outcome(runId, effect)).toList();
+        return Uni.join().all(calls).andFailFast();
+    }
+
+    private Uni<RunEvent> outcome(UUID runId, Effect effect) {
+        return switch (effect) {
+            case Effect.StartAction start -> gateway.start(start, callbacks.forAction(runId, start.token()))
+                    .<RunEvent>map(observation -> new RunEvent.ActionStarted(start.token(), observation))
+                    .onFailure(ActionGateway.ActionCallException.class)
+                    .recoverWithItem(e -> callFailed(start.token(), e));
+            case Effect.PollAction poll -> gateway.poll(poll)
+                    .<RunEvent>map(observation -> new RunEvent.ActionPolled(poll.token(), observation))
+                    .onFailure(ActionGateway.ActionCallException.class)
+                    .recoverWithItem(e -> callFailed(poll.token(), e));
+            case Effect.ScheduleTimer timer -> Uni.createFrom().item(new RunEvent.TimerFired(timer.token()));
+            case Effect.CancelAction cancel -> Uni.createFrom().failure(new IllegalStateException("cancel is not due work"));
+            case Effect.ReleaseAction release -> Uni.createFrom().failure(new IllegalStateException("release is not due work"));
+        };
+    }
+
+    private static RunEvent callFailed(String token, Throwable failure) {
+        ActionGateway.ActionCallException e = (ActionGateway.ActionCallException) failure;
+        return new RunEvent.ActionCallFailed(token, e.error(), e.getMessage());
+    }
+
+    private void fireAndForget(Effect effect) {
+        Uni<Void> call = switch (effect) {
+            case Effect.CancelAction cancel -> gateway.cancel(cancel);
+            case Effect.ReleaseAction release -> gateway.release(release);
+            default -> Uni.createFrom().voidItem();
+        };
+        call.subscribe().with(ok -> { }, failure -> LOG.infof("best-effort %s failed: %s", effect, failure.getMessage()));
+    }
+
+    private static RunEvent inboxEvent(RunStore.InboxItem item) {
+        return switch (item.token()) {
+            case CANCEL_TOKEN -> new RunEvent.CancelRequested(item.status().path("reason").asText("cancelled on request"));
+            case RESUME_TOKEN -> new RunEvent.ResumeRequested();
+            default -> new RunEvent.ActionPolled(item.token(), observation(item.status()));
+        };
+    }
+
+    /** A pushed completion has the Globus action status shape. */
+    static ActionObservation observation(JsonNode status) {
+        return new ActionObservation(status.path("action_id").asText(null), status.path("status").asText("ACTIVE"),
+                status, status.path("display_status").asText(null));
+    }
+
+    private static List<Effect> dueEffects(Interpreter interpreter, RunState state, Instant now) {
+        if (state.status() != RunStatus.ACTIVE) {
+            return List.of();
+        }
+        return interpreter.pendingEffects(state).stream().filter(effect -> switch (effect) {
+            case Effect.StartAction start -> true;
+            case Effect.PollAction poll -> !poll.at().isAfter(now);
+            case Effect.ScheduleTimer timer -> !timer.at().isAfter(now);
+            default -> false;
+        }).toList();
+    }
+
+    /** When a scanner should next look at the run; null when only an outside event can move it. */
+    static Instant wakeAt(Interpreter interpreter, RunState state, Instant now) {
+        if (state.status() != RunStatus.ACTIVE) {
+            return null;
+        }
+        boolean startPending = interpreter.pendingEffects(state).stream().anyMatch(e -> e instanceof Effect.StartAction);
+        return startPending ? now : state.nextWakeAt().orElse(null);
+    }
+
+    private void onContext(Runnable work) {
+        Context context = VertxContext.getOrCreateDuplicatedContext(vertx);
+        context.runOnContext(ignored -> work.run());
+    }
+}

@@ -1,0 +1,188 @@
+package dev.continuum.engine.app;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.continuum.engine.config.EngineConfig;
+import dev.continuum.engine.domain.EngineError;
+import dev.continuum.engine.domain.EngineError.FieldIssue;
+import dev.continuum.flow.run.Effect;
+import dev.continuum.flow.run.Interpreter;
+import dev.continuum.flow.run.RunContext;
+import dev.continuum.flow.run.RunStatus;
+import dev.continuum.flow.run.Step;
+import dev.continuum.flow.validation.InputSchemas;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/** Run use cases: start, read, list, log, cancel, release, resume, and provider pushes. */
+@ApplicationScoped
+public class RunService {
+
+    public record StartRequest(JsonNode body, String label, List<String> tags) {}
+
+    private static final int MAX_LABEL = 128;
+    private static final int MAX_TAGS = 64;
+
+    private final FlowService flows;
+    private final FlowInterpreters interpreters;
+    private final RunStore runs;
+    private final RunDriver driver;
+    private final Clock clock;
+    private final int maxStateBytes;
+
+    public RunService(FlowService flows, FlowInterpreters interpreters, RunStore runs, RunDriver driver, Clock clock,
+                      EngineConfig config) {
+        this.flows = flows;
+        this.interpreters = interpreters;
+        this.runs = runs;
+        this.driver = driver;
+        this.clock = clock;
+        this.maxStateBytes = config.runs().maxStateBytes();
+    }
+
+    public Uni<RunRecord> start(UUID flowId, StartRequest request, String userId) {
+        return flows.get(flowId).flatMap(flow -> {
+            JsonNode input = request.body() == null || request.body().isNull()
+                    ? JsonNodeFactory.instance.objectNode() : request.body();
+            checkStart(flow, input, request);
+            UUID runId = UUID.randomUUID();
+            List<String> tags = Optional.ofNullable(request.tags()).orElse(List.of());
+            Interpreter interpreter = interpreters.forRecord(flow);
+            Instant now = clock.instant();
+            Step step = interpreter.start(input, new RunContext(runId.toString(), flowId.toString(), flow.version(), userId,
+                    request.label(), tags), now);
+            boolean work = step.state().status() == RunStatus.ACTIVE
+                    && step.effects().stream().anyMatch(e -> e instanceof Effect.StartAction);
+            Instant wake = RunDriver.wakeAt(interpreter, step.state(), now);
+            RunRecord run = new RunRecord(runId, flowId, flow.version(), userId, request.label(), tags, step.state(),
+                    now, now, step.state().status() == RunStatus.ACTIVE || step.state().status() == RunStatus.INACTIVE ? null : now);
+            return runs.insert(run, step.log(), wake, work ? driver.instanceId() : null, work ? driver.leaseUntil() : null)
+                    .invoke(() -> {
+                        if (work) {
+                            driver.launch(runId, run);
+                        }
+                    })
+                    .replaceWith(run);
+        });
+    }
+
+    private void checkStart(FlowRecord flow, JsonNode input, StartRequest request) {
+        if (!input.isObject()) {
+            throw EngineError.invalidField("/body", "The run input must be a JSON object.");
+        }
+        int size = input.toString().getBytes(StandardCharsets.UTF_8).length;
+        if (size > maxStateBytes) {
+            throw new EngineError(EngineError.Kind.TOO_LARGE, "Run input too large",
+                    "The run input is " + size + " bytes; the limit is " + maxStateBytes
+                            + " bytes. Pass large data by reference (a path or URL) instead.",
+                    List.of(new FieldIssue("/body", "larger than " + maxStateBytes + " bytes")));
+        }
+        if (request.label() != null && request.label().length() > MAX_LABEL) {
+            throw EngineError.invalidField("/label", "A label may have at most " + MAX_LABEL + " characters.");
+        }
+        if (request.tags() != null && request.tags().size() > MAX_TAGS) {
+            throw EngineError.invalidField("/tags", "A run may have at most " + MAX_TAGS + " tags.");
+        }
+        if (flow.inputSchema() != null) {
+            List<FieldIssue> issues = InputSchemas.validateInput(flow.inputSchema(), input).stream()
+                    .map(i -> new FieldIssue("/body" + stripInputPrefix(i.pointer()), i.message())).toList();
+            if (!issues.isEmpty()) {
+                throw EngineError.invalid("Run input does not match the flow's input schema",
+                        issues.get(0).pointer() + ": " + issues.get(0).message(), issues);
+            }
+        }
+    }
+
+    private static String stripInputPrefix(String pointer) {
+        if (pointer == null || pointer.isEmpty() || pointer.equals("/input")) {
+            return "";
+        }
+        return pointer.startsWith("/input/") ? pointer.substring("/input".length()) : pointer;
+    }
+
+    public Uni<RunRecord> get(UUID runId) {
+        return runs.find(runId).map(found -> found.orElseThrow(() -> EngineError.notFound("Run", runId.toString())));
+    }
+
+    public Uni<List<RunRecord>> list(RunQuery query) {
+        return runs.list(query);
+    }
+
+    public Uni<List<RunEventRecord>> log(UUID runId, int afterSeq, int limit) {
+        return get(runId).flatMap(run -> runs.events(runId, afterSeq, limit));
+    }
+
+    public Uni<RunRecord> cancel(UUID runId, String reason) {
+        return get(runId).flatMap(run -> {
+            if (finished(run)) {
+                throw EngineError.conflict("Run already finished",
+                        "Run " + runId + " is " + run.state().status() + "; only ACTIVE or INACTIVE runs can be cancelled.");
+            }
+            JsonNode note = JsonNodeFactory.instance.objectNode().put("reason", reason);
+            return signal(runId, RunDriver.CANCEL_TOKEN, note);
+        });
+    }
+
+    public Uni<RunRecord> resume(UUID runId) {
+        return get(runId).flatMap(run -> {
+            if (run.state().status() != RunStatus.INACTIVE) {
+                throw EngineError.conflict("Run is not inactive",
+                        "Run " + runId + " is " + run.state().status() + "; only INACTIVE runs can be resumed.");
+            }
+            return signal(runId, RunDriver.RESUME_TOKEN, JsonNodeFactory.instance.objectNode());
+        });
+    }
+
+    public Uni<Void> release(UUID runId) {
+        return get(runId).flatMap(run -> {
+            if (!finished(run)) {
+                throw EngineError.conflict("Run still active",
+                        "Run " + runId + " is " + run.state().status() + "; cancel it or let it finish before releasing it.");
+            }
+            return runs.delete(runId).replaceWithVoid();
+        });
+    }
+
+    /** A provider pushed an action's final status. Unknown or finished runs are told so. */
+    public Uni<Void> push(UUID runId, String token, JsonNode status) {
+        if (token.startsWith("__")) {
+            throw EngineError.invalidField("/token", "This token is reserved.");
+        }
+        if (status == null || !status.isObject() || !status.hasNonNull("status")) {
+            throw EngineError.invalidField("/status", "A pushed completion must be an action status object with a 'status' field.");
+        }
+        return runs.push(runId, token, status, clock.instant()).map(accepted -> {
+            if (!accepted) {
+                throw EngineError.notFound("Active run", runId.toString());
+            }
+            driver.nudge(runId);
+            return null;
+        });
+    }
+
+    /** Queues a cancel/resume for whichever instance drives the run, then gives it a moment to land. */
+    private Uni<RunRecord> signal(UUID runId, String token, JsonNode payload) {
+        return runs.push(runId, token, payload, clock.instant())
+                .invoke(() -> driver.nudge(runId))
+                .flatMap(ignored -> awaitChange(runId, 20));
+    }
+
+    private Uni<RunRecord> awaitChange(UUID runId, int triesLeft) {
+        return Uni.createFrom().voidItem().onItem().delayIt().by(Duration.ofMillis(50))
+                .flatMap(v -> runs.inbox(runId))
+                .flatMap(inbox -> inbox.isEmpty() || triesLeft <= 0 ? get(runId) : awaitChange(runId, triesLeft - 1));
+    }
+
+    private static boolean finished(RunRecord run) {
+        RunStatus status = run.state().status();
+        return status == RunStatus.SUCCEEDED || status == RunStatus.FAILED || status == RunStatus.ENDED;
+    }
+}

@@ -1,0 +1,55 @@
+package dev.continuum.engine.app;
+
+import dev.continuum.flow.run.LogEntry;
+import dev.continuum.flow.run.RunState;
+import io.smallrye.mutiny.Uni;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Durable runs. Every method that changes a run is one transaction; a step is committed only by
+ * the instance holding the run's lease, so two instances never both commit a step of one run.
+ */
+public interface RunStore {
+
+    /** A completion pushed by a provider, waiting in the run's inbox. */
+    record InboxItem(long id, String token, com.fasterxml.jackson.databind.JsonNode status) {}
+
+    Uni<Void> insert(RunRecord run, List<LogEntry> log, Instant nextWakeAt, String leaseOwner, Instant leaseUntil);
+
+    /**
+     * Stores the run's new state and appends its log, if {@code leaseOwner} still holds the lease.
+     * {@code leaseUntil} null releases the lease. Consumed inbox items are deleted in the same transaction.
+     * @return false when the lease was lost (another instance took the run over)
+     */
+    Uni<Boolean> commit(UUID runId, String leaseOwner, RunState state, List<LogEntry> log, Instant nextWakeAt,
+                        Instant leaseUntil, Instant now, List<Long> consumedInbox);
+
+    /** Leases up to {@code limit} runs whose next wake-up is due and that nobody holds. */
+    Uni<List<UUID>> claimDue(String owner, Instant now, Instant leaseUntil, int limit);
+
+    /** Leases one run if nobody else holds it. */
+    Uni<Optional<RunRecord>> claim(UUID runId, String owner, Instant now, Instant leaseUntil);
+
+    Uni<Optional<RunRecord>> find(UUID runId);
+
+    Uni<List<RunRecord>> list(RunQuery query);
+
+    Uni<List<RunEventRecord>> events(UUID runId, int afterSeq, int limit);
+
+    Uni<List<InboxItem>> inbox(UUID runId);
+
+    /** Records a pushed completion and makes the run due now. */
+    Uni<Boolean> push(UUID runId, String token, com.fasterxml.jackson.databind.JsonNode status, Instant now);
+
+    /** Makes the run due at {@code at} (e.g. resume); false when the run does not exist. */
+    Uni<Boolean> wake(UUID runId, Instant at);
+
+    /** Removes a finished run and its log; false when it does not exist or is not finished. */
+    Uni<Boolean> delete(UUID runId);
+
+    Uni<java.util.Map<String, Long>> countByStatus();
+}

@@ -1,0 +1,93 @@
+package dev.continuum.engine.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/** Every engine knob in one place; each has a default that suits a single laptop. */
+@ConfigMapping(prefix = "continuum")
+public interface EngineConfig {
+
+    /** Base URL under which this engine is reachable by providers (push callbacks, built-in providers). */
+    Optional<String> selfUrl();
+
+    /** Stable name of this instance in leases; defaults to a random one per process. */
+    Optional<String> instanceId();
+
+    Runs runs();
+
+    Db db();
+
+    /** Until the auth issue lands, the identity every request acts as. */
+    @WithDefault("local:scientist")
+    String localUser();
+
+    /** Where PostgreSQL is; quarkus.datasource.* URLs are built from these (application.properties). */
+    interface Db {
+        String host();
+
+        int port();
+
+        String name();
+
+        String user();
+
+        Optional<String> password();
+    }
+
+    Providers providers();
+
+    interface Runs {
+        /** How long an instance owns a run it is driving before others may take it over. */
+        @WithDefault("30s")
+        Duration leaseDuration();
+
+        /** How often each instance looks for runs whose timers or polls are due. */
+        @WithDefault("200ms")
+        Duration scanInterval();
+
+        /** Runs driven at the same time by one instance. */
+        @WithDefault("256")
+        int maxConcurrent();
+
+        @WithDefault("1s")
+        Duration pollInitial();
+
+        /** Cap on the exponential backoff between status polls of an ACTIVE action. */
+        @WithDefault("10m")
+        Duration pollMax();
+
+        @WithDefault("2.0")
+        double pollBackoffRate();
+
+        /** Largest run state document (bytes of JSON); beyond it the run fails with a clear error. */
+        @WithDefault("1048576")
+        int maxStateBytes();
+
+        /** Attempts of a provider call that failed in transport before the action is reported unable to run. */
+        @WithDefault("5")
+        int transportAttempts();
+    }
+
+    interface Providers {
+        /**
+         * Rewrites of ActionUrls, "prefix=>target" pairs; the longest matching prefix wins.
+         * A target "builtin:echo" names a built-in provider served by this engine.
+         * Lets real Globus flows run unchanged against Continuum's own providers.
+         */
+        Optional<List<String>> urlMap();
+
+        /** Serve the built-in providers (echo, sleep, expression, notify) under /providers. */
+        @WithDefault("true")
+        boolean builtinEnabled();
+
+        /** Append one line per new echo action here (used by crash tests to count effects). */
+        Optional<String> echoEffectsLog();
+
+        @WithDefault("10s")
+        Duration callTimeout();
+    }
+}
