@@ -193,7 +193,10 @@ final class Builtins {
             return Values.integer(budget.checkInteger(new BigDecimal(d).toBigInteger()));
         }
         if (v.isTextual()) {
-            int base = baseNode == null ? 10 : (int) Values.asLong(baseNode);
+            long base = baseNode == null ? 10 : Values.requireInt(baseNode, "base");
+            if (base < 2 || base > 36) {
+                throw new EvaluationFailure("int() base must be >= 2 and <= 36");
+            }
             String s = v.textValue().strip().replace("_", "");
             String digits = s.startsWith("+") || s.startsWith("-") ? s.substring(1) : s;
             if (base == 16 && digits.toLowerCase().startsWith("0x") || base == 8 && digits.toLowerCase().startsWith("0o")
@@ -205,7 +208,7 @@ final class Builtins {
                         || !Character.isLetterOrDigit(digits.charAt(0))) {
                     throw new NumberFormatException();
                 }
-                BigInteger value = new BigInteger(digits, base);
+                BigInteger value = new BigInteger(digits, (int) base);
                 return Values.integer(budget.checkInteger(s.startsWith("-") ? value.negate() : value));
             } catch (NumberFormatException | ArithmeticException e) {
                 throw new EvaluationFailure("invalid literal for int() with base " + base + ": "
@@ -361,7 +364,7 @@ final class Builtins {
             throw new EvaluationFailure("'" + Values.typeName(nd) + "' object cannot be interpreted as an integer");
         }
         boolean noDigits = nd == null || nd.isNull();
-        int digits = noDigits ? 0 : (int) Math.max(-10_000, Math.min(10_000, Values.asLong(nd)));
+        int digits = noDigits ? 0 : (int) Math.max(-10_000, Math.min(10_000, Values.requireInt(nd, "ndigits")));
         if (Values.isInt(x)) {
             if (digits >= 0) {
                 return Values.integer(Values.asBigInteger(x));
@@ -417,7 +420,7 @@ final class Builtins {
         a.count(1, 2);
         a.allowKeywords("start");
         JsonNode startNode = a.args.size() == 2 ? a.positional(1) : a.keyword("start");
-        long start = startNode == null ? 0 : Values.asLong(startNode);
+        long start = startNode == null ? 0 : Values.requireInt(startNode, "start");
         List<JsonNode> items = Values.iterate(a.positional(0), budget);
         budget.allocateCollection(items.size() * 3L);
         ArrayNode out = JSON.arrayNode(items.size());

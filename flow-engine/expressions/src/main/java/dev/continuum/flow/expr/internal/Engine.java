@@ -36,6 +36,10 @@ public final class Engine {
         } catch (StackOverflowError e) {
             // defensive: nesting limits should make this unreachable
             throw new ExpressionException("expression is nested too deeply to evaluate", -1);
+        } catch (RuntimeException e) {
+            // defensive: a bug in a built-in must fail this expression, never the engine's transition
+            throw new ExpressionException("expression could not be evaluated (" + e.getClass().getSimpleName()
+                    + ": " + e.getMessage() + ")", -1);
         }
     }
 
@@ -49,6 +53,9 @@ public final class Engine {
             throw failure.toException();
         } catch (StackOverflowError e) {
             throw new ExpressionException("expression is nested too deeply to parse", -1);
+        } catch (RuntimeException e) {
+            throw new ExpressionException("expression could not be parsed (" + e.getClass().getSimpleName()
+                    + ": " + e.getMessage() + ")", -1);
         }
     }
 

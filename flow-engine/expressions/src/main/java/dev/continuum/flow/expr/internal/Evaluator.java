@@ -201,18 +201,18 @@ final class Evaluator {
             case ">=" -> Values.compare(left, right, op, budget) >= 0;
             case "in" -> Sequences.contains(right, left, budget);
             case "not in" -> !Sequences.contains(right, left, budget);
-            // JSON values have no identity; "is" is meaningful for None, True and False, so use equality of kind and value
             case "is" -> identical(left, right);
             case "is not" -> !identical(left, right);
             default -> throw new IllegalStateException("unknown comparison " + op);
         };
     }
 
+    /** JSON scalars have no identity, so they are identical when type and value match; containers by reference. */
     private static boolean identical(JsonNode a, JsonNode b) {
-        if (a.isNull() || b.isNull() || a.isBoolean() || b.isBoolean()) {
-            return a.getNodeType() == b.getNodeType() && a.equals(b);
+        if (a.isContainerNode() || b.isContainerNode()) {
+            return a == b;
         }
-        return a == b;
+        return Values.typeName(a).equals(Values.typeName(b)) && a.equals(b);
     }
 
     private JsonNode listComprehension(Node.ListComprehension c) {

@@ -101,7 +101,7 @@ final class Methods {
                 arity(method, args, 2, 3);
                 String old = text(method, args.get(0));
                 String replacement = text(method, args.get(1));
-                long count = args.size() == 3 ? Values.asLong(args.get(2)) : -1;
+                long count = args.size() == 3 ? Values.requireInt(args.get(2), "count") : -1;
                 yield Values.text(replace(s, old, replacement, count));
             }
             case "split", "rsplit" -> split(s, method, args, kw);
@@ -141,7 +141,7 @@ final class Methods {
             }
             case "zfill" -> {
                 arity(method, args, 1, 1);
-                long width = Values.asLong(args.getFirst());
+                long width = Values.requireInt(args.getFirst(), "width");
                 budget.allocateString(width);
                 int len = Values.codePointLength(s);
                 if (width <= len) {
@@ -275,7 +275,7 @@ final class Methods {
         arity(method, args, 0, 2);
         JsonNode sepNode = args.size() >= 1 ? args.get(0) : kw.get("sep");
         JsonNode maxNode = args.size() == 2 ? args.get(1) : kw.get("maxsplit");
-        long maxsplit = maxNode == null ? -1 : Values.asLong(maxNode);
+        long maxsplit = maxNode == null ? -1 : Values.requireInt(maxNode, "maxsplit");
         if (maxsplit < 0) {
             maxsplit = Long.MAX_VALUE;
         }
@@ -371,8 +371,8 @@ final class Methods {
         String sub = text(method, args.getFirst());
         int[] cps = s.codePoints().toArray();
         int len = cps.length;
-        int start = args.size() >= 2 && !args.get(1).isNull() ? adjust(Values.asLong(args.get(1)), len) : 0;
-        int end = args.size() == 3 && !args.get(2).isNull() ? adjust(Values.asLong(args.get(2)), len) : len;
+        int start = args.size() >= 2 && !args.get(1).isNull() ? adjust(Values.requireInt(args.get(1), "start"), len) : 0;
+        int end = args.size() == 3 && !args.get(2).isNull() ? adjust(Values.requireInt(args.get(2), "end"), len) : len;
         if (start > end) {
             return switch (method) {
                 case "count" -> Values.integer(0);

@@ -106,6 +106,17 @@ final class Values {
         return v.isBoolean() ? (v.booleanValue() ? 1 : 0) : v.longValue();
     }
 
+    /** An int argument clamped to the long range (huge values only ever mean "as far as possible"). */
+    static long requireInt(JsonNode v, String what) {
+        if (!isInt(v)) {
+            throw new EvaluationFailure("'" + typeName(v) + "' object cannot be interpreted as an integer (" + what + ")");
+        }
+        if (fitsLong(v)) {
+            return asLong(v);
+        }
+        return v.bigIntegerValue().signum() < 0 ? Long.MIN_VALUE / 4 : Long.MAX_VALUE / 4;
+    }
+
     static BigInteger asBigInteger(JsonNode v) {
         return v.isBoolean() ? BigInteger.valueOf(asLong(v)) : v.bigIntegerValue();
     }
