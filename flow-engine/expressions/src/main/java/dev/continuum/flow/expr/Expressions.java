@@ -16,7 +16,8 @@ import java.util.Optional;
  * {@code `$.input.path`}. Every evaluation is bounded by {@link ExpressionLimits}.
  *
  * <p>Values map as JSON does to Python: null is None, arrays are lists (tuples become arrays),
- * objects are dicts. The names object is never modified; the result may share nodes with it.
+ * objects are dicts. The names object is never modified, and the result never shares nodes with it,
+ * so the caller may change the result in place.
  */
 public final class Expressions {
 

@@ -92,6 +92,15 @@ class CollectionsTest {
     }
 
     @Test
+    void shouldReturnAResultThatDoesNotShareNodesWithTheNames() throws Exception {
+        JsonNode names = json("{\"d\": {\"a\": [1]}}");
+        JsonNode result = Expressions.evaluate("[d, d.a]", names);
+        ((com.fasterxml.jackson.databind.node.ObjectNode) result.get(0)).put("added", true);
+        ((com.fasterxml.jackson.databind.node.ArrayNode) result.get(1)).add(2);
+        assertThat(names).isEqualTo(json("{\"d\": {\"a\": [1]}}"));
+    }
+
+    @Test
     void shouldFailOnMissingKeysAndAttributes() {
         assertFails("{'a': 1}.missing", "'dict' object has no key or attribute 'missing'");
         assertFails("'s'.nothing", "'str' object has no attribute 'nothing'");

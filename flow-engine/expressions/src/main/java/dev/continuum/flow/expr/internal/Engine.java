@@ -30,7 +30,9 @@ public final class Engine {
             Node tree = parse(expression, limits);
             JsonNode result = new Evaluator(scope, budget).eval(tree);
             checkResultSize(result, limits, budget);
-            return result;
+            // the caller will store the result in run state and may later change it in place;
+            // a copy (bounded by the result-size check) keeps that from reaching the names object
+            return result.isContainerNode() ? result.deepCopy() : result;
         } catch (EvaluationFailure failure) {
             throw failure.toException();
         } catch (StackOverflowError e) {
