@@ -5,7 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.continuum.provider.api.ActionState;
 import dev.continuum.provider.api.ActionStatus;
 import dev.continuum.provider.client.ActionProviderException;
+import dev.continuum.provider.api.ActionRequest;
+import dev.continuum.provider.server.ActionProviderServer;
+import dev.continuum.provider.server.InMemoryActionStore;
+import dev.continuum.provider.server.ProviderServerOptions;
+import dev.continuum.provider.server.StoredAction;
+import io.vertx.core.Vertx;
+import io.vertx.ext.web.Router;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class SleepProviderTest {
@@ -39,15 +48,53 @@ class SleepProviderTest {
     @Test
     void shouldNeverWakeUpOnceCancelled() {
         try (BuiltinHarness h = new BuiltinHarness(BuiltinOptions.defaults())) {
-            ActionStatus started = h.run("sleep", "s-2", "{\"seconds\": 0.3}");
+            // long enough that a slow machine cannot finish the sleep before the cancel arrives
+            ActionStatus started = h.run("sleep", "s-2", "{\"seconds\": 1}");
 
             ActionStatus cancelled = h.cancel("sleep", started.actionId());
-            BuiltinHarness.sleep(Duration.ofMillis(600));
+            BuiltinHarness.sleep(Duration.ofMillis(1300));
 
             assertThat(cancelled.status()).isEqualTo(ActionState.FAILED);
             ActionStatus later = h.status("sleep", started.actionId());
             assertThat(later.status()).isEqualTo(ActionState.FAILED);
             assertThat(later.displayStatus()).isEqualTo("Cancelled");
+        }
+    }
+
+    @Test
+    void shouldReArmTheTimerOfAnUnfinishedSleepFoundInTheStoreAtStartup() {
+        InMemoryActionStore store = new InMemoryActionStore();
+        Instant started = Instant.now();
+        ActionStatus sleeping = new ActionStatus("a-resumed", ActionState.ACTIVE, "local:anonymous", null, null, null,
+                started, null, "P30D", "Sleeping", BuiltinHarness.json(
+                        "{\"seconds\": 0.3, \"wake_at\": \"" + started.plusMillis(300) + "\"}"));
+        store.insertIfAbsent(new StoredAction(sleeping,
+                ActionRequest.of("r-resumed", BuiltinHarness.json("{\"seconds\": 0.3}")), null, List.of(), null));
+        Vertx vertx = Vertx.vertx();
+        try {
+            Router router = Router.router(vertx);
+            ActionProviderServer.mount(router, "/sleep", new SleepProvider(), ProviderServerOptions.of(vertx).withStore(store));
+
+            TestHttpless.await(() -> store.find("a-resumed").orElseThrow().finished());
+
+            ActionStatus done = store.find("a-resumed").orElseThrow().status();
+            assertThat(done.status()).isEqualTo(ActionState.SUCCEEDED);
+            assertThat(done.details().path("slept_seconds").asDouble()).isEqualTo(0.3);
+        } finally {
+            vertx.close();
+        }
+    }
+
+    /** The resumed action is checked through the store: no HTTP server is needed for resume. */
+    private static final class TestHttpless {
+        static void await(java.util.function.BooleanSupplier done) {
+            long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            while (!done.getAsBoolean()) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("timed out");
+                }
+                BuiltinHarness.sleep(Duration.ofMillis(20));
+            }
         }
     }
 

@@ -58,6 +58,11 @@ public record ProviderServerOptions(Vertx vertx, ActionStore store, CallerResolv
                 releaseSweep, maxBodyBytes);
     }
 
+    public ProviderServerOptions withMaxBodyBytes(long value) {
+        return new ProviderServerOptions(vertx, store, callerResolver, clock, callbackAttempts, callbackBackoff,
+                releaseSweep, value);
+    }
+
     public ProviderServerOptions withReleaseSweep(Duration value) {
         return new ProviderServerOptions(vertx, store, callerResolver, clock, callbackAttempts, callbackBackoff,
                 value, maxBodyBytes);
