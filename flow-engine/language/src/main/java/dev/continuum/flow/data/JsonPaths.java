@@ -1,6 +1,7 @@
 package dev.continuum.flow.data;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -27,6 +28,8 @@ public final class JsonPaths {
             .jsonProvider(new JacksonJsonNodeJsonProvider())
             .mappingProvider(new JacksonMappingProvider())
             .build();
+    /** Turns the plain Java values Jayway may return (numbers, strings) into JSON nodes. */
+    private static final ObjectMapper JAYWAY_MAPPER = new ObjectMapper();
     /** One step of Jayway's normalized form of a definite path: {@code ['name']} or {@code [3]}. */
     private static final Pattern NORMALIZED_STEP = Pattern.compile("\\['((?:[^'\\\\]|\\\\.)*)'\\]|\\[(\\d+)\\]");
 
@@ -185,9 +188,6 @@ public final class JsonPaths {
         }
         return steps;
     }
-
-    private static final com.fasterxml.jackson.databind.ObjectMapper JAYWAY_MAPPER =
-            new com.fasterxml.jackson.databind.ObjectMapper();
 
     /** The path matched nothing in the document. */
     public static final class MissingPathException extends Exception {

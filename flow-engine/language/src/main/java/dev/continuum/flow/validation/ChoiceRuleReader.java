@@ -65,18 +65,14 @@ final class ChoiceRuleReader {
             return null;
         }
         if (combinators.size() == 1) {
-            return combination(node, pointer, combinators.get(0), topLevel);
+            return combination(node, pointer, combinators.get(0));
         }
-        return comparison(node, pointer, topLevel);
+        return comparison(node, pointer);
     }
 
-    private ChoiceRule combination(JsonNode node, String pointer, String combinator, boolean topLevel) {
-        Set<String> allowed = new HashSet<>(Set.of(combinator, "Comment"));
-        if (topLevel) {
-            allowed.add("Next");
-        }
-        allowed.add("Next"); // reported separately above when nested
-        issues.unknownFields(node, pointer, allowed, "a choice rule using " + combinator);
+    private ChoiceRule combination(JsonNode node, String pointer, String combinator) {
+        // Next is always let through here: when it is misplaced, read() has already said so
+        issues.unknownFields(node, pointer, Set.of(combinator, "Comment", "Next"), "a choice rule using " + combinator);
         JsonNode operand = node.get(combinator);
         String operandPointer = pointer + "/" + combinator;
         if (combinator.equals("Not")) {
@@ -100,7 +96,7 @@ final class ChoiceRuleReader {
         return combinator.equals("And") ? new ChoiceRule.And(rules) : new ChoiceRule.Or(rules);
     }
 
-    private ChoiceRule comparison(JsonNode node, String pointer, boolean topLevel) {
+    private ChoiceRule comparison(JsonNode node, String pointer) {
         int before = issues.count();
         JsonNode variable = node.get("Variable");
         if (variable == null) {
