@@ -241,7 +241,7 @@ public class RunDriver {
     /** A pushed completion has the Globus action status shape. */
     static ActionObservation observation(JsonNode status) {
         return new ActionObservation(status.path("action_id").asText(null), status.path("status").asText("ACTIVE"),
-                status, status.path("display_status").asText(null));
+                status.path("details"), status.path("display_status").asText(null));
     }
 
     private static List<Effect> dueEffects(Interpreter interpreter, RunState state, Instant now) {

@@ -152,7 +152,8 @@ public class RunService {
     }
 
     /** A provider pushed an action's final status. Unknown or finished runs are told so. */
-    public Uni<Void> push(UUID runId, String token, JsonNode status) {
+    public Uni<Void> push(UUID runId, String encodedToken, JsonNode status) {
+        String token = CallbackUrls.decode(encodedToken);
         if (token.startsWith("__")) {
             throw EngineError.invalidField("/token", "This token is reserved.");
         }

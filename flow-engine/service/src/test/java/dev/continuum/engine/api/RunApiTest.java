@@ -111,7 +111,7 @@ class RunApiTest {
     @Test
     void shouldFailRunNamingStateWhenProviderIsUnreachable() {
         String flowId = Flows.publish("""
-                {"StartAt":"Call","States":{"Call":{"Type":"Action","ActionUrl":"http://127.0.0.1:9/nothing","End":true}}}""");
+                {"StartAt":"Call","States":{"Call":{"Type":"Action","ActionUrl":"http://127.0.0.1:9/nothing","Parameters":{},"End":true}}}""");
         String runId = Flows.start(flowId, "{}");
         assertThat(Flows.awaitStatus(runId, Duration.ofSeconds(30), "FAILED", "SUCCEEDED")).isEqualTo("FAILED");
         Flows.run(runId).body("details.error", equalTo("ActionUnableToRun"));
@@ -121,7 +121,7 @@ class RunApiTest {
     void shouldCatchAnUnreachableProviderAndContinue() {
         String flowId = Flows.publish("""
                 {"StartAt":"Call","States":{
-                  "Call":{"Type":"Action","ActionUrl":"http://127.0.0.1:9/nothing","End":true,
+                  "Call":{"Type":"Action","ActionUrl":"http://127.0.0.1:9/nothing","Parameters":{},"End":true,
                           "Catch":[{"ErrorEquals":["States.ALL"],"ResultPath":"$.problem","Next":"Recover"}]},
                   "Recover":{"Type":"Pass","End":true}}}""");
         String runId = Flows.start(flowId, "{}");

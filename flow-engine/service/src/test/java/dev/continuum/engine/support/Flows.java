@@ -28,13 +28,13 @@ public final class Flows {
                 + (inputSchemaJson == null ? "" : ",\"input_schema\":" + inputSchemaJson) + "}";
         return given().contentType(ContentType.JSON).body(body)
                 .when().post("/flows")
-                .then().statusCode(201).extract().path("id");
+                .then().log().ifValidationFails().statusCode(201).extract().path("id");
     }
 
     public static String start(String flowId, String inputJson) {
         return given().contentType(ContentType.JSON).body("{\"body\":" + inputJson + ",\"label\":\"t\",\"tags\":[\"test\"]}")
                 .when().post("/flows/" + flowId + "/run")
-                .then().statusCode(201).extract().path("run_id");
+                .then().log().ifValidationFails().statusCode(201).extract().path("run_id");
     }
 
     public static ValidatableResponse run(String runId) {

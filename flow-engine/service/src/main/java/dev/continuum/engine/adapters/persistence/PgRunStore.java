@@ -68,11 +68,11 @@ public class PgRunStore implements RunStore {
         boolean finished = state.status().name().matches("SUCCEEDED|FAILED|ENDED");
         return pool.withTransaction(conn -> conn.preparedQuery("""
                         UPDATE runs SET state = $3::text::jsonb, status = $4, event_seq = event_seq + $5,
-                               next_wake_at = CASE WHEN $9 AND EXISTS (SELECT 1 FROM run_inbox i WHERE i.run_id = $1
-                                                         AND NOT (i.id = ANY($10))) THEN $7 ELSE $6 END,
+                               next_wake_at = CASE WHEN $9::boolean AND EXISTS (SELECT 1 FROM run_inbox i WHERE i.run_id = $1
+                                                         AND NOT (i.id = ANY($10::bigint[]))) THEN $7::timestamptz ELSE $6::timestamptz END,
                                lease_owner = CASE WHEN $8::timestamptz IS NULL THEN NULL ELSE lease_owner END,
-                               lease_until = $8, updated_at = $7,
-                               completed_at = CASE WHEN $9 THEN completed_at ELSE COALESCE(completed_at, $7) END
+                               lease_until = $8::timestamptz, updated_at = $7::timestamptz,
+                               completed_at = CASE WHEN $9::boolean THEN completed_at ELSE COALESCE(completed_at, $7::timestamptz) END
                         WHERE id = $1 AND lease_owner = $2
                         RETURNING event_seq""")
                 .execute(Tuple.from(new Object[]{runId, leaseOwner, write(state.toJson()), state.status().name(),
@@ -153,7 +153,7 @@ public class PgRunStore implements RunStore {
         query.status().ifPresent(s -> { params.add(s); where.append(" AND status = $").append(params.size()); });
         query.label().ifPresent(l -> { params.add(l); where.append(" AND label = $").append(params.size()); });
         query.tag().ifPresent(t -> { params.add(write(json.createArrayNode().add(t)));
-            where.append(" AND tags @> $").append(params.size()).append("::jsonb"); });
+            where.append(" AND tags @> $").append(params.size()).append("::text::jsonb"); });
         params.add(query.limit());
         params.add(query.offset());
         String sql = "SELECT " + RUN_COLUMNS + " FROM runs WHERE " + where

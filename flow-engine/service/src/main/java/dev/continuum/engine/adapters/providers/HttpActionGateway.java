@@ -94,11 +94,6 @@ public class HttpActionGateway implements ActionGateway {
     }
 
     private static ActionObservation observation(ActionStatus status) {
-        return new ActionObservation(status.actionId(), status.status().name(), statusJson(status), status.displayStatus());
-    }
-
-    /** The flow sees the whole Globus-shaped status object; details is inside it. */
-    private static com.fasterxml.jackson.databind.JsonNode statusJson(ActionStatus status) {
-        return dev.continuum.provider.api.ProviderJson.mapper().valueToTree(status);
+        return new ActionObservation(status.actionId(), status.status().name(), status.details(), status.displayStatus());
     }
 }

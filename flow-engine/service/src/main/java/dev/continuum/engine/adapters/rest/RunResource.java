@@ -6,7 +6,6 @@ import dev.continuum.engine.app.RunService;
 import dev.continuum.engine.domain.EngineError;
 import dev.continuum.flow.run.RunStatus;
 import io.smallrye.mutiny.Uni;
-import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -23,10 +22,22 @@ import java.util.Optional;
 
 @Path("/runs")
 @Produces(MediaType.APPLICATION_JSON)
-@Consumes(MediaType.APPLICATION_JSON)
 public class RunResource {
 
-    public record CancelBody(String reason) {}
+    /** Cancel takes an optional {"reason": "..."}; an empty body is fine. */
+    public record CancelBody(String reason) {
+        static String reasonIn(String body) {
+            if (body == null || body.isBlank()) {
+                return "cancelled on request";
+            }
+            try {
+                var node = new com.fasterxml.jackson.databind.ObjectMapper().readTree(body);
+                return node.path("reason").isTextual() ? node.path("reason").asText() : "cancelled on request";
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw EngineError.invalidField("", "The body is not valid JSON: " + e.getOriginalMessage());
+            }
+        }
+    }
 
     private static final int MAX_LOG_PAGE = 1000;
 
@@ -75,8 +86,8 @@ public class RunResource {
 
     @POST
     @Path("/{runId}/cancel")
-    public Uni<Views.Run> cancel(@PathParam("runId") String runId, CancelBody body) {
-        String reason = body == null || body.reason() == null ? "cancelled on request" : body.reason();
+    public Uni<Views.Run> cancel(@PathParam("runId") String runId, String body) {
+        String reason = CancelBody.reasonIn(body);
         return runs.cancel(Ids.parse(runId, "runId"), reason).map(Views.Run::of);
     }
 
