@@ -2,7 +2,6 @@ package dev.continuum.placement.policy;
 
 import dev.continuum.placement.model.Demand;
 import dev.continuum.placement.state.ClusterView;
-import dev.continuum.placement.state.Slice;
 
 /**
  * The node left with the least free GPU capacity (then least free CPU): packs jobs tightly and
@@ -12,8 +11,8 @@ public final class BestFit extends ScoredPlacement {
     @Override public String name() { return "bestfit"; }
 
     @Override
-    protected double score(Demand d, ClusterView v, Slice s) {
-        double gpuLeft = v.freeGpuMilliOnNode(s.node()) - s.gpuMilli();
-        return gpuLeft + cpuFraction(v, s.node(), s.cpuMilli());
+    protected double score(Demand d, ClusterView v, int node) {
+        double gpuLeft = v.freeGpuMilliOnNode(node) - d.totalGpuMilli();
+        return gpuLeft + cpuFraction(v, node, d.cpuMilli());
     }
 }

@@ -2,7 +2,6 @@ package dev.continuum.placement.policy;
 
 import dev.continuum.placement.model.Demand;
 import dev.continuum.placement.state.ClusterView;
-import dev.continuum.placement.state.Slice;
 
 /**
  * Tetris-style alignment: the node whose free (GPU, CPU, memory) vector, normalized by its
@@ -12,13 +11,12 @@ public final class DotProduct extends ScoredPlacement {
     @Override public String name() { return "dotprod"; }
 
     @Override
-    protected double score(Demand d, ClusterView v, Slice s) {
-        int node = s.node();
+    protected double score(Demand d, ClusterView v, int node) {
         var spec = v.spec(node);
         double dot = 0;
         if (spec.gpus() > 0) {
             double cap = spec.gpus() * 1000.0;
-            dot += (s.gpuMilli() / cap) * (v.freeGpuMilliOnNode(node) / cap);
+            dot += (d.totalGpuMilli() / cap) * (v.freeGpuMilliOnNode(node) / cap);
         }
         if (spec.cpuMilli() > 0) {
             dot += ((double) d.cpuMilli() / spec.cpuMilli()) * ((double) v.freeCpu(node) / spec.cpuMilli());

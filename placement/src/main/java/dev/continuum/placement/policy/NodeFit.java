@@ -57,15 +57,26 @@ public final class NodeFit {
             return List.of(new Slice(node, chosen, 1000, d.cpuMilli(), d.memoryMib()));
         }
         List<Slice> out = new ArrayList<>(2);
-        boolean[] seen = new boolean[1001];
+        int[] seen = new int[gpus];
+        int distinct = 0;
         for (int g = 0; g < gpus; g++) {
             int free = v.freeGpuMilli(node, g);
-            if (free >= d.gpuMilli() && !seen[free]) {
-                seen[free] = true;
-                out.add(new Slice(node, new int[]{g}, d.gpuMilli(), d.cpuMilli(), d.memoryMib()));
+            if (free < d.gpuMilli() || contains(seen, distinct, free)) {
+                continue;
             }
+            seen[distinct++] = free;
+            out.add(new Slice(node, new int[]{g}, d.gpuMilli(), d.cpuMilli(), d.memoryMib()));
         }
         return out;
+    }
+
+    private static boolean contains(int[] a, int n, int x) {
+        for (int i = 0; i < n; i++) {
+            if (a[i] == x) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The GPU with the least room that still fits a fractional share (best fit inside a node). */

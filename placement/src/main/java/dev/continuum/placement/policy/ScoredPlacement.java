@@ -8,8 +8,8 @@ import java.util.function.IntPredicate;
 
 /** Scans every node that fits and keeps the lowest score; ties go to the lower node index. */
 public abstract class ScoredPlacement implements PlacementStrategy {
-    /** Score of putting {@code slice} on its node; lower is better. */
-    protected abstract double score(Demand d, ClusterView v, Slice slice);
+    /** Score of putting the demand on a node that fits it; lower is better. */
+    protected abstract double score(Demand d, ClusterView v, int node);
 
     /** Picks the slice on a node that fits; strategies that care which GPU override it. */
     protected Slice choose(Demand d, ClusterView v, int node) {
@@ -18,24 +18,20 @@ public abstract class ScoredPlacement implements PlacementStrategy {
 
     @Override
     public Slice placeOnNode(Demand d, ClusterView v, IntPredicate allowed) {
-        Slice best = null;
+        int best = -1;
         double bestScore = Double.POSITIVE_INFINITY;
         int n = v.nodeCount();
         for (int node = 0; node < n; node++) {
             if (!allowed.test(node) || !NodeFit.fits(d, v, node)) {
                 continue;
             }
-            Slice s = choose(d, v, node);
-            if (s == null) {
-                continue;
-            }
-            double score = score(d, v, s);
+            double score = score(d, v, node);
             if (score < bestScore) {
                 bestScore = score;
-                best = s;
+                best = node;
             }
         }
-        return best;
+        return best < 0 ? null : choose(d, v, best);
     }
 
     static double cpuFraction(ClusterView v, int node, long cpuTaken) {

@@ -9,9 +9,9 @@ public final class WorstFit extends ScoredPlacement {
     @Override public String name() { return "worstfit"; }
 
     @Override
-    protected double score(Demand d, ClusterView v, Slice s) {
-        double gpuLeft = v.freeGpuMilliOnNode(s.node()) - s.gpuMilli();
-        return -(gpuLeft + cpuFraction(v, s.node(), s.cpuMilli()));
+    protected double score(Demand d, ClusterView v, int node) {
+        double gpuLeft = v.freeGpuMilliOnNode(node) - d.totalGpuMilli();
+        return -(gpuLeft + cpuFraction(v, node, d.cpuMilli()));
     }
 
     @Override

@@ -1,0 +1,254 @@
+package dev.continuum.placement.cli;
+
+import dev.continuum.placement.model.Cluster;
+import dev.continuum.placement.model.Job;
+import dev.continuum.placement.model.Partition;
+import dev.continuum.placement.model.Topology;
+import dev.continuum.placement.policy.Policies;
+import dev.continuum.placement.policy.Policy;
+import dev.continuum.placement.policy.PolicyOptions;
+import dev.continuum.placement.policy.StandardPolicy;
+import dev.continuum.placement.report.HtmlReport;
+import dev.continuum.placement.report.MetricsWriter;
+import dev.continuum.placement.sim.FillExperiment;
+import dev.continuum.placement.sim.SimulationConfig;
+import dev.continuum.placement.sim.SimulationResult;
+import dev.continuum.placement.sim.Simulator;
+import dev.continuum.placement.state.PreemptionCosts;
+import dev.continuum.placement.trace.ClusterReader;
+import dev.continuum.placement.trace.SyntheticTrace;
+import dev.continuum.placement.trace.TraceFormat;
+import dev.continuum.placement.trace.TraceFormatException;
+import dev.continuum.placement.trace.TraceReader;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+/**
+ * {@code simulate}: replay a trace against a cluster under several policies side by side, print a
+ * comparison table, and write an HTML report plus CSV/JSON of every metric.
+ */
+@Command(name = "simulate", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Replay a GPU cluster trace under several scheduling policies and compare them.")
+public final class SimulateCommand implements Callable<Integer> {
+    static final int EXIT_BAD_INPUT = 2;
+
+    @Option(names = "--trace", description = "Trace file (openb pod list, Helios cluster_log.csv, Philly cluster_job_log, or continuum CSV).")
+    Path trace;
+
+    @Option(names = "--format", defaultValue = "auto", description = "auto, continuum, openb, helios or philly (default: ${DEFAULT-VALUE}).")
+    String format;
+
+    @Option(names = "--synthetic", description = "Instead of --trace, generate this many Helios-like jobs.")
+    Long synthetic;
+
+    @Option(names = "--load", defaultValue = "0.9", description = "Offered GPU load of --synthetic jobs (default: ${DEFAULT-VALUE}).")
+    double load;
+
+    @Option(names = "--cluster", required = true, description = "Node list CSV (openb or continuum) or synthetic:nodes=N,gpus=G,rack=R,model=M.")
+    String cluster;
+
+    @Option(names = "--policy", split = ",", defaultValue = "fifo,sjf,srtf,las,qssf",
+            description = "Policies to compare, e.g. fifo,sjf,srtf,las+migrate,fifo+fgd (default: ${DEFAULT-VALUE}).")
+    List<String> policies;
+
+    @Option(names = "--partition", description = "Partition quota NAME=GPUS (repeatable); jobs name their partition (Helios vc).")
+    List<String> partitions = new ArrayList<>();
+
+    @Option(names = "--out", defaultValue = "simulation-report", description = "Report directory (default: ${DEFAULT-VALUE}).")
+    Path out;
+
+    @Option(names = "--skip-bad-lines", description = "Skip and count malformed trace lines instead of stopping at the first.")
+    boolean skipBadLines;
+
+    @Option(names = "--seed", defaultValue = "42") long seed;
+    @Option(names = "--checkpoint-cost", defaultValue = "30", description = "Seconds of progress a preempted job loses.") double checkpointCost;
+    @Option(names = "--restore-delay", defaultValue = "60", description = "Seconds a restarted job spends restoring.") double restoreDelay;
+    @Option(names = "--migration-delay", defaultValue = "90", description = "Seconds a migrated job pauses.") double migrationDelay;
+    @Option(names = "--cross-node-slowdown", defaultValue = "1.0") double crossNodeSlowdown;
+    @Option(names = "--cross-rack-slowdown", defaultValue = "1.3") double crossRackSlowdown;
+    @Option(names = "--rack-size", defaultValue = "16", description = "Nodes per rack when the node list names none.") int rackSize;
+    @Option(names = "--slo-factor", defaultValue = "2.0", description = "A job meets its SLO if JCT <= factor x duration (when it has no deadline).") double sloFactor;
+    @Option(names = "--lookahead", defaultValue = "128", description = "Waiting jobs considered per scheduling round.") int lookahead;
+    @Option(names = "--threads", description = "Policies simulated at once (default: available cores).") Integer threads;
+
+    @Option(names = "--fill", description = "Run FGD's fill experiment (no departures) with each policy's placement instead of a replay.")
+    boolean fill;
+    @Option(names = "--fill-repetitions", defaultValue = "5") int fillRepetitions;
+    @Option(names = "--fill-up-to", defaultValue = "120", description = "Stop at this arrived demand, % of GPUs.") double fillUpTo;
+
+    @Option(names = "--quiet", description = "No progress lines.") boolean quiet;
+
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new SimulateCommand()).execute(args));
+    }
+
+    @Override
+    public Integer call() {
+        PrintWriter o = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if ((trace == null) == (synthetic == null)) {
+            err.println("error: give exactly one of --trace FILE or --synthetic JOBS");
+            return CommandLine.ExitCode.USAGE;
+        }
+        try {
+            Cluster c = buildCluster();
+            PolicyOptions base = PolicyOptions.defaults(false).withLookahead(lookahead).withSeed(seed);
+            for (String p : policies) {
+                Policies.parse(p, base); // fail fast on a typo, before any work
+            }
+            Files.createDirectories(out);
+            String source = trace != null ? trace.toString() : "synthetic " + synthetic + " jobs, load " + load;
+            String subtitle = String.format(Locale.ROOT, "trace: %s; cluster: %s (%d nodes, %d GPUs, %d partitions); seed %d",
+                    source, c.site().name(), c.nodes().size(), c.totalGpus(), c.partitions().size(), seed);
+            o.println(subtitle);
+            o.flush();
+            if (fill) {
+                List<FillExperiment.Result> results = runFill(c, base, o);
+                HtmlReport.write(out.resolve("report.html"), HtmlReport.render("Fill experiment", subtitle, List.of(), results));
+                o.println("report: " + out.resolve("report.html"));
+                return CommandLine.ExitCode.OK;
+            }
+            List<SimulationResult> results = runReplay(c, base, err);
+            o.println();
+            o.print(MetricsWriter.table(results));
+            long skipped = results.isEmpty() ? 0 : results.getFirst().skippedLines();
+            if (skipped > 0) {
+                o.println("skipped " + skipped + " malformed trace lines");
+            }
+            MetricsWriter.writeJson(results, out.resolve("metrics.json"));
+            MetricsWriter.writeCsv(results, out.resolve("metrics.csv"));
+            MetricsWriter.writeSeriesCsv(results, out.resolve("series.csv"));
+            HtmlReport.write(out.resolve("report.html"), HtmlReport.render("Simulation report", subtitle, results, List.of()));
+            o.println("report: " + out.resolve("report.html") + " (+ metrics.json, metrics.csv, series.csv)");
+            return CommandLine.ExitCode.OK;
+        } catch (TraceFormatException e) {
+            err.println("error: " + e.getMessage());
+            if (!skipBadLines) {
+                err.println("(use --skip-bad-lines to skip malformed lines and count them)");
+            }
+            return EXIT_BAD_INPUT;
+        } catch (IllegalArgumentException | UncheckedIOException e) {
+            err.println("error: " + e.getMessage());
+            return EXIT_BAD_INPUT;
+        } catch (IOException e) {
+            err.println("error: " + e.getMessage());
+            return EXIT_BAD_INPUT;
+        }
+    }
+
+    private Cluster buildCluster() {
+        Cluster c = ClusterReader.read(cluster, rackSize).withTopology(new Topology(crossNodeSlowdown, crossRackSlowdown));
+        if (!partitions.isEmpty()) {
+            List<Partition> list = new ArrayList<>();
+            for (String p : partitions) {
+                String[] kv = p.split("=", 2);
+                if (kv.length != 2) {
+                    throw new IllegalArgumentException("--partition expects NAME=GPUS, got '" + p + "'");
+                }
+                list.add(new Partition(kv[0].trim(), Integer.parseInt(kv[1].trim())));
+            }
+            c = c.withPartitions(list);
+        }
+        return c;
+    }
+
+    private Supplier<TraceReader> traceSource(Cluster c) {
+        if (synthetic != null) {
+            String[] names = c.partitions().stream().map(Partition::name).toArray(String[]::new);
+            return () -> new SyntheticTrace(synthetic, seed, load, c.totalGpus(), Math.max(1, c.totalGpus() / 8),
+                    Math.max(1, (int) Math.min(1000, synthetic / 50)), names);
+        }
+        TraceFormat f = format.equalsIgnoreCase("auto") ? TraceFormat.detect(trace) : TraceFormat.parse(format);
+        return () -> f.open(trace, skipBadLines);
+    }
+
+    private List<SimulationResult> runReplay(Cluster c, PolicyOptions base, PrintWriter err) throws IOException {
+        Supplier<TraceReader> source = traceSource(c);
+        try (TraceReader probe = source.get()) {
+            probe.hasNext(); // a header error surfaces here, before threads start
+        }
+        SimulationConfig config = new SimulationConfig(c, new PreemptionCosts(checkpointCost, restoreDelay, migrationDelay),
+                sloFactor, 500);
+        int n = threads != null ? threads : Runtime.getRuntime().availableProcessors();
+        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(n, policies.size())));
+        AtomicLong lastPrint = new AtomicLong();
+        Simulator.Progress progress = (policy, jobs, simSeconds) -> {
+            long now = System.currentTimeMillis();
+            long last = lastPrint.get();
+            if (!quiet && now - last >= 2000 && lastPrint.compareAndSet(last, now)) {
+                synchronized (err) {
+                    err.printf(Locale.ROOT, "  %-16s %,d jobs read, simulated %s%n", policy, jobs,
+                            MetricsWriter.duration(simSeconds));
+                    err.flush();
+                }
+            }
+        };
+        Map<String, Future<SimulationResult>> futures = new LinkedHashMap<>();
+        for (String name : policies) {
+            futures.put(name, pool.submit(() -> {
+                Policy policy = Policies.parse(name, base);
+                try (TraceReader r = source.get()) {
+                    return new Simulator(config).run(policy, r, progress);
+                }
+            }));
+        }
+        pool.shutdown();
+        List<SimulationResult> results = new ArrayList<>();
+        try {
+            for (Future<SimulationResult> f : futures.values()) {
+                results.add(f.get());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } catch (ExecutionException e) {
+            pool.shutdownNow();
+            if (e.getCause() instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new IllegalStateException(e.getCause());
+        }
+        return results;
+    }
+
+    private List<FillExperiment.Result> runFill(Cluster c, PolicyOptions base, PrintWriter o) {
+        List<Job> pods = new ArrayList<>();
+        try (TraceReader r = traceSource(c).get()) {
+            r.forEachRemaining(pods::add);
+        }
+        List<FillExperiment.Result> results = new ArrayList<>();
+        o.printf(Locale.ROOT, "%-12s %14s %14s %14s %14s %8s%n", "placement", "unalloc@90%", "unalloc@100%",
+                "unalloc@110%", "dropped tasks", "wall");
+        for (String name : policies) {
+            Supplier<dev.continuum.placement.policy.PlacementStrategy> strategy =
+                    () -> ((StandardPolicy) Policies.parse(name, base)).placement();
+            FillExperiment.Result f = FillExperiment.run(c, pods, strategy, fillRepetitions, seed, 1, fillUpTo);
+            results.add(f);
+            o.printf(Locale.ROOT, "%-12s %14.1f %14.1f %14.1f %14.0f %6d ms%n", name, f.unallocatedAt(90),
+                    f.unallocatedAt(100), f.unallocatedAt(110), f.failedTasks(), f.wallMillis());
+            o.flush();
+        }
+        return results;
+    }
+}

@@ -1,0 +1,98 @@
+package dev.continuum.placement.report;
+
+import dev.continuum.placement.sim.FillExperiment;
+import dev.continuum.placement.sim.SimulationResult;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/** One self-contained HTML page: the comparison table and inline SVG plots (no scripts, no CDN). */
+public final class HtmlReport {
+    private HtmlReport() {
+    }
+
+    public static String render(String title, String subtitle, List<SimulationResult> results,
+                                List<FillExperiment.Result> fills) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>")
+                .append(SvgPlot.esc(title)).append("</title><style>")
+                .append("body{font-family:sans-serif;margin:24px;color:#222}table{border-collapse:collapse;font-size:13px}")
+                .append("td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f4f4f4}")
+                .append("td:first-child,th:first-child{text-align:left}.plots{display:flex;flex-wrap:wrap;gap:12px}")
+                .append("</style></head><body>");
+        sb.append("<h1>").append(SvgPlot.esc(title)).append("</h1><p>").append(SvgPlot.esc(subtitle)).append("</p>");
+        if (!results.isEmpty()) {
+            sb.append("<h2>Comparison</h2><table><tr>");
+            Set<String> cols = new LinkedHashSet<>();
+            results.forEach(r -> cols.addAll(MetricsWriter.scalars(r).keySet()));
+            cols.forEach(c -> sb.append("<th>").append(SvgPlot.esc(c)).append("</th>"));
+            sb.append("</tr>");
+            for (SimulationResult r : results) {
+                Map<String, Object> m = MetricsWriter.scalars(r);
+                sb.append("<tr>");
+                for (String c : cols) {
+                    Object v = m.get(c);
+                    String text = v instanceof Double d ? String.format(Locale.ROOT, "%.4g", d) : String.valueOf(v == null ? "" : v);
+                    sb.append("<td>").append(SvgPlot.esc(text)).append("</td>");
+                }
+                sb.append("</tr>");
+            }
+            sb.append("</table><h2>Plots</h2><div class=\"plots\">");
+            SvgPlot cdf = new SvgPlot("JCT CDF", "job completion time (log scale)", "fraction of jobs", true, false);
+            results.forEach(r -> cdf.add(r.policy(), r.jctCdf()));
+            sb.append(cdf.render());
+            List<String> names = new ArrayList<>(results.getFirst().series().keySet());
+            for (String name : names) {
+                String label = switch (name) {
+                    case "utilization" -> "GPU utilization over time";
+                    case "queue_length" -> "Queue length over time";
+                    case "fragmented_gpus" -> "Fragmented GPUs over time (FGD measure)";
+                    default -> name.startsWith("utilization_") ? "Partition " + name.substring(12) + ": used / quota" : name;
+                };
+                SvgPlot p = new SvgPlot(label, "simulated time", name, false, true);
+                results.forEach(r -> p.add(r.policy(), r.series().getOrDefault(name, List.of())));
+                sb.append(p.render());
+            }
+            sb.append("</div>");
+        }
+        if (!fills.isEmpty()) {
+            sb.append("<h2>Fill experiment (FGD methodology)</h2><p>Tasks sampled from the trace arrive and never ")
+                    .append("leave; unplaceable tasks are dropped. Fewer unallocated GPUs at a given arrived load means less fragmentation.</p>");
+            SvgPlot p = new SvgPlot("Unallocated GPUs vs arrived GPU demand", "arrived GPU demand (% of capacity)",
+                    "unallocated GPUs", false, false);
+            for (FillExperiment.Result f : fills) {
+                List<double[]> pts = new ArrayList<>();
+                for (int i = 0; i < f.arrivedPercent().length; i++) {
+                    pts.add(new double[]{f.arrivedPercent()[i], f.unallocatedGpus()[i]});
+                }
+                p.add(f.placement(), pts);
+            }
+            sb.append(p.render());
+            sb.append("<table><tr><th>placement</th><th>unallocated @90%</th><th>@100%</th><th>@110%</th><th>dropped tasks</th></tr>");
+            for (FillExperiment.Result f : fills) {
+                sb.append(String.format(Locale.ROOT, "<tr><td>%s</td><td>%.1f</td><td>%.1f</td><td>%.1f</td><td>%.0f</td></tr>",
+                        SvgPlot.esc(f.placement()), f.unallocatedAt(90), f.unallocatedAt(100), f.unallocatedAt(110), f.failedTasks()));
+            }
+            sb.append("</table>");
+        }
+        sb.append("</body></html>\n");
+        return sb.toString();
+    }
+
+    public static void write(Path out, String html) {
+        try {
+            Files.writeString(out, html, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

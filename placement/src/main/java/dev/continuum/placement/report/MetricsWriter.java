@@ -1,0 +1,180 @@
+package dev.continuum.placement.report;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.continuum.placement.sim.SimulationResult;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** Writes every metric as JSON, a one-row-per-policy CSV, a long-form time-series CSV, and a text table. */
+public final class MetricsWriter {
+    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private MetricsWriter() {
+    }
+
+    /** Scalar metrics of one result, in a stable order (columns of the CSV and the table). */
+    public static Map<String, Object> scalars(SimulationResult r) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("policy", r.policy());
+        m.put("jobs", r.jobs());
+        m.put("finished", r.finished());
+        m.put("rejected", r.rejected());
+        m.put("skipped_lines", r.skippedLines());
+        m.put("jct_mean_s", r.jct().mean());
+        m.put("jct_p50_s", r.jct().p50());
+        m.put("jct_p99_s", r.jct().p99());
+        m.put("queue_mean_s", r.queueingDelay().mean());
+        m.put("queue_p50_s", r.queueingDelay().p50());
+        m.put("queue_p99_s", r.queueingDelay().p99());
+        m.put("makespan_s", r.makespan());
+        m.put("gpu_utilization", r.meanUtilization());
+        m.put("fragmented_gpus_mean", r.meanFragmentedGpus());
+        m.put("fragmented_gpus_peak", r.peakFragmentedGpus());
+        m.put("queue_length_mean", r.meanQueueLength());
+        m.put("preemptions", r.preemptions());
+        m.put("migrations", r.migrations());
+        m.put("lost_gpu_hours", r.lostGpuSeconds() / 3600);
+        m.put("slo_attainment", r.sloAttainment());
+        m.put("wall_ms", r.wallMillis());
+        r.meanPartitionUtilization().forEach((p, u) -> m.put("utilization_" + p, u));
+        return m;
+    }
+
+    public static void writeJson(List<SimulationResult> results, Path out) {
+        ArrayNode arr = MAPPER.createArrayNode();
+        for (SimulationResult r : results) {
+            ObjectNode o = MAPPER.valueToTree(scalars(r));
+            ObjectNode series = o.putObject("series");
+            r.series().forEach((name, pts) -> series.set(name, points(pts)));
+            o.set("jct_cdf", points(r.jctCdf()));
+            arr.add(o);
+        }
+        try {
+            MAPPER.writeValue(out.toFile(), arr);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static ArrayNode points(List<double[]> pts) {
+        ArrayNode a = MAPPER.createArrayNode();
+        for (double[] p : pts) {
+            a.addArray().add(p[0]).add(p[1]);
+        }
+        return a;
+    }
+
+    public static void writeCsv(List<SimulationResult> results, Path out) {
+        List<String> cols = new ArrayList<>();
+        for (SimulationResult r : results) {
+            for (String k : scalars(r).keySet()) {
+                if (!cols.contains(k)) {
+                    cols.add(k);
+                }
+            }
+        }
+        StringBuilder sb = new StringBuilder(String.join(",", cols)).append('\n');
+        for (SimulationResult r : results) {
+            Map<String, Object> m = scalars(r);
+            List<String> row = new ArrayList<>();
+            for (String c : cols) {
+                row.add(format(m.get(c)));
+            }
+            sb.append(String.join(",", row)).append('\n');
+        }
+        write(out, sb.toString());
+    }
+
+    public static void writeSeriesCsv(List<SimulationResult> results, Path out) {
+        StringBuilder sb = new StringBuilder("policy,series,t_s,value\n");
+        for (SimulationResult r : results) {
+            r.series().forEach((name, pts) -> {
+                for (double[] p : pts) {
+                    sb.append(r.policy()).append(',').append(name).append(',').append(format(p[0])).append(',')
+                            .append(format(p[1])).append('\n');
+                }
+            });
+            for (double[] p : r.jctCdf()) {
+                sb.append(r.policy()).append(",jct_cdf,").append(format(p[0])).append(',').append(format(p[1])).append('\n');
+            }
+        }
+        write(out, sb.toString());
+    }
+
+    private static String format(Object v) {
+        if (v == null) {
+            return "";
+        }
+        if (v instanceof Double d) {
+            return String.format(Locale.ROOT, "%.6g", d);
+        }
+        return v.toString();
+    }
+
+    private static void write(Path out, String s) {
+        try {
+            Files.writeString(out, s, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A plain-text comparison table for the terminal. */
+    public static String table(List<SimulationResult> results) {
+        String[] head = {"policy", "finished", "avg JCT", "p50 JCT", "p99 JCT", "avg queue", "p99 queue", "makespan",
+                "GPU util", "frag GPUs", "preempt", "migr", "lost GPU-h", "SLO", "wall"};
+        List<String[]> rows = new ArrayList<>();
+        rows.add(head);
+        for (SimulationResult r : results) {
+            rows.add(new String[]{r.policy(), String.valueOf(r.finished()), duration(r.jct().mean()), duration(r.jct().p50()),
+                    duration(r.jct().p99()), duration(r.queueingDelay().mean()), duration(r.queueingDelay().p99()),
+                    duration(r.makespan()), pct(r.meanUtilization()), String.format(Locale.ROOT, "%.1f", r.meanFragmentedGpus()),
+                    String.valueOf(r.preemptions()), String.valueOf(r.migrations()),
+                    String.format(Locale.ROOT, "%.1f", r.lostGpuSeconds() / 3600), pct(r.sloAttainment()),
+                    r.wallMillis() + " ms"});
+        }
+        int[] w = new int[head.length];
+        for (String[] row : rows) {
+            for (int i = 0; i < row.length; i++) {
+                w[i] = Math.max(w[i], row[i].length());
+            }
+        }
+        StringBuilder sb = new StringBuilder();
+        for (String[] row : rows) {
+            for (int i = 0; i < row.length; i++) {
+                String cell = i == 0 ? String.format("%-" + w[i] + "s", row[i]) : String.format("%" + w[i] + "s", row[i]);
+                sb.append(cell).append(i + 1 < row.length ? "  " : "\n");
+            }
+        }
+        return sb.toString();
+    }
+
+    public static String duration(double s) {
+        if (s < 120) {
+            return String.format(Locale.ROOT, "%.0f s", s);
+        }
+        if (s < 7200) {
+            return String.format(Locale.ROOT, "%.1f min", s / 60);
+        }
+        if (s < 172_800) {
+            return String.format(Locale.ROOT, "%.1f h", s / 3600);
+        }
+        return String.format(Locale.ROOT, "%.1f d", s / 86_400);
+    }
+
+    static String pct(double f) {
+        return String.format(Locale.ROOT, "%.1f%%", f * 100);
+    }
+}

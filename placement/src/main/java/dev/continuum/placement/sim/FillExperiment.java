@@ -1,0 +1,100 @@
+package dev.continuum.placement.sim;
+
+import dev.continuum.placement.model.Cluster;
+import dev.continuum.placement.model.Job;
+import dev.continuum.placement.policy.FifoOrder;
+import dev.continuum.placement.policy.PlacementStrategy;
+import dev.continuum.placement.state.ActiveJob;
+import dev.continuum.placement.state.ClusterState;
+import dev.continuum.placement.state.Placement;
+import dev.continuum.placement.state.PreemptionCosts;
+import dev.continuum.placement.state.Slice;
+import dev.continuum.placement.state.Workload;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * FGD's evaluation (Weng et al., ATC'23, section 6): tasks sampled from the trace keep arriving
+ * and never leave; a task that finds no node is dropped. As the arrived GPU demand grows past
+ * the cluster's capacity, a placement that fragments the cluster leaves more GPUs unallocated.
+ * Reports the unallocated share of GPUs at each step of arrived demand.
+ */
+public final class FillExperiment {
+    /**
+     * @param arrivedPercent   arrived GPU demand as % of cluster GPUs, one per step
+     * @param unallocatedGpus  free GPUs at that step (mean over repetitions)
+     */
+    public record Result(String placement, int repetitions, double[] arrivedPercent, double[] unallocatedGpus,
+                         double failedTasks, long wallMillis) {
+        /** Unallocated GPUs once arrivals reach {@code percent} of capacity. */
+        public double unallocatedAt(double percent) {
+            for (int i = 0; i < arrivedPercent.length; i++) {
+                if (arrivedPercent[i] >= percent - 1e-9) {
+                    return unallocatedGpus[i];
+                }
+            }
+            return unallocatedGpus[unallocatedGpus.length - 1];
+        }
+    }
+
+    private FillExperiment() {
+    }
+
+    /**
+     * @param pods     the task population to sample from (held in memory: a pod list is small)
+     * @param stepPct  granularity of the curve, in % of capacity
+     * @param upToPct  stop when arrived demand reaches this % of capacity
+     */
+    public static Result run(Cluster cluster, List<Job> pods, java.util.function.Supplier<PlacementStrategy> strategies,
+                             int repetitions, long seed, double stepPct, double upToPct) {
+        long start = System.nanoTime();
+        int steps = (int) Math.round(upToPct / stepPct);
+        double[] arrived = new double[steps];
+        double[] unallocated = new double[steps];
+        double failedSum = 0;
+        String name = "";
+        List<Job> gpuPods = new ArrayList<>();
+        for (Job p : pods) {
+            if (p.demand().gpus() > 0) {
+                gpuPods.add(p);
+            }
+        }
+        for (int rep = 0; rep < repetitions; rep++) {
+            PlacementStrategy strategy = strategies.get();
+            name = strategy.name();
+            for (Job p : pods) {
+                strategy.onArrival(p); // FGD's target workload: the trace's own task distribution
+            }
+            ClusterState state = new ClusterState(cluster);
+            Workload w = new Workload(state, new FifoOrder(), PreemptionCosts.FREE, false);
+            SplittableRandom random = new SplittableRandom(seed + rep);
+            double capacity = state.totalGpus() * 1000.0;
+            double arrivedMilli = 0;
+            long failed = 0;
+            long seq = 0;
+            int step = 0;
+            while (step < steps) {
+                Job pod = pods.get(random.nextInt(pods.size()));
+                if (pod.demand().gpus() > 0) {
+                    arrivedMilli += pod.demand().totalGpuMilli();
+                }
+                Slice s = strategy.placeOnNode(pod.demand(), state, node -> true);
+                if (s == null) {
+                    failed++;
+                } else {
+                    ActiveJob a = w.arrive(pod.withArrival(seq++), 0);
+                    w.session(0).start(a, Placement.of(s), 1.0);
+                }
+                while (step < steps && arrivedMilli >= capacity * (step + 1) * stepPct / 100) {
+                    arrived[step] = (step + 1) * stepPct;
+                    unallocated[step] += (capacity - state.allocatedGpuMilli()) / 1000.0 / repetitions;
+                    step++;
+                }
+            }
+            failedSum += (double) failed / repetitions;
+        }
+        return new Result(name, repetitions, arrived, unallocated, failedSum, (System.nanoTime() - start) / 1_000_000);
+    }
+}

@@ -1,0 +1,79 @@
+package dev.continuum.placement.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Objects;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class SimulateCommandTest {
+    private static String fixture(String name) {
+        try {
+            return Path.of(Objects.requireNonNull(SimulateCommandTest.class.getResource("/fixtures/" + name)).toURI()).toString();
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private record Run(int exit, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cmd = new CommandLine(new SimulateCommand());
+        cmd.setOut(new PrintWriter(out));
+        cmd.setErr(new PrintWriter(err));
+        int exit = cmd.execute(args);
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    @Test
+    void shouldCompareSeveralPoliciesAndWriteASelfContainedReport(@TempDir Path dir) throws Exception {
+        Run r = run("--synthetic", "2000", "--cluster", "synthetic:nodes=16,gpus=8,rack=4", "--policy", "fifo,sjf,las",
+                "--out", dir.toString(), "--quiet");
+
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).contains("fifo").contains("sjf").contains("las").contains("avg JCT");
+        String html = Files.readString(dir.resolve("report.html"));
+        assertThat(html).contains("<svg").contains("JCT CDF").contains("Queue length").contains("Fragmented GPUs");
+        assertThat(html).doesNotContain("<script").doesNotContain("src=\"http").doesNotContain("href=\"http");
+        assertThat(Files.readString(dir.resolve("metrics.csv")).lines()).hasSize(4);
+        assertThat(Files.readString(dir.resolve("metrics.json"))).contains("\"jct_p99_s\"").contains("\"series\"");
+        assertThat(dir.resolve("series.csv")).exists();
+    }
+
+    @Test
+    void shouldStopWithTheLocationOfABadLineAndWriteNoReport(@TempDir Path dir) {
+        Run r = run("--trace", fixture("bad-number.csv"), "--cluster", "synthetic:nodes=2", "--policy", "fifo,sjf",
+                "--out", dir.toString(), "--quiet");
+
+        assertThat(r.exit()).isEqualTo(SimulateCommand.EXIT_BAD_INPUT);
+        assertThat(r.err()).contains("bad-number.csv:3:4: column 'arrival' must be a number").contains("--skip-bad-lines");
+        assertThat(dir.resolve("report.html")).doesNotExist();
+    }
+
+    @Test
+    void shouldSkipBadLinesWhenAskedAndSayHowMany(@TempDir Path dir) {
+        Run r = run("--trace", fixture("bad-number.csv"), "--cluster", "synthetic:nodes=2", "--policy", "fifo",
+                "--out", dir.toString(), "--skip-bad-lines", "--quiet");
+
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).contains("skipped 1 malformed trace lines");
+    }
+
+    @Test
+    void shouldRefuseAnUnknownPolicyBeforeDoingAnyWork(@TempDir Path dir) {
+        Run r = run("--synthetic", "10", "--cluster", "synthetic:nodes=2", "--policy", "fifo,bogus", "--out", dir.toString());
+
+        assertThat(r.exit()).isEqualTo(SimulateCommand.EXIT_BAD_INPUT);
+        assertThat(r.err()).contains("unknown policy part 'bogus'");
+    }
+}
