@@ -160,12 +160,13 @@ public class RunService {
         if (status == null || !status.isObject() || !status.hasNonNull("status")) {
             throw EngineError.invalidField("/status", "A pushed completion must be an action status object with a 'status' field.");
         }
-        return runs.push(runId, token, status, clock.instant()).map(accepted -> {
-            if (!accepted) {
-                throw EngineError.notFound("Active run", runId.toString());
+        return runs.push(runId, token, status, clock.instant()).flatMap(accepted -> {
+            if (accepted) {
+                driver.nudge(runId);
+                return Uni.createFrom().voidItem();
             }
-            driver.nudge(runId);
-            return null;
+            // A finished run already learned the outcome by polling; the late push is harmless.
+            return get(runId).replaceWithVoid();
         });
     }
 
