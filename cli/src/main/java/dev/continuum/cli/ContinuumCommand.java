@@ -1,0 +1,79 @@
+package dev.continuum.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.continuum.cli.client.EngineClient;
+import dev.continuum.cli.commands.CancelCommand;
+import dev.continuum.cli.commands.DeployCommand;
+import dev.continuum.cli.commands.FlowsCommand;
+import dev.continuum.cli.commands.LogsCommand;
+import dev.continuum.cli.commands.ReleaseCommand;
+import dev.continuum.cli.commands.ResumeCommand;
+import dev.continuum.cli.commands.RunsCommand;
+import dev.continuum.cli.commands.StartCommand;
+import dev.continuum.cli.commands.StatusCommand;
+import dev.continuum.cli.commands.UpdateCommand;
+import dev.continuum.cli.commands.ValidateCommand;
+import dev.continuum.cli.commands.WatchCommand;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+
+/** {@code continuum}: the engine's REST API for people at a terminal. Options here apply to every subcommand. */
+@Command(name = "continuum", mixinStandardHelpOptions = true, version = "continuum CLI 0.1.0",
+        description = "Validate, deploy, start and follow Continuum flows from a terminal.",
+        footer = {"", "Exit codes:", "  0  done (watch: the run SUCCEEDED)", "  1  flow invalid (validate), run FAILED or ENDED (watch)",
+                "  2  wrong command line, or a file or --input that is not readable JSON",
+                "  3  the engine refused the request", "  4  the engine could not be reached", "  5  internal error in the CLI"},
+        subcommands = {ValidateCommand.class, DeployCommand.class, UpdateCommand.class, FlowsCommand.class,
+                StartCommand.class, WatchCommand.class, StatusCommand.class, LogsCommand.class, RunsCommand.class,
+                CancelCommand.class, ResumeCommand.class, ReleaseCommand.class})
+public final class ContinuumCommand implements Runnable {
+
+    public static final String DEFAULT_API = "http://127.0.0.1:8080";
+
+    @Option(names = "--api", scope = ScopeType.INHERIT, paramLabel = "URL",
+            defaultValue = "${env:CONTINUUM_API:-" + DEFAULT_API + "}",
+            description = "Engine API address (default: $CONTINUUM_API, else ${DEFAULT-VALUE}).")
+    private String api;
+
+    @Option(names = "--json", scope = ScopeType.INHERIT, description = "Machine-readable JSON output instead of text.")
+    private boolean json;
+
+    @Spec
+    private CommandSpec spec;
+
+    private final ObjectMapper mapper = new ObjectMapper();
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(out());
+    }
+
+    public String api() {
+        return api;
+    }
+
+    public boolean json() {
+        return json;
+    }
+
+    public ObjectMapper mapper() {
+        return mapper;
+    }
+
+    public EngineClient client() {
+        return new EngineClient(api, mapper);
+    }
+
+    public PrintWriter out() {
+        return spec.commandLine().getOut();
+    }
+
+    public PrintWriter err() {
+        return spec.commandLine().getErr();
+    }
+}

@@ -1,0 +1,65 @@
+package dev.continuum.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.continuum.cli.client.ApiProblem;
+import dev.continuum.cli.client.EngineUnreachable;
+import dev.continuum.cli.client.Problem;
+import dev.continuum.cli.files.FileProblem;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+
+/** Entry point of the {@code continuum} command; turns every failure into one readable message and an exit code. */
+public final class Main {
+
+    private Main() {}
+
+    public static void main(String[] args) {
+        // The schema validator logs through SLF4J; without a binding SLF4J warns on every run, which only confuses.
+        System.setProperty("slf4j.internal.verbosity", "ERROR");
+        PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
+        PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
+        System.exit(run(args, out, err));
+    }
+
+    /** Runs one command line, writing to the given streams; returns the exit code (see {@link ExitCodes}). */
+    public static int run(String[] args, PrintWriter out, PrintWriter err) {
+        ContinuumCommand root = new ContinuumCommand();
+        CommandLine line = new CommandLine(root);
+        line.setOut(out);
+        line.setErr(err);
+        line.setExecutionExceptionHandler((failure, commandLine, parsed) -> report(failure, root, err));
+        int code = line.execute(args);
+        out.flush();
+        err.flush();
+        return code;
+    }
+
+    private static int report(Exception failure, ContinuumCommand root, PrintWriter err) {
+        switch (failure) {
+            case ApiProblem refused -> {
+                Problem problem = refused.problem();
+                if (root.json()) {
+                    ObjectNode body = root.mapper().valueToTree(problem);
+                    err.println(body);
+                } else {
+                    problem.lines().forEach(err::println);
+                }
+                return ExitCodes.REFUSED;
+            }
+            case EngineUnreachable unreachable -> {
+                err.println("continuum: " + unreachable.hint());
+                return ExitCodes.UNREACHABLE;
+            }
+            case FileProblem unreadable -> {
+                err.println("continuum: " + unreadable.getMessage());
+                return ExitCodes.USAGE;
+            }
+            default -> {
+                err.println("continuum: internal error: " + failure);
+                return ExitCodes.INTERNAL;
+            }
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package dev.continuum.cli.commands;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.continuum.cli.ContinuumCommand;
+import dev.continuum.cli.output.Render;
+import picocli.CommandLine.ParentCommand;
+
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** What every subcommand shares: the global options, the engine client and the two output modes. */
+abstract class EngineCommand implements Callable<Integer> {
+
+    @ParentCommand
+    ContinuumCommand root;
+
+    PrintWriter out() {
+        return root.out();
+    }
+
+    boolean json() {
+        return root.json();
+    }
+
+    void print(List<String> lines) {
+        lines.forEach(out()::println);
+    }
+
+    /** With {@code --json} the engine's answer as it came; otherwise the given text. */
+    void show(JsonNode answer, List<String> text) {
+        if (json()) {
+            out().println(Render.pretty(answer));
+        } else {
+            print(text);
+        }
+    }
+}

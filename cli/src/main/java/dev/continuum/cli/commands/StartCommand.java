@@ -1,0 +1,47 @@
+package dev.continuum.cli.commands;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.continuum.cli.ExitCodes;
+import dev.continuum.cli.files.JsonFiles;
+import dev.continuum.cli.output.Render;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.util.ArrayList;
+import java.util.List;
+
+@Command(name = "start", mixinStandardHelpOptions = true,
+        description = {"Start a run of a flow's current version (POST /flows/FLOW_ID/run) and print the run id.",
+                "Follow it with: continuum watch RUN_ID"})
+public final class StartCommand extends EngineCommand {
+
+    @Parameters(paramLabel = "FLOW_ID")
+    String flowId;
+
+    @Option(names = {"-i", "--input"}, paramLabel = "FILE|JSON",
+            description = "The run's input: a JSON file, or JSON text such as '{\"name\": \"Ada\"}'. Default {}.")
+    String input;
+
+    @Option(names = "--label", description = "A label to find the run by later.")
+    String label;
+
+    @Option(names = "--tag", paramLabel = "TAG", description = "A tag for the run; repeat for several.")
+    List<String> tags = new ArrayList<>();
+
+    @Override
+    public Integer call() {
+        ObjectNode request = root.mapper().createObjectNode();
+        request.set("body", input == null ? root.mapper().createObjectNode() : JsonFiles.fileOrJson(input, root.mapper()));
+        if (label != null) {
+            request.put("label", label);
+        }
+        if (!tags.isEmpty()) {
+            tags.forEach(request.putArray("tags")::add);
+        }
+        JsonNode run = root.client().startRun(flowId, request);
+        show(run, List.of(Render.text(run, "run_id")));
+        return ExitCodes.OK;
+    }
+}
