@@ -36,6 +36,8 @@ public final class Up {
     private record Options(int port, Path dataDir, Path engineJar, boolean example, boolean exitAfterExample) {}
 
     public static void main(String[] args) throws Exception {
+        // Embedded PostgreSQL narrates every start and stop; the user needs only our summary lines.
+        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         Options options = parse(args);
         Files.createDirectories(options.dataDir());
         List<AutoCloseable> running = new ArrayList<>();
