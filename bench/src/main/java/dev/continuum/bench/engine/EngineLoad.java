@@ -1,0 +1,74 @@
+package dev.continuum.bench.engine;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.List;
+import java.util.OptionalDouble;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+
+/**
+ * Load driver for a running engine (issue 3): publishes the five-step flow, runs it N times with
+ * bounded concurrency, prints committed transitions per second and run latency. Prints numbers;
+ * asserts nothing about them.
+ */
+@Command(name = "engine-load", mixinStandardHelpOptions = true,
+        description = "Drive N runs of Pass -> Action echo -> Choice -> Action sleep -> Pass through a running engine "
+                + "and print transitions/s, p50/p99 run latency and per-Action overhead.")
+public final class EngineLoad implements Callable<Integer> {
+
+    private static final String COUNTER = "continuum_transitions_total";
+
+    @Option(names = "--api", defaultValue = "http://127.0.0.1:8080", description = "Engine base URL (default ${DEFAULT-VALUE}).")
+    String api;
+
+    @Option(names = "--runs", defaultValue = "2000", description = "Measured runs (default ${DEFAULT-VALUE}).")
+    int runs;
+
+    @Option(names = "--concurrency", defaultValue = "64", description = "Runs in flight at once, 1..1000 (default ${DEFAULT-VALUE}).")
+    int concurrency;
+
+    @Option(names = "--warmup", defaultValue = "500", description = "Unmeasured runs first, to warm the JIT and pools (default ${DEFAULT-VALUE}).")
+    int warmup;
+
+    @Option(names = "--sleep-seconds", defaultValue = "0", description = "Seconds the sleep action waits (default ${DEFAULT-VALUE}).")
+    BigDecimal sleepSeconds;
+
+    @Option(names = "--poll-ms", defaultValue = "50", description = "How often to list the phase's ACTIVE runs (default ${DEFAULT-VALUE}).")
+    long pollMillis;
+
+    @Option(names = "--timeout-s", defaultValue = "600", description = "Give up on a phase after this long (default ${DEFAULT-VALUE}).")
+    long timeoutSeconds;
+
+    @Override
+    public Integer call() throws Exception {
+        if (concurrency < 1 || concurrency > 1000) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--concurrency must be between 1 and 1000");
+        }
+        EngineClient engine = new EngineClient(api);
+        LoadDriver driver = new LoadDriver(engine, Duration.ofMillis(pollMillis), Duration.ofSeconds(timeoutSeconds));
+        String flowId = engine.publishFlow("bench: five-step flow", FiveStepFlow.definition(api, sleepSeconds));
+        String tag = UUID.randomUUID().toString().substring(0, 8);
+        if (warmup > 0) {
+            LoadDriver.Phase warm = driver.drive(flowId, warmup, concurrency, "bench-warmup-" + tag);
+            System.out.printf("warmup          %d runs in %.2f s%n", warmup, warm.wallTime().toNanos() / 1e9);
+        }
+        OptionalDouble before = PrometheusText.counter(engine.metrics(), COUNTER);
+        LoadDriver.Phase measured = driver.drive(flowId, runs, concurrency, "bench-" + tag);
+        OptionalDouble after = PrometheusText.counter(engine.metrics(), COUNTER);
+        List<RunTiming> timings = driver.timings(measured.runIds(), 8);
+        OptionalDouble delta = before.isPresent() && after.isPresent()
+                ? OptionalDouble.of(after.getAsDouble() - before.getAsDouble()) : OptionalDouble.empty();
+        LoadReport report = new LoadReport(concurrency, sleepSeconds, measured.wallTime(), timings, delta);
+        System.out.print(report.table());
+        return report.statuses().keySet().stream().allMatch("SUCCEEDED"::equals) ? 0 : 1;
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new EngineLoad()).execute(args));
+    }
+}
