@@ -41,6 +41,16 @@ final class ClusterViewWithHolds implements ClusterView {
     @Override public int rackCount() { return base.rackCount(); }
     @Override public long allocatedGpuMilli() { return base.allocatedGpuMilli() + heldTotal; }
     @Override public int totalGpus() { return base.totalGpus(); }
+    @Override public int maxGpusPerNode() { return base.maxGpusPerNode(); }
+
+    @Override
+    public int fullyFreeGpusTotal() {
+        int total = base.fullyFreeGpusTotal();
+        for (var e : heldMilli.entrySet()) {
+            total -= base.fullyFreeGpus(e.getKey()) - fullyFreeGpus(e.getKey());
+        }
+        return total;
+    }
     @Override public long guaranteedMilli(String partition) { return base.guaranteedMilli(partition); }
     @Override public long usedMilli(String partition) { return base.usedMilli(partition); }
     @Override public List<ActiveJob> jobsOn(int node) { return base.jobsOn(node); }

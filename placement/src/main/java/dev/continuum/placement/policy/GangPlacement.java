@@ -6,7 +6,6 @@ import dev.continuum.placement.state.Placement;
 import dev.continuum.placement.state.Slice;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -20,6 +19,9 @@ public final class GangPlacement {
 
     public static Placement place(Demand d, ClusterView v, boolean consolidate) {
         int k = d.gpus();
+        if (v.fullyFreeGpusTotal() < k) {
+            return null; // the common case for a big job waiting at the head of a busy queue
+        }
         long cpuPerGpu = d.cpuMilli() / Math.max(1, k);
         long memPerGpu = d.memoryMib() / Math.max(1, k);
         int n = v.nodeCount();
@@ -44,12 +46,8 @@ public final class GangPlacement {
         if (total < k) {
             return null;
         }
-        List<Integer> order = new ArrayList<>();
-        for (int node = 0; node < n; node++) {
-            if (usable[node] > 0) {
-                order.add(node);
-            }
-        }
+        // sort keys: [rack rank | rack | free GPUs (more first) | node], packed in a long
+        int[] rackRank = new int[rackSum.length];
         if (consolidate) {
             int bestRack = -1;
             for (int r = 0; r < rackSum.length; r++) {
@@ -57,12 +55,25 @@ public final class GangPlacement {
                     bestRack = r;
                 }
             }
-            final int chosen = bestRack;
-            Comparator<Integer> byRack = chosen >= 0
-                    ? Comparator.comparingInt(node -> v.rack(node) == chosen ? 0 : 1)
-                    : Comparator.comparingLong(node -> -rackSum[v.rack(node)]);
-            order.sort(byRack.thenComparingInt(node -> v.rack(node))
-                    .thenComparingInt(node -> -usable[node]).thenComparingInt(node -> node));
+            for (int r = 0; r < rackSum.length; r++) {
+                // the tightest rack that fits, else the fullest racks first
+                rackRank[r] = bestRack >= 0 ? (r == bestRack ? 0 : 1) : (int) Math.min(1 << 20, Math.max(0, (1 << 20) - rackSum[r]));
+            }
+        }
+        long[] keys = new long[n];
+        int count = 0;
+        for (int node = 0; node < n; node++) {
+            if (usable[node] > 0) {
+                int r = consolidate ? v.rack(node) : 0;
+                long key = ((long) rackRank[r] << 42) | ((long) r << 27) | ((long) (1023 - Math.min(1023, usable[node])) << 17);
+                keys[count++] = consolidate ? (key << 0) | node : node;
+            }
+        }
+        keys = java.util.Arrays.copyOf(keys, count);
+        java.util.Arrays.sort(keys);
+        List<Integer> order = new ArrayList<>(count);
+        for (long key : keys) {
+            order.add((int) (key & ((1 << 17) - 1)));
         }
         List<Slice> slices = new ArrayList<>();
         int left = k;

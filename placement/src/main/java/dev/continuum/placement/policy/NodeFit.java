@@ -15,6 +15,9 @@ public final class NodeFit {
     }
 
     public static boolean fits(Demand d, ClusterView v, int node) {
+        if (d.gpus() > 0 && !d.fractional() && v.fullyFreeGpus(node) < d.gpus()) {
+            return false; // most selective test first: this runs for every node on every decision
+        }
         if (v.freeCpu(node) < d.cpuMilli() || v.freeMemory(node) < d.memoryMib()) {
             return false;
         }

@@ -103,7 +103,7 @@ public final class StandardPolicy implements Policy {
         if (v.allocatedGpuMilli() + d.totalGpuMilli() > v.totalGpus() * 1000L) {
             return false;
         }
-        if (d.gpus() > v.cluster().maxGpusPerNode()) {
+        if (d.gpus() > v.maxGpusPerNode()) {
             Placement p = GangPlacement.place(d, v, options.consolidate());
             if (p == null) {
                 return false;
@@ -158,7 +158,7 @@ public final class StandardPolicy implements Policy {
         double now = ctx.now();
         Comparator<ActiveJob> leastImportantFirst = Comparator.<ActiveJob>comparingDouble(j -> -order.of(j, now))
                 .thenComparingLong(j -> -j.seq());
-        if (d.gpus() > v.cluster().maxGpusPerNode()) {
+        if (d.gpus() > v.maxGpusPerNode()) {
             List<ActiveJob> victims = new ArrayList<>();
             long freeable = (long) v.totalGpus() * 1000 - v.allocatedGpuMilli();
             for (ActiveJob r : ctx.running()) {
@@ -260,7 +260,7 @@ public final class StandardPolicy implements Policy {
     private boolean migrateToFree(SchedulingContext ctx, ActiveJob w) {
         ClusterView v = ctx.cluster();
         Demand d = w.job().demand();
-        if (d.gpus() == 0 || d.gpus() > v.cluster().maxGpusPerNode()) {
+        if (d.gpus() == 0 || d.gpus() > v.maxGpusPerNode()) {
             return false;
         }
         record Candidate(int node, List<ActiveJob> movers, long cost) {

@@ -18,22 +18,26 @@ public final class ClusterState implements ClusterView {
     private final int[] gpuOffset;
     private final int[] freeMilli;
     private final int[] fullyFree;
+    private final long[] nodeFreeMilli;
     private final long[] freeCpu;
     private final long[] freeMem;
     private final long[] version;
     private final int[] rackIndex;
     private final int rackCount;
     private final int totalGpus;
+    private final int maxGpusPerNode;
     private final List<List<ActiveJob>> jobsOnNode;
     private final Map<String, Long> guaranteed = new HashMap<>();
     private final Map<String, Long> used = new HashMap<>();
     private long allocatedMilli;
+    private int fullyFreeTotal;
 
     public ClusterState(Cluster cluster) {
         this.cluster = cluster;
         int n = cluster.nodes().size();
         gpuOffset = new int[n + 1];
         fullyFree = new int[n];
+        nodeFreeMilli = new long[n];
         freeCpu = new long[n];
         freeMem = new long[n];
         version = new long[n];
@@ -44,6 +48,7 @@ public final class ClusterState implements ClusterView {
             NodeSpec spec = cluster.nodes().get(i);
             gpuOffset[i + 1] = gpuOffset[i] + spec.gpus();
             fullyFree[i] = spec.gpus();
+            nodeFreeMilli[i] = spec.gpus() * 1000L;
             freeCpu[i] = spec.cpuMilli();
             freeMem[i] = spec.memoryMib();
             rackIndex[i] = racks.computeIfAbsent(spec.rack(), r -> racks.size());
@@ -51,7 +56,9 @@ public final class ClusterState implements ClusterView {
         }
         rackCount = racks.size();
         totalGpus = gpuOffset[n];
+        maxGpusPerNode = cluster.maxGpusPerNode();
         freeMilli = new int[totalGpus];
+        fullyFreeTotal = totalGpus;
         Arrays.fill(freeMilli, 1000);
     }
 
@@ -61,8 +68,10 @@ public final class ClusterState implements ClusterView {
         rackIndex = o.rackIndex;
         rackCount = o.rackCount;
         totalGpus = o.totalGpus;
+        maxGpusPerNode = o.maxGpusPerNode;
         freeMilli = o.freeMilli.clone();
         fullyFree = o.fullyFree.clone();
+        nodeFreeMilli = o.nodeFreeMilli.clone();
         freeCpu = o.freeCpu.clone();
         freeMem = o.freeMem.clone();
         version = o.version.clone();
@@ -73,6 +82,7 @@ public final class ClusterState implements ClusterView {
         guaranteed.putAll(o.guaranteed);
         used.putAll(o.used);
         allocatedMilli = o.allocatedMilli;
+        fullyFreeTotal = o.fullyFreeTotal;
     }
 
     /** An independent copy (for what-if planning). Active jobs are shared, not copied. */
@@ -92,17 +102,15 @@ public final class ClusterState implements ClusterView {
     @Override public long nodeVersion(int node) { return version[node]; }
     @Override public long allocatedGpuMilli() { return allocatedMilli; }
     @Override public int totalGpus() { return totalGpus; }
+    @Override public int maxGpusPerNode() { return maxGpusPerNode; }
+    @Override public int fullyFreeGpusTotal() { return fullyFreeTotal; }
     @Override public long guaranteedMilli(String partition) { return guaranteed.getOrDefault(partition, 0L); }
     @Override public long usedMilli(String partition) { return used.getOrDefault(partition, 0L); }
     @Override public List<ActiveJob> jobsOn(int node) { return jobsOnNode.get(node); }
 
     @Override
     public long freeGpuMilliOnNode(int node) {
-        long sum = 0;
-        for (int g = gpuOffset[node]; g < gpuOffset[node + 1]; g++) {
-            sum += freeMilli[g];
-        }
-        return sum;
+        return nodeFreeMilli[node];
     }
 
     /** Whether the placement fits the current free capacity. */
@@ -156,12 +164,15 @@ public final class ClusterState implements ClusterView {
                 int idx = gpuOffset[node] + g;
                 if (freeMilli[idx] == 1000) {
                     fullyFree[node]--;
+                    fullyFreeTotal--;
                 }
                 freeMilli[idx] += sign * s.milliPerGpu();
                 if (freeMilli[idx] == 1000) {
                     fullyFree[node]++;
+                    fullyFreeTotal++;
                 }
             }
+            nodeFreeMilli[node] += sign * s.gpuMilli();
             freeCpu[node] += sign * s.cpuMilli();
             freeMem[node] += sign * s.memoryMib();
             version[node]++;

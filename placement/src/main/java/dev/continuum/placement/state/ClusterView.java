@@ -36,6 +36,12 @@ public interface ClusterView {
 
     int totalGpus();
 
+    /** GPUs with nothing allocated, cluster-wide. */
+    int fullyFreeGpusTotal();
+
+    /** GPUs of the largest node: jobs above it must span nodes. */
+    int maxGpusPerNode();
+
     /** GPU milli held by non-borrowed jobs of the partition. */
     long guaranteedMilli(String partition);
 

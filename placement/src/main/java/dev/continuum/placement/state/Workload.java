@@ -1,5 +1,6 @@
 package dev.continuum.placement.state;
 
+import dev.continuum.placement.model.Demand;
 import dev.continuum.placement.model.Job;
 import dev.continuum.placement.model.NodeSpec;
 import dev.continuum.placement.model.Partition;
@@ -25,6 +26,7 @@ public final class Workload {
     private final Map<String, Partition> partitions;
     private final TreeSet<ActiveJob> waiting;
     private final Set<ActiveJob> running = new LinkedHashSet<>();
+    private final Map<Demand, Boolean> everFitsMemo = new java.util.HashMap<>();
     private long nextSeq;
     private long preemptions;
     private long migrations;
@@ -47,8 +49,20 @@ public final class Workload {
     /** GPU-seconds spent on checkpoints, restores and migrations. */
     public double lostGpuSeconds() { return lostGpuSeconds; }
 
-    /** Whether the job could ever run on this cluster when it is empty. */
+    /** Whether the job could ever run on this cluster when it is empty (memoized per demand shape). */
     public boolean everFits(Job job) {
+        Demand key = job.minGpus() == job.demand().gpus() ? job.demand() : job.demand().withGpus(job.minGpus());
+        Boolean known = everFitsMemo.get(key);
+        if (known == null) {
+            known = everFitsUncached(job);
+            if (everFitsMemo.size() < 10_000) {
+                everFitsMemo.put(key, known);
+            }
+        }
+        return known;
+    }
+
+    private boolean everFitsUncached(Job job) {
         int want = job.minGpus();
         long totalAccepted = 0;
         for (NodeSpec n : state.cluster().nodes()) {
@@ -61,7 +75,7 @@ public final class Workload {
             }
             totalAccepted += n.gpus();
         }
-        return want > state.cluster().maxGpusPerNode() && totalAccepted >= want;
+        return want > state.maxGpusPerNode() && totalAccepted >= want;
     }
 
     public ActiveJob arrive(Job job, double now) {
