@@ -1,0 +1,38 @@
+package dev.continuum.provider.transfer.endpoint;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+
+/**
+ * A file being written chunk by chunk, possibly by several threads at once. Chunks may arrive in
+ * any order; the file appears at its path only at {@link #commit}.
+ */
+public interface Upload extends AutoCloseable {
+
+    /** Persisted in the transfer journal so a restarted provider continues this same upload. */
+    String resumeToken();
+
+    /**
+     * Stores chunk {@code index} (bytes {@code offset ..} of the file). Returns a receipt the
+     * journal keeps with the chunk (an S3 part's ETag; empty for a file system).
+     */
+    String write(int index, long offset, ByteBuffer data) throws IOException;
+
+    /**
+     * Reads back what the destination now holds for a chunk, so the engine can verify it before
+     * commit. Returns false when this storage cannot read before commit (S3 multipart): the engine
+     * then verifies the committed file instead.
+     */
+    boolean readBack(long offset, ByteBuffer into) throws IOException;
+
+    /** Makes the file visible at its path with the given modification time. */
+    void commit(Instant modified, java.util.SortedMap<Integer, String> receipts) throws IOException;
+
+    /** Gives up: removes the partial data. */
+    void abort() throws IOException;
+
+    /** Releases handles but keeps partial data for a later resume. */
+    @Override
+    void close() throws IOException;
+}
