@@ -1,0 +1,58 @@
+package dev.continuum.engine.api;
+
+import dev.continuum.engine.support.Flows;
+import dev.continuum.engine.support.PostgresResource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+
+@QuarkusTest
+@QuarkusTestResource(value = PostgresResource.class, restrictToAnnotatedClass = false)
+class OperationsApiTest {
+
+    @Test
+    void shouldReportReadyWithDatabaseCheck() {
+        given().when().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
+    }
+
+    @Test
+    void shouldDescribeTheApiInOpenApi() {
+        given().when().get("/q/openapi?format=json").then().statusCode(200)
+                .body(containsString("/flows/{flowId}/run"))
+                .body(containsString("/runs/{runId}/log"));
+    }
+
+    @Test
+    void shouldExportTransitionsAndActionLatencyAsPrometheusMetrics() {
+        String runId = Flows.start(Flows.publish(RunApiTest.fiveStepFlow()), "{\"message\":\"m\"}");
+        Flows.awaitStatus(runId, Duration.ofSeconds(20), "SUCCEEDED");
+        given().when().get("/q/metrics").then().statusCode(200)
+                .body(containsString("continuum_transitions_total"))
+                .body(containsString("continuum_action_call_seconds"))
+                .body(containsString("continuum_runs{"));
+    }
+
+    @Test
+    void shouldRefuseToResumeARunThatIsNotInactive() {
+        String runId = Flows.start(Flows.publish(FlowApiTest.PASS_FLOW), "{}");
+        Flows.awaitStatus(runId, Duration.ofSeconds(10), "SUCCEEDED");
+        given().when().post("/runs/" + runId + "/resume").then().statusCode(409)
+                .contentType("application/problem+json").body("detail", containsString("INACTIVE"));
+    }
+
+    @Test
+    void shouldAnswerUnknownRunsWith404AndBrokenCancelBodiesWith400() {
+        given().when().get("/runs/00000000-0000-0000-0000-000000000000").then().statusCode(404);
+        given().when().get("/runs/00000000-0000-0000-0000-000000000000/log").then().statusCode(404);
+        String runId = Flows.start(Flows.publish("""
+                {"StartAt":"W","States":{"W":{"Type":"Wait","Seconds":100000,"End":true}}}"""), "{}");
+        given().contentType("application/json").body("{not json").when().post("/runs/" + runId + "/cancel")
+                .then().statusCode(400).contentType("application/problem+json");
+    }
+}
