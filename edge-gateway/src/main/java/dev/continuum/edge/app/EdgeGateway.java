@@ -1,0 +1,422 @@
+package dev.continuum.edge.app;
+
+import dev.continuum.edge.inference.BatchInference;
+import dev.continuum.edge.inference.ModelRepository;
+import dev.continuum.edge.messaging.MqttLink;
+import dev.continuum.edge.protocol.CredentialGrant;
+import dev.continuum.edge.protocol.DeviceStatus;
+import dev.continuum.edge.protocol.Heartbeat;
+import dev.continuum.edge.protocol.ProgressMessage;
+import dev.continuum.edge.protocol.Registration;
+import dev.continuum.edge.protocol.ResultMessage;
+import dev.continuum.edge.protocol.TaskMessage;
+import dev.continuum.edge.protocol.Tensor;
+import dev.continuum.edge.protocol.Topics;
+import dev.continuum.edge.protocol.Wire;
+import dev.continuum.edge.resources.ResourceProbe;
+import dev.continuum.edge.store.TaskSpool;
+import io.vertx.core.Vertx;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The agent on an edge device. It keeps an MQTT link to the cloud, registers (bootstrap token →
+ * device credential, kept in {@code stateDir}), sends heartbeats, spools every task to disk before
+ * acknowledging it, runs tasks in arrival order on ONNX Runtime (batching consecutive tasks for the
+ * same model), and delivers each result until the broker acknowledges it — across link loss and
+ * restarts. A task id seen before is never run again; its known result is sent again instead.
+ */
+public final class EdgeGateway implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(EdgeGateway.class.getName());
+
+    private final GatewayConfig config;
+    private final Topics topics;
+    private final Clock clock;
+    private final ModelRepository models;
+    private final TaskSpool spool;
+    private final ResourceProbe probe;
+    private final MqttLink link;
+    private final ExecutorService intake = Executors.newSingleThreadExecutor(r -> thread(r, "gateway-intake"));
+    private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(r -> thread(r, "gateway-timers"));
+    private final Thread worker;
+    private final Set<String> sending = ConcurrentHashMap.newKeySet();
+    private final AtomicLong tasksRun = new AtomicLong();
+    private final AtomicLong heartbeatSeq = new AtomicLong();
+    private final AtomicInteger running = new AtomicInteger();
+    private final Path credentialFile;
+    private volatile String credential;
+    private volatile String pendingNonce;
+    private volatile boolean stopping;
+
+    public EdgeGateway(GatewayConfig config, Vertx vertx, Clock clock) {
+        this.config = config;
+        this.topics = config.topics();
+        this.clock = clock;
+        try {
+            Files.createDirectories(config.stateDir());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        this.models = new ModelRepository(config.stateDir().resolve("models"), config.preferGpu());
+        this.spool = TaskSpool.open(config.stateDir().resolve("spool"), config.spoolLimits(), clock);
+        this.probe = new ResourceProbe(config.gpuSource(), config.stateDir());
+        this.credentialFile = config.stateDir().resolve("device-credential");
+        this.credential = readCredential();
+        MqttLink.Will will = new MqttLink.Will(topics.status(config.deviceId()),
+                Wire.encode(DeviceStatus.offline(config.deviceId(), clock.instant())));
+        this.link = new MqttLink(vertx, MqttLink.Options.persistent(config.brokerHost(), config.brokerPort(), config.deviceId())
+                .withKeepAlive(config.keepAliveSeconds()).withWill(will));
+        this.worker = thread(this::work, "gateway-worker-" + config.deviceId());
+    }
+
+    /** Connects, registers if needed, and starts working; completes on the first connection. */
+    public CompletableFuture<Void> start() {
+        link.subscribe(topics.tasks(config.deviceId()), 1, m -> intake.execute(() -> admit(m)));
+        link.subscribe(topics.credential(config.deviceId()), 1, this::onGrant);
+        link.onConnection(sessionPresent -> onConnected());
+        worker.start();
+        long period = config.heartbeatInterval().toMillis();
+        timers.scheduleAtFixedRate(this::heartbeat, period, period, TimeUnit.MILLISECONDS);
+        timers.scheduleAtFixedRate(this::registerIfNeeded, 3, 3, TimeUnit.SECONDS);
+        timers.scheduleAtFixedRate(this::flushResults, 2, 2, TimeUnit.SECONDS);
+        return link.start();
+    }
+
+    public String deviceId() {
+        return config.deviceId();
+    }
+
+    public ModelRepository models() {
+        return models;
+    }
+
+    public Optional<String> credential() {
+        return Optional.ofNullable(credential);
+    }
+
+    public boolean connected() {
+        return link.connected();
+    }
+
+    /** How many tasks reached ONNX Runtime (a repeated task id does not count twice). */
+    public long tasksRun() {
+        return tasksRun.get();
+    }
+
+    public int queuedTasks() {
+        return spool.queued();
+    }
+
+    public int undeliveredResults() {
+        return spool.undelivered().size();
+    }
+
+    /** Clean stop: retained "offline", DISCONNECT, then the worker ends; spooled work waits on disk for the next start. */
+    @Override
+    public void close() {
+        stopping = true;
+        try {
+            link.stop(topics.status(config.deviceId()), Wire.encode(DeviceStatus.offline(config.deviceId(), clock.instant())))
+                    .get(5, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            LOG.log(Level.FINE, "stop", e);
+        }
+        worker.interrupt();
+        timers.shutdownNow();
+        intake.shutdownNow();
+        try {
+            worker.join(5_000);
+            intake.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        models.close();
+    }
+
+    private void onConnected() {
+        link.publish(topics.status(config.deviceId()), Wire.encode(DeviceStatus.online(config.deviceId(), clock.instant())), true);
+        registerIfNeeded();
+        heartbeat();
+        timers.execute(this::flushResults);
+    }
+
+    // ---- identity -------------------------------------------------------------------------
+
+    private void registerIfNeeded() {
+        if (credential != null || !link.connected() || stopping) {
+            return;
+        }
+        if (config.bootstrapToken() == null) {
+            LOG.warning(() -> config.deviceId() + " has neither a device credential nor a bootstrap token");
+            return;
+        }
+        String nonce = UUID.randomUUID().toString();
+        pendingNonce = nonce;
+        link.publish(topics.register(config.deviceId()),
+                Wire.encode(new Registration(config.deviceId(), config.bootstrapToken(), nonce)), false);
+    }
+
+    private void onGrant(MqttLink.Incoming message) {
+        message.ack();
+        CredentialGrant grant;
+        try {
+            grant = Wire.decode(message.payload(), CredentialGrant.class);
+        } catch (Wire.MalformedMessageException e) {
+            return;
+        }
+        if (grant.nonce() == null || !grant.nonce().equals(pendingNonce)) {
+            return; // an answer to an older attempt, or to someone else
+        }
+        if (!grant.granted()) {
+            LOG.warning(() -> config.deviceId() + " registration refused: " + grant.error());
+            return;
+        }
+        credential = grant.deviceCredential();
+        pendingNonce = null;
+        writeCredential(credential);
+        timers.execute(() -> {
+            heartbeat();
+            flushResults();
+        });
+    }
+
+    /** The cloud refused our credential (e.g. revoked): forget it and register again with the bootstrap token. */
+    public void forgetCredential() {
+        credential = null;
+        try {
+            Files.deleteIfExists(credentialFile);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private String readCredential() {
+        try {
+            return Files.exists(credentialFile) ? Files.readString(credentialFile).trim() : null;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void writeCredential(String value) {
+        try {
+            Path tmp = credentialFile.resolveSibling("device-credential.tmp");
+            Files.writeString(tmp, value);
+            Files.move(tmp, credentialFile, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    // ---- heartbeat ------------------------------------------------------------------------
+
+    private void heartbeat() {
+        if (credential == null || !link.connected() || stopping) {
+            return;
+        }
+        try {
+            ResourceProbe.Snapshot s = probe.sample();
+            Heartbeat hb = new Heartbeat(config.deviceId(), credential, clock.instant().toString(),
+                    heartbeatSeq.incrementAndGet(), s.gpus(), s.cpuCores(), s.cpuLoad(), s.memoryTotalMb(),
+                    s.memoryFreeMb(), s.diskFreeMb(), models.executionProvider(), models.inventory(),
+                    spool.queued(), running.get());
+            link.publishAtMostOnce(topics.heartbeat(config.deviceId()), Wire.encode(hb));
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "heartbeat failed", e);
+        }
+    }
+
+    // ---- tasks ----------------------------------------------------------------------------
+
+    private void admit(MqttLink.Incoming message) {
+        TaskMessage task;
+        try {
+            task = Wire.decode(message.payload(), TaskMessage.class);
+            if (task.taskId() == null || task.taskId().isBlank() || task.model() == null) {
+                throw new IllegalArgumentException("task without task_id or model");
+            }
+        } catch (RuntimeException e) {
+            LOG.warning(() -> "dropping malformed task: " + e.getMessage());
+            message.ack();
+            return;
+        }
+        TaskSpool.Admission admission;
+        try {
+            admission = spool.admit(task);
+        } catch (RuntimeException e) {
+            // could not persist: do not ack, so the broker redelivers it later
+            LOG.log(Level.WARNING, "cannot spool task " + task.taskId(), e);
+            return;
+        }
+        message.ack();
+        switch (admission) {
+            case TaskSpool.Accepted a -> link.publishAtMostOnce(topics.progress(config.deviceId()),
+                    Wire.encode(new ProgressMessage(task.taskId(), config.deviceId(), "queued", a.position())));
+            case TaskSpool.Duplicate d -> d.result().ifPresent(this::send);
+            case TaskSpool.Rejected r -> send(ResultMessage.failed(task.taskId(), config.deviceId(), r.reason()));
+        }
+    }
+
+    private void work() {
+        while (!stopping) {
+            try {
+                if (spool.awaitWork(Duration.ofMillis(500))) {
+                    runNextBatch();
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "worker error", e);
+            }
+        }
+    }
+
+    private void runNextBatch() {
+        List<TaskSpool.Spooled> head = spool.head(config.maxBatch());
+        List<TaskSpool.Spooled> batch = new ArrayList<>();
+        List<Tensor> inputs = new ArrayList<>();
+        for (TaskSpool.Spooled s : head) {
+            if (spool.expired(s)) {
+                if (batch.isEmpty()) {
+                    finish(s, ResultMessage.failed(s.task().taskId(), config.deviceId(), "expired before it could run"));
+                    return;
+                }
+                break;
+            }
+            Tensor input;
+            try {
+                input = resolveInput(s.task());
+            } catch (RuntimeException e) {
+                if (batch.isEmpty()) {
+                    finish(s, ResultMessage.failed(s.task().taskId(), config.deviceId(), "bad input: " + e.getMessage()));
+                    return;
+                }
+                break;
+            }
+            if (!batch.isEmpty() && (!s.task().model().equals(batch.get(0).task().model())
+                    || !BatchInference.stackable(inputs.get(0), input))) {
+                break; // keep arrival order: a batch is a run of consecutive compatible tasks
+            }
+            batch.add(s);
+            inputs.add(input);
+        }
+        if (batch.isEmpty()) {
+            return;
+        }
+        String model = batch.get(0).task().model();
+        List<BatchInference.Outcome> outcomes;
+        String digest;
+        running.set(batch.size());
+        try (ModelRepository.Lease lease = models.acquire(model)) {
+            digest = lease.digest();
+            for (TaskSpool.Spooled s : batch) {
+                link.publishAtMostOnce(topics.progress(config.deviceId()),
+                        Wire.encode(new ProgressMessage(s.task().taskId(), config.deviceId(), "running", 0)));
+            }
+            tasksRun.addAndGet(batch.size());
+            outcomes = BatchInference.run(lease.model(), inputs);
+        } catch (RuntimeException e) {
+            for (TaskSpool.Spooled s : batch) {
+                finish(s, ResultMessage.failed(s.task().taskId(), config.deviceId(), e.getMessage()));
+            }
+            return;
+        } finally {
+            running.set(0);
+        }
+        for (int i = 0; i < batch.size(); i++) {
+            TaskSpool.Spooled s = batch.get(i);
+            double queuedMs = Duration.between(s.receivedAt(), clock.instant()).toNanos() / 1e6;
+            ResultMessage result = switch (outcomes.get(i)) {
+                case BatchInference.Output o -> new ResultMessage(s.task().taskId(), config.deviceId(), null,
+                        ResultMessage.SUCCEEDED, o.tensor(), null, digest, o.batchSize(), queuedMs, o.inferenceMs());
+                case BatchInference.Failure f -> ResultMessage.failed(s.task().taskId(), config.deviceId(), f.error());
+            };
+            finish(s, result);
+        }
+    }
+
+    private Tensor resolveInput(TaskMessage task) {
+        if (task.input() != null) {
+            task.input().values(); // validates shape against data
+            return task.input();
+        }
+        if (task.inputRef() == null) {
+            throw new IllegalArgumentException("neither input nor input_ref");
+        }
+        URI ref = URI.create(task.inputRef());
+        if (!"file".equals(ref.getScheme())) {
+            throw new IllegalArgumentException("input_ref must be a file: URI on the device, got " + task.inputRef());
+        }
+        try {
+            Tensor t = Wire.decode(Files.readAllBytes(Path.of(ref)), Tensor.class);
+            t.values();
+            return t;
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read " + ref + ": " + e.getMessage());
+        }
+    }
+
+    private void finish(TaskSpool.Spooled s, ResultMessage result) {
+        spool.finish(s.task().taskId(), result);
+        send(result);
+    }
+
+    // ---- results --------------------------------------------------------------------------
+
+    private void flushResults() {
+        if (stopping) {
+            return;
+        }
+        for (ResultMessage r : spool.undelivered()) {
+            send(r);
+        }
+    }
+
+    /** Publishes a result (once at a time per task); it leaves the outbox only on PUBACK. */
+    private void send(ResultMessage result) {
+        String cred = credential;
+        if (cred == null || !link.connected() || !sending.add(result.taskId())) {
+            return;
+        }
+        link.publish(topics.results(config.deviceId()), Wire.encode(result.signedWith(cred)), false)
+                .whenComplete((ok, error) -> {
+                    sending.remove(result.taskId());
+                    if (error == null) {
+                        spool.delivered(result.taskId());
+                    }
+                });
+    }
+
+    private static Thread thread(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+
+    static String utf8(byte[] b) {
+        return new String(b, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,98 @@
+package dev.continuum.edge.app;
+
+import dev.continuum.edge.broker.Brokers;
+import dev.continuum.edge.protocol.Topics;
+import io.vertx.core.Vertx;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * {@code java -jar continuum-edge-gateway-*-runner.jar --device-id gw-1 --broker 127.0.0.1:1883
+ * --state-dir /var/lib/continuum/gw-1 --bootstrap-token TOKEN [--model name@version=path.onnx]...
+ * [--topic-root continuum] [--heartbeat-seconds 5] [--keep-alive-seconds 10] [--max-batch 16]
+ * [--embedded-broker]}
+ */
+public final class EdgeGatewayMain {
+
+    private EdgeGatewayMain() {}
+
+    public static void main(String[] args) throws Exception {
+        String deviceId = null;
+        String broker = "127.0.0.1:1883";
+        Path stateDir = null;
+        String bootstrap = System.getenv("CONTINUUM_BOOTSTRAP_TOKEN");
+        String root = "continuum";
+        int heartbeat = 5;
+        int keepAlive = 10;
+        int maxBatch = 16;
+        boolean embedded = false;
+        java.util.List<String> models = new java.util.ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--device-id" -> deviceId = args[++i];
+                case "--broker" -> broker = args[++i];
+                case "--state-dir" -> stateDir = Path.of(args[++i]);
+                case "--bootstrap-token" -> bootstrap = args[++i];
+                case "--topic-root" -> root = args[++i];
+                case "--heartbeat-seconds" -> heartbeat = Integer.parseInt(args[++i]);
+                case "--keep-alive-seconds" -> keepAlive = Integer.parseInt(args[++i]);
+                case "--max-batch" -> maxBatch = Integer.parseInt(args[++i]);
+                case "--model" -> models.add(args[++i]);
+                case "--embedded-broker" -> embedded = true;
+                default -> usage("unknown option " + args[i]);
+            }
+        }
+        if (deviceId == null) {
+            usage("--device-id is required");
+        }
+        if (stateDir == null) {
+            stateDir = Path.of(System.getProperty("user.home"), ".continuum", "edge", deviceId);
+        }
+        String host = broker.substring(0, broker.lastIndexOf(':'));
+        int port = Integer.parseInt(broker.substring(broker.lastIndexOf(':') + 1));
+        Brokers.Broker started = null;
+        if (embedded && !Brokers.answers(host, port)) {
+            started = Brokers.EmbeddedBroker.start(port, stateDir.resolve("broker"));
+            System.out.println("embedded MQTT broker on " + host + ":" + port);
+        }
+        GatewayConfig config = GatewayConfig.of(deviceId, host, port, stateDir, bootstrap)
+                .withTopics(new Topics(root))
+                .withHeartbeat(Duration.ofSeconds(heartbeat), keepAlive)
+                .withMaxBatch(maxBatch);
+        Vertx vertx = Vertx.vertx();
+        EdgeGateway gateway = new EdgeGateway(config, vertx, Clock.systemUTC());
+        for (String m : models) {
+            int eq = m.indexOf('=');
+            int at = m.indexOf('@');
+            if (eq < 0 || at < 0 || at > eq) {
+                usage("--model wants name@version=path.onnx, got " + m);
+            }
+            String digest = gateway.models().install(Path.of(m.substring(eq + 1)));
+            gateway.models().deploy(m.substring(0, at), m.substring(at + 1, eq), digest);
+            System.out.println("model " + m.substring(0, eq) + " = " + digest);
+        }
+        gateway.start();
+        System.out.println("edge gateway " + deviceId + " -> " + host + ":" + port + " (state in " + stateDir + ")");
+        CountDownLatch stopped = new CountDownLatch(1);
+        Brokers.Broker ownBroker = started;
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            gateway.close();
+            vertx.close();
+            if (ownBroker != null) {
+                ownBroker.close();
+            }
+            stopped.countDown();
+        }));
+        stopped.await();
+    }
+
+    private static void usage(String problem) {
+        System.err.println(problem);
+        System.err.println("usage: --device-id ID [--broker host:port] [--state-dir DIR] [--bootstrap-token T] "
+                + "[--model name@version=file.onnx]... [--topic-root R] [--heartbeat-seconds N] "
+                + "[--keep-alive-seconds N] [--max-batch N] [--embedded-broker]");
+        System.exit(2);
+    }
+}

@@ -1,0 +1,135 @@
+package dev.continuum.edge.identity;
+
+import dev.continuum.edge.protocol.Topics;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * Issues and checks the two credentials of the edge link, both HMAC-SHA256 (JDK {@link Mac}) under
+ * secrets only the cloud holds:
+ * <ul>
+ *   <li>a <b>bootstrap token</b>, printed by an operator for one device id and put on the device
+ *       at install time: {@code HMAC(bootstrapKey, "bootstrap:" + deviceId)};</li>
+ *   <li>a <b>device credential</b>, exchanged for it at registration:
+ *       {@code v1.<deviceId>.<issuedEpochSeconds>.<credentialId>.<mac>}.</li>
+ * </ul>
+ * Revoking a device refuses its current credential and its bootstrap token until reinstated.
+ * This is the interim identity until the Keycloak issue gives devices service-account clients.
+ */
+public final class DeviceCredentials {
+
+    private static final String PREFIX = "v1";
+    private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
+
+    private final byte[] signingKey;
+    private final byte[] bootstrapKey;
+    private final Clock clock;
+    private final SecureRandom random = new SecureRandom();
+    private final Set<String> revokedDevices = ConcurrentHashMap.newKeySet();
+    private final Set<String> revokedCredentialIds = ConcurrentHashMap.newKeySet();
+
+    public DeviceCredentials(byte[] signingKey, byte[] bootstrapKey, Clock clock) {
+        if (signingKey.length < 32 || bootstrapKey.length < 32) {
+            throw new IllegalArgumentException("HMAC keys must be at least 32 bytes");
+        }
+        this.signingKey = signingKey.clone();
+        this.bootstrapKey = bootstrapKey.clone();
+        this.clock = clock;
+    }
+
+    /** Keys derived from one operator secret (distinct per purpose, so one MAC never passes as the other). */
+    public static DeviceCredentials fromSecret(String secret, Clock clock) {
+        byte[] root = secret.getBytes(StandardCharsets.UTF_8);
+        return new DeviceCredentials(hmac(root, "continuum-device-credential"), hmac(root, "continuum-bootstrap"), clock);
+    }
+
+    public String bootstrapToken(String deviceId) {
+        Topics.checkId(deviceId);
+        return B64.encodeToString(hmac(bootstrapKey, "bootstrap:" + deviceId));
+    }
+
+    /** Exchanges a valid bootstrap token for a fresh device credential. */
+    public Optional<String> exchange(String deviceId, String bootstrapToken) {
+        if (deviceId == null || bootstrapToken == null || revokedDevices.contains(deviceId)) {
+            return Optional.empty();
+        }
+        try {
+            Topics.checkId(deviceId);
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+        if (!constantTimeEquals(bootstrapToken(deviceId), bootstrapToken)) {
+            return Optional.empty();
+        }
+        byte[] id = new byte[12];
+        random.nextBytes(id);
+        String payload = PREFIX + "." + deviceId + "." + clock.instant().getEpochSecond() + "." + HexFormat.of().formatHex(id);
+        return Optional.of(payload + "." + B64.encodeToString(hmac(signingKey, payload)));
+    }
+
+    /** The device the credential was issued to, when it is genuine and not revoked. */
+    public Optional<String> verify(String credential) {
+        if (credential == null) {
+            return Optional.empty();
+        }
+        String[] parts = credential.split("\\.");
+        if (parts.length != 5 || !parts[0].equals(PREFIX)) {
+            return Optional.empty();
+        }
+        String payload = String.join(".", parts[0], parts[1], parts[2], parts[3]);
+        if (!constantTimeEquals(B64.encodeToString(hmac(signingKey, payload)), parts[4])) {
+            return Optional.empty();
+        }
+        if (revokedDevices.contains(parts[1]) || revokedCredentialIds.contains(parts[3])) {
+            return Optional.empty();
+        }
+        return Optional.of(parts[1]);
+    }
+
+    /** True when {@code credential} is genuine, current, and was issued to {@code deviceId}. */
+    public boolean verifyFor(String deviceId, String credential) {
+        return verify(credential).filter(deviceId::equals).isPresent();
+    }
+
+    /** Refuses the device's credentials and bootstrap token from now on. */
+    public void revokeDevice(String deviceId) {
+        revokedDevices.add(deviceId);
+    }
+
+    /** Lets a revoked device register again (with its bootstrap token); old credentials stay refused if revoked one by one. */
+    public void reinstateDevice(String deviceId) {
+        revokedDevices.remove(deviceId);
+    }
+
+    /** Refuses one credential (e.g. a leaked one) while the device may register for a new one. */
+    public void revokeCredential(String credential) {
+        String[] parts = credential.split("\\.");
+        if (parts.length == 5) {
+            revokedCredentialIds.add(parts[3]);
+        }
+    }
+
+    private static boolean constantTimeEquals(String a, String b) {
+        return MessageDigest.isEqual(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static byte[] hmac(byte[] key, String message) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(key, "HmacSHA256"));
+            return mac.doFinal(message.getBytes(StandardCharsets.UTF_8));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
+        }
+    }
+}

@@ -1,0 +1,320 @@
+package dev.continuum.edge.messaging;
+
+import dev.continuum.edge.protocol.Topics;
+import io.netty.handler.codec.mqtt.MqttQoS;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.mqtt.MqttClient;
+import io.vertx.mqtt.MqttClientOptions;
+import io.vertx.mqtt.messages.MqttPublishMessage;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * One long-lived MQTT 3.1.1 connection that keeps itself up: a stable client id, a persistent
+ * session ({@code cleanSession=false}, so the broker queues QoS 1 messages while we are away),
+ * an optional retained last will, and reconnection with capped exponential backoff. Subscriptions
+ * are re-made on every connect (harmless when the session survived, needed when the broker lost it).
+ *
+ * <p>Incoming QoS 1 messages are acknowledged only when their handler calls {@link Incoming#ack()},
+ * so a receiver can persist a message before the broker forgets it. Publishing at QoS 1 completes
+ * on PUBACK; when the connection drops first the future fails and the caller decides whether to
+ * resend (the edge link resends from disk, and receivers are idempotent by task id).
+ */
+public final class MqttLink implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(MqttLink.class.getName());
+
+    /** A retained message the broker publishes if the connection dies without a DISCONNECT. */
+    public record Will(String topic, byte[] payload) {}
+
+    public record Options(String host, int port, String clientId, boolean cleanSession, int keepAliveSeconds,
+                          Will will, Duration reconnectMin, Duration reconnectMax) {
+        public Options {
+            Objects.requireNonNull(host, "host");
+            Objects.requireNonNull(clientId, "clientId");
+            if (keepAliveSeconds < 1) {
+                throw new IllegalArgumentException("keep-alive must be at least 1 s");
+            }
+        }
+
+        public static Options persistent(String host, int port, String clientId) {
+            return new Options(host, port, clientId, false, 10, null, Duration.ofMillis(200), Duration.ofSeconds(5));
+        }
+
+        public Options withWill(Will value) {
+            return new Options(host, port, clientId, cleanSession, keepAliveSeconds, value, reconnectMin, reconnectMax);
+        }
+
+        public Options withKeepAlive(int seconds) {
+            return new Options(host, port, clientId, cleanSession, seconds, will, reconnectMin, reconnectMax);
+        }
+
+        public Options withCleanSession(boolean value) {
+            return new Options(host, port, clientId, value, keepAliveSeconds, will, reconnectMin, reconnectMax);
+        }
+    }
+
+    /** A received message; call {@link #ack()} once it is safe (e.g. on disk). */
+    public interface Incoming {
+        String topic();
+        byte[] payload();
+        boolean duplicate();
+        void ack();
+    }
+
+    @FunctionalInterface
+    public interface Handler {
+        void handle(Incoming message);
+    }
+
+    /** Told about the link going up or down (on the event loop; keep it short). */
+    public interface ConnectionListener {
+        void connected(boolean sessionPresent);
+        default void disconnected() {}
+    }
+
+    public static final class LinkDownException extends RuntimeException {
+        public LinkDownException(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private record Subscription(String filter, int qos, Handler handler) {}
+
+    private final Vertx vertx;
+    private final Context context;
+    private final Options options;
+    private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
+    private final List<ConnectionListener> listeners = new CopyOnWriteArrayList<>();
+    private final Map<Integer, CompletableFuture<Void>> awaitingAck = new ConcurrentHashMap<>();
+    private volatile MqttClient client;
+    private volatile boolean connected;
+    private volatile boolean closed;
+    private Duration backoff;
+
+    public MqttLink(Vertx vertx, Options options) {
+        this.vertx = vertx;
+        this.context = vertx.getOrCreateContext();
+        this.options = options;
+        this.backoff = options.reconnectMin();
+    }
+
+    public Options options() {
+        return options;
+    }
+
+    public void onConnection(ConnectionListener listener) {
+        listeners.add(listener);
+    }
+
+    /** Registers a handler; takes effect now if connected, and on every later connect. */
+    public void subscribe(String filter, int qos, Handler handler) {
+        subscriptions.add(new Subscription(filter, qos, handler));
+        MqttClient current = client;
+        if (connected && current != null) {
+            context.runOnContext(v -> current.subscribe(filter, qos));
+        }
+    }
+
+    /** Connects (and keeps reconnecting); the future completes on the first CONNACK. */
+    public CompletableFuture<Void> start() {
+        CompletableFuture<Void> first = new CompletableFuture<>();
+        onConnection(sessionPresent -> first.complete(null));
+        context.runOnContext(v -> connect());
+        return first;
+    }
+
+    public boolean connected() {
+        return connected;
+    }
+
+    /** QoS 1 publish; completes on PUBACK, fails with {@link LinkDownException} when not connected or cut first. */
+    public CompletableFuture<Void> publish(String topic, byte[] payload, boolean retain) {
+        CompletableFuture<Void> acked = new CompletableFuture<>();
+        context.runOnContext(v -> {
+            MqttClient current = client;
+            if (!connected || current == null) {
+                acked.completeExceptionally(new LinkDownException("not connected to the broker"));
+                return;
+            }
+            current.publish(topic, Buffer.buffer(payload), MqttQoS.AT_LEAST_ONCE, false, retain)
+                    .onSuccess(id -> awaitingAck.put(id, acked))
+                    .onFailure(acked::completeExceptionally);
+        });
+        return acked;
+    }
+
+    /** QoS 0 publish for news that a newer message replaces (heartbeats, progress). */
+    public void publishAtMostOnce(String topic, byte[] payload) {
+        context.runOnContext(v -> {
+            MqttClient current = client;
+            if (connected && current != null) {
+                current.publish(topic, Buffer.buffer(payload), MqttQoS.AT_MOST_ONCE, false, false);
+            }
+        });
+    }
+
+    /** Clean stop: optionally publishes a retained farewell first, then DISCONNECT (so the will is not sent). */
+    public CompletableFuture<Void> stop(String farewellTopic, byte[] farewell) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        CompletableFuture<Void> said = farewellTopic != null && connected
+                ? publish(farewellTopic, farewell, true)
+                : CompletableFuture.completedFuture(null);
+        said.orTimeout(2, java.util.concurrent.TimeUnit.SECONDS).whenComplete((r, e) -> context.runOnContext(v -> {
+            closed = true;
+            MqttClient current = client;
+            if (current != null && current.isConnected()) {
+                current.disconnect().onComplete(x -> done.complete(null));
+            } else {
+                done.complete(null);
+            }
+        }));
+        return done;
+    }
+
+    @Override
+    public void close() {
+        try {
+            stop(null, null).get(3, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (Exception e) {
+            closed = true;
+        }
+    }
+
+    private void connect() {
+        if (closed) {
+            return;
+        }
+        MqttClientOptions mqtt = new MqttClientOptions()
+                .setClientId(options.clientId())
+                .setCleanSession(options.cleanSession())
+                .setKeepAliveInterval(options.keepAliveSeconds())
+                .setAutoKeepAlive(true)
+                .setMaxInflightQueue(10_000)
+                .setMaxMessageSize(16 * 1024 * 1024);
+        mqtt.setAutoAck(false);
+        mqtt.setConnectTimeout(5_000);
+        if (options.will() != null) {
+            mqtt.setWillFlag(true)
+                    .setWillTopic(options.will().topic())
+                    .setWillMessageBytes(Buffer.buffer(options.will().payload()))
+                    .setWillQoS(1)
+                    .setWillRetain(true);
+        }
+        MqttClient next = MqttClient.create(vertx, mqtt);
+        next.publishHandler(this::dispatch);
+        next.publishCompletionHandler(id -> {
+            CompletableFuture<Void> f = awaitingAck.remove(id);
+            if (f != null) {
+                f.complete(null);
+            }
+        });
+        next.closeHandler(v -> linkLost(next));
+        next.exceptionHandler(e -> LOG.log(Level.FINE, "MQTT link error", e));
+        client = next;
+        next.connect(options.port(), options.host()).onComplete(ar -> {
+            if (ar.succeeded() && ar.result().code().byteValue() == 0) {
+                connected = true;
+                backoff = options.reconnectMin();
+                if (!subscriptions.isEmpty()) {
+                    Map<String, Integer> filters = new java.util.LinkedHashMap<>();
+                    subscriptions.forEach(s -> filters.merge(s.filter(), s.qos(), Math::max));
+                    next.subscribe(filters);
+                }
+                boolean sessionPresent = ar.result().isSessionPresent();
+                listeners.forEach(l -> safely(() -> l.connected(sessionPresent)));
+            } else {
+                LOG.fine(() -> "MQTT connect to " + options.host() + ":" + options.port() + " failed: "
+                        + (ar.failed() ? ar.cause() : ar.result().code()));
+                if (next.isConnected()) {
+                    next.disconnect();
+                }
+                scheduleReconnect();
+            }
+        });
+    }
+
+    private void linkLost(MqttClient which) {
+        if (which != client) {
+            return;
+        }
+        boolean wasConnected = connected;
+        connected = false;
+        failAwaitingAcks();
+        if (wasConnected) {
+            listeners.forEach(l -> safely(l::disconnected));
+        }
+        scheduleReconnect();
+    }
+
+    private void failAwaitingAcks() {
+        for (Integer id : List.copyOf(awaitingAck.keySet())) {
+            CompletableFuture<Void> f = awaitingAck.remove(id);
+            if (f != null) {
+                f.completeExceptionally(new LinkDownException("connection lost before PUBACK"));
+            }
+        }
+    }
+
+    private void scheduleReconnect() {
+        if (closed) {
+            return;
+        }
+        long delay = Math.max(1, backoff.toMillis());
+        backoff = backoff.multipliedBy(2).compareTo(options.reconnectMax()) > 0 ? options.reconnectMax() : backoff.multipliedBy(2);
+        vertx.setTimer(delay, t -> context.runOnContext(v -> {
+            if (!connected) {
+                connect();
+            }
+        }));
+    }
+
+    private void dispatch(MqttPublishMessage message) {
+        byte[] payload = message.payload().getBytes();
+        String topic = message.topicName();
+        boolean[] acked = {false};
+        Incoming incoming = new Incoming() {
+            @Override public String topic() { return topic; }
+            @Override public byte[] payload() { return payload; }
+            @Override public boolean duplicate() { return message.isDup(); }
+            @Override public void ack() {
+                context.runOnContext(v -> {
+                    if (!acked[0]) {
+                        acked[0] = true;
+                        if (message.qosLevel() != MqttQoS.AT_MOST_ONCE) {
+                            message.ack();
+                        }
+                    }
+                });
+            }
+        };
+        boolean handled = false;
+        for (Subscription s : subscriptions) {
+            if (Topics.matches(s.filter(), topic)) {
+                handled = true;
+                Subscription sub = s;
+                safely(() -> sub.handler().handle(incoming));
+            }
+        }
+        if (!handled) {
+            incoming.ack();
+        }
+    }
+
+    private static void safely(Runnable r) {
+        try {
+            r.run();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "MQTT handler failed", e);
+        }
+    }
+}

@@ -1,0 +1,123 @@
+package dev.continuum.edge.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.continuum.edge.protocol.ResultMessage;
+import dev.continuum.edge.protocol.TaskMessage;
+import dev.continuum.edge.protocol.Tensor;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TaskSpoolTest {
+
+    @TempDir
+    Path dir;
+
+    private final MutableClock clock = new MutableClock(Instant.parse("2030-01-01T00:00:00Z"));
+    private final TaskSpool.Limits limits = TaskSpool.Limits.defaults().withFsync(false);
+
+    private static TaskMessage task(String id) {
+        return new TaskMessage(id, "cls", Tensor.of(new long[] {1, 2}, new float[] {1, 2}), null, null, null);
+    }
+
+    private static ResultMessage ok(String id) {
+        return new ResultMessage(id, "gw", null, ResultMessage.SUCCEEDED, Tensor.of(new long[] {1}, new float[] {7}),
+                null, null, 1, 0, 0);
+    }
+
+    @Test
+    void shouldHandTasksOutInArrivalOrder() {
+        TaskSpool spool = TaskSpool.open(dir, limits, clock);
+        spool.admit(task("b"));
+        spool.admit(task("a"));
+        spool.admit(task("c"));
+
+        assertThat(spool.head(10)).extracting(s -> s.task().taskId()).containsExactly("b", "a", "c");
+    }
+
+    @Test
+    void shouldKeepWaitingTasksAndUndeliveredResultsAcrossRestart() {
+        TaskSpool spool = TaskSpool.open(dir, limits, clock);
+        spool.admit(task("t1"));
+        spool.admit(task("t2"));
+        spool.admit(task("t3"));
+        spool.finish("t1", ok("t1"));
+
+        TaskSpool reopened = TaskSpool.open(dir, limits, clock);
+
+        assertThat(reopened.head(10)).extracting(s -> s.task().taskId()).containsExactly("t2", "t3");
+        assertThat(reopened.undelivered()).extracting(ResultMessage::taskId).containsExactly("t1");
+        reopened.admit(task("t4"));
+        assertThat(reopened.head(10)).extracting(s -> s.task().taskId()).containsExactly("t2", "t3", "t4");
+    }
+
+    @Test
+    void shouldTreatRepeatedTaskIdAsDuplicateAtEveryStage() {
+        TaskSpool spool = TaskSpool.open(dir, limits, clock);
+        spool.admit(task("t1"));
+        assertThat(spool.admit(task("t1"))).isEqualTo(new TaskSpool.Duplicate(java.util.Optional.empty()));
+
+        spool.finish("t1", ok("t1"));
+        assertThat(spool.admit(task("t1"))).isInstanceOfSatisfying(TaskSpool.Duplicate.class,
+                d -> assertThat(d.result()).isPresent());
+
+        spool.delivered("t1");
+        TaskSpool reopened = TaskSpool.open(dir, limits, clock);
+        assertThat(reopened.admit(task("t1"))).isInstanceOfSatisfying(TaskSpool.Duplicate.class,
+                d -> assertThat(d.result().orElseThrow().output().values()).containsExactly(7f));
+        assertThat(reopened.queued()).isZero();
+    }
+
+    @Test
+    void shouldRefuseTasksBeyondItsSizeBound() {
+        TaskSpool spool = TaskSpool.open(dir, limits.withMaxBytes(350), clock);
+
+        List<TaskSpool.Admission> admissions = List.of(spool.admit(task("t1")), spool.admit(task("t2")),
+                spool.admit(task("t3")), spool.admit(task("t4")));
+
+        assertThat(admissions).hasAtLeastOneElementOfType(TaskSpool.Rejected.class);
+        assertThat(spool.bytesInUse()).isLessThanOrEqualTo(350);
+        assertThat(admissions.get(0)).isInstanceOf(TaskSpool.Accepted.class);
+    }
+
+    @Test
+    void shouldMarkTasksExpiredByDeadlineOrAge() {
+        TaskSpool spool = TaskSpool.open(dir, limits.withMaxAge(Duration.ofMinutes(10)), clock);
+        spool.admit(new TaskMessage("deadline", "cls", null, null, "2030-01-01T00:01:00Z", null));
+        spool.admit(task("aged"));
+
+        clock.advance(Duration.ofMinutes(2));
+        assertThat(spool.head(2)).extracting(spool::expired).containsExactly(true, false);
+        clock.advance(Duration.ofMinutes(10));
+        assertThat(spool.head(2)).extracting(spool::expired).containsExactly(true, true);
+    }
+
+    @Test
+    void shouldNameFilesSafelyForAnyTaskId() {
+        TaskSpool spool = TaskSpool.open(dir, limits, clock);
+        spool.admit(task("../../etc/passwd"));
+        spool.admit(task("run-1/state-A/1"));
+
+        assertThat(TaskSpool.open(dir, limits, clock).head(5)).extracting(s -> s.task().taskId())
+                .containsExactly("../../etc/passwd", "run-1/state-A/1");
+        assertThat(dir.getParent().resolve("etc")).doesNotExist();
+    }
+
+    static final class MutableClock extends Clock {
+        private Instant now;
+
+        MutableClock(Instant start) { this.now = start; }
+
+        void advance(Duration d) { now = now.plus(d); }
+
+        @Override public ZoneOffset getZone() { return ZoneOffset.UTC; }
+        @Override public Clock withZone(java.time.ZoneId zone) { return this; }
+        @Override public Instant instant() { return now; }
+    }
+}

@@ -1,0 +1,34 @@
+package dev.continuum.edge.testing;
+
+import dev.continuum.edge.broker.Brokers;
+import dev.continuum.edge.protocol.Topics;
+import java.util.UUID;
+
+/**
+ * The broker the tests use: the machine's Mosquitto on 127.0.0.1:1883 when it answers, else one
+ * embedded Moquette for the whole test JVM. Each test gets its own topic root, so tests (and other
+ * users of a shared Mosquitto) never see each other's messages.
+ */
+public final class TestBrokers {
+
+    private static Brokers.Broker shared;
+
+    private TestBrokers() {}
+
+    public static synchronized Brokers.Broker shared() {
+        if (shared == null) {
+            shared = Brokers.machineOrEmbedded("127.0.0.1", 1883);
+            System.out.println("[test broker] " + (shared.embedded() ? "embedded Moquette" : "machine broker")
+                    + " at " + shared.host() + ":" + shared.port());
+        }
+        return shared;
+    }
+
+    public static Topics freshTopics() {
+        return new Topics("continuum-test-" + UUID.randomUUID().toString().substring(0, 8));
+    }
+
+    public static String freshId(String prefix) {
+        return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+}
