@@ -193,9 +193,10 @@ public final class LocalStorage implements Storage {
         if (Files.isSymbolicLink(part)) {
             Files.delete(part);
         }
+        boolean resumed = part.getFileName().toString().equals(resumeToken) && Files.isRegularFile(part);
         FileChannel ch = FileChannel.open(part, StandardOpenOption.CREATE, StandardOpenOption.READ,
                 StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
-        return new LocalUpload(target, part, ch, size);
+        return new LocalUpload(target, part, ch, size, resumed);
     }
 
     @Override
@@ -208,8 +209,10 @@ public final class LocalStorage implements Storage {
         private final Path part;
         private final FileChannel channel;
         private final long size;
+        private final boolean resumed;
 
-        LocalUpload(Path target, Path part, FileChannel channel, long size) {
+        LocalUpload(Path target, Path part, FileChannel channel, long size, boolean resumed) {
+            this.resumed = resumed;
             this.target = target;
             this.part = part;
             this.channel = channel;
@@ -219,6 +222,11 @@ public final class LocalStorage implements Storage {
         @Override
         public String resumeToken() {
             return part.getFileName().toString();
+        }
+
+        @Override
+        public boolean resumed() {
+            return resumed;
         }
 
         @Override

@@ -13,6 +13,9 @@ public interface Upload extends AutoCloseable {
     /** Persisted in the transfer journal so a restarted provider continues this same upload. */
     String resumeToken();
 
+    /** True when this upload continues partial data kept under the token it was opened with. */
+    boolean resumed();
+
     /**
      * Stores chunk {@code index} (bytes {@code offset ..} of the file). Returns a receipt the
      * journal keeps with the chunk (an S3 part's ETag; empty for a file system).

@@ -1,0 +1,393 @@
+package dev.continuum.provider.transfer.engine;
+
+import dev.continuum.provider.transfer.endpoint.Entry;
+import dev.continuum.provider.transfer.endpoint.Storage;
+import dev.continuum.provider.transfer.endpoint.Upload;
+import dev.continuum.provider.transfer.path.EndpointPath;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.security.MessageDigest;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Copies files between two storages in verified chunks, several at once, remembering each
+ * verified chunk in a {@link TransferJournal} so that a rerun after a crash sends only the rest.
+ *
+ * <p>A chunk is read from the source and hashed (SHA-256), written to the destination, read back
+ * and hashed again; a mismatch is logged, counted and the chunk rewritten, up to
+ * {@code maxAttempts}. Stores that cannot be read before commit (S3 multipart) are verified
+ * chunk by chunk after the commit instead, and the file is sent again on a mismatch.
+ */
+public final class TransferEngine {
+
+    /** Hears about notable events, for the action log. */
+    public interface Listener {
+        void event(String code, String description);
+
+        Listener NONE = (code, description) -> { };
+    }
+
+    private final TransferOptions options;
+
+    public TransferEngine(TransferOptions options) {
+        this.options = options;
+    }
+
+    /** One file to send. */
+    record FileJob(EndpointPath source, EndpointPath destination, long size, Instant modified) {
+        int chunks(int chunkBytes) {
+            return size == 0 ? 1 : (int) ((size + chunkBytes - 1) / chunkBytes);
+        }
+    }
+
+    /**
+     * Runs the transfer to its end. Throws {@link TransferFailedException} when it cannot finish;
+     * the journal then keeps what was verified for the next attempt.
+     */
+    public Progress.Snapshot run(Storage source, Storage destination, List<TransferItem> items, SyncLevel syncLevel,
+                                 TransferJournal journal, Progress progress, Listener listener, AtomicBoolean cancelled) {
+        List<FileJob> jobs = new ArrayList<>();
+        for (TransferItem item : items) {
+            expand(source, destination, item, jobs);
+        }
+        progress.filesTotal.set(jobs.size());
+        List<FileJob> toSend = new ArrayList<>();
+        for (FileJob job : jobs) {
+            if (alreadyThere(source, destination, job, syncLevel, journal)) {
+                progress.filesSkipped.incrementAndGet();
+                progress.filesDone.incrementAndGet();
+            } else {
+                toSend.add(job);
+                progress.bytesTotal.addAndGet(job.size());
+            }
+        }
+        listener.event("TransferPlanned", jobs.size() + " files, " + toSend.size() + " to send ("
+                + progress.bytesTotal.get() + " bytes), " + (jobs.size() - toSend.size()) + " already at the destination");
+        new Run(source, destination, journal, progress, listener, cancelled).sendAll(toSend);
+        return progress.snapshot();
+    }
+
+    private void expand(Storage source, Storage destination, TransferItem item, List<FileJob> jobs) {
+        Entry entry;
+        try {
+            entry = source.stat(item.source()).orElseThrow(() -> new TransferFailedException("SourceNotFound",
+                    "source path " + item.source() + " does not exist"));
+        } catch (IOException e) {
+            throw new TransferFailedException("SourceUnreadable", "cannot read source " + item.source() + ": " + e.getMessage(), e);
+        }
+        if (entry.isFile()) {
+            jobs.add(new FileJob(item.source(), item.destination(), entry.size(), entry.modified()));
+            return;
+        }
+        if (!entry.isDirectory()) {
+            throw new TransferFailedException("NotAFile", "source path " + item.source() + " is neither a file nor a directory");
+        }
+        if (Boolean.FALSE.equals(item.recursive())) {
+            throw new TransferFailedException("IsADirectory", "source path " + item.source()
+                    + " is a directory; set recursive to true to copy it with its contents");
+        }
+        try {
+            walk(source, destination, item.source(), item.destination(), jobs);
+        } catch (IOException e) {
+            throw new TransferFailedException("SourceUnreadable", "cannot list " + item.source() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void walk(Storage source, Storage destination, EndpointPath dir, EndpointPath target, List<FileJob> jobs)
+            throws IOException {
+        destination.mkdirs(target);
+        for (Entry child : source.list(dir)) {
+            EndpointPath from = dir.child(child.name());
+            EndpointPath to = target.child(child.name());
+            if (child.isDirectory()) {
+                walk(source, destination, from, to, jobs);
+            } else if (child.isFile()) {
+                jobs.add(new FileJob(from, to, child.size(), child.modified()));
+            }
+        }
+    }
+
+    private boolean alreadyThere(Storage source, Storage destination, FileJob job, SyncLevel level, TransferJournal journal) {
+        Optional<Entry> there;
+        try {
+            there = destination.stat(job.destination());
+        } catch (IOException e) {
+            throw new TransferFailedException("DestinationUnreadable", "cannot read " + job.destination() + ": " + e.getMessage(), e);
+        }
+        if (there.isEmpty() || !there.get().isFile()) {
+            return false;
+        }
+        Entry dest = there.get();
+        boolean doneByEarlierRun = journal.find(job.destination().relative())
+                .filter(r -> r.done() && r.size() == job.size() && r.mtimeMillis() == job.modified().toEpochMilli())
+                .isPresent() && dest.size() == job.size();
+        if (doneByEarlierRun) {
+            return true;
+        }
+        if (level == null) {
+            return false;
+        }
+        return switch (level) {
+            case EXISTS -> true;
+            case SIZE -> dest.size() == job.size();
+            case MTIME -> dest.size() == job.size()
+                    && !dest.modified().truncatedTo(ChronoUnit.SECONDS).isBefore(job.modified().truncatedTo(ChronoUnit.SECONDS));
+            case CHECKSUM -> dest.size() == job.size()
+                    && fileSha256(source, job.source(), job.size()).equals(fileSha256(destination, job.destination(), job.size()));
+        };
+    }
+
+    private String fileSha256(Storage storage, EndpointPath path, long size) {
+        MessageDigest md = Sha256.fresh();
+        ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(options.chunkBytes(), Math.max(1, size)));
+        try {
+            for (long offset = 0; offset < size; ) {
+                buffer.clear();
+                int n = storage.read(path, offset, buffer);
+                if (n <= 0) {
+                    break;
+                }
+                buffer.flip();
+                md.update(buffer);
+                offset += n;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return HexFormat.of().formatHex(md.digest());
+    }
+
+    /** The state of one execution: workers, open uploads, the first failure. */
+    private final class Run {
+        private final Storage source;
+        private final Storage destination;
+        private final TransferJournal journal;
+        private final Progress progress;
+        private final Listener listener;
+        private final AtomicBoolean cancelled;
+        private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
+        private final ThreadLocal<ByteBuffer[]> buffers;
+        private final List<OpenFile> opened = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        Run(Storage source, Storage destination, TransferJournal journal, Progress progress, Listener listener,
+            AtomicBoolean cancelled) {
+            this.source = source;
+            this.destination = destination;
+            this.journal = journal;
+            this.progress = progress;
+            this.listener = listener;
+            this.cancelled = cancelled;
+            this.buffers = ThreadLocal.withInitial(() -> new ByteBuffer[] {
+                    ByteBuffer.allocate(options.chunkBytes()), ByteBuffer.allocate(options.chunkBytes())});
+        }
+
+        void sendAll(List<FileJob> jobs) {
+            // bounded in-flight chunks: memory stays parallelism x 2 chunk buffers
+            Semaphore inFlight = new Semaphore(options.parallelism() * 2);
+            try (ExecutorService workers = Executors.newFixedThreadPool(options.parallelism(), r -> {
+                Thread t = new Thread(r, "transfer-worker");
+                t.setDaemon(true);
+                return t;
+            })) {
+                for (FileJob job : jobs) {
+                    OpenFile file = new OpenFile(job);
+                    opened.add(file);
+                    for (int i = 0; i < file.chunkCount; i++) {
+                        if (failure.get() != null || cancelled.get()) {
+                            break;
+                        }
+                        inFlight.acquireUninterruptibly();
+                        int index = i;
+                        workers.execute(() -> {
+                            try {
+                                if (failure.get() == null && !cancelled.get()) {
+                                    file.sendChunk(index);
+                                }
+                            } catch (RuntimeException e) {
+                                failure.compareAndSet(null, e);
+                            } finally {
+                                inFlight.release();
+                            }
+                        });
+                    }
+                }
+            }
+            for (OpenFile file : opened) {
+                file.close();   // keeps partial data of unfinished files for a resume
+            }
+            if (cancelled.get()) {
+                throw new TransferFailedException("Cancelled", "the transfer was cancelled");
+            }
+            RuntimeException e = failure.get();
+            if (e instanceof TransferFailedException tfe) {
+                throw tfe;
+            }
+            if (e != null) {
+                throw new TransferFailedException("TransferError", e.getMessage() == null ? e.toString() : e.getMessage(), e);
+            }
+        }
+
+        /** One destination file while its chunks are in flight. */
+        private final class OpenFile {
+            final FileJob job;
+            final String key;
+            final int chunkCount;
+            final AtomicInteger remaining;
+            private Upload upload;
+
+            OpenFile(FileJob job) {
+                this.job = job;
+                this.key = job.destination().relative();
+                this.chunkCount = job.chunks(options.chunkBytes());
+                this.remaining = new AtomicInteger(chunkCount);
+            }
+
+            synchronized Upload upload() throws IOException {
+                if (upload == null) {
+                    long mtime = job.modified().toEpochMilli();
+                    Optional<TransferJournal.FileRecord> known = journal.find(key)
+                            .filter(r -> r.size() == job.size() && r.mtimeMillis() == mtime);
+                    if (journal.find(key).isPresent() && known.isEmpty()) {
+                        journal.forget(key);   // the source changed since: start over
+                    }
+                    upload = destination.openUpload(job.destination(), job.size(), known.map(r -> r.token()).orElse(null));
+                    if (known.isEmpty() || !upload.resumed() || !upload.resumeToken().equals(known.get().token())) {
+                        if (known.isPresent()) {
+                            journal.forget(key);   // the partial data is gone: its chunks must be sent again
+                            listener.event("ResumeLost", "partial data of " + job.destination() + " is gone; sending it again");
+                        }
+                        journal.uploadStarted(key, upload.resumeToken(), job.size(), mtime);
+                    }
+                }
+                return upload;
+            }
+
+            synchronized void close() {
+                if (upload != null) {
+                    try {
+                        upload.close();
+                    } catch (IOException ignored) {
+                        // the handle is gone either way
+                    }
+                }
+            }
+
+            void sendChunk(int index) {
+                try {
+                    Upload up = upload();
+                    long offset = (long) index * options.chunkBytes();
+                    int length = (int) Math.min(options.chunkBytes(), job.size() - offset);
+                    if (journal.chunk(key, index).isPresent()) {
+                        progress.bytesDone.addAndGet(length);
+                        progress.bytesResumed.addAndGet(length);
+                    } else {
+                        sendVerified(up, index, offset, length);
+                        progress.bytesDone.addAndGet(length);
+                    }
+                    if (remaining.decrementAndGet() == 0) {
+                        finish(up);
+                    }
+                } catch (IOException e) {
+                    throw new TransferFailedException("TransferError", "cannot copy " + job.source() + " to "
+                            + job.destination() + ": " + e.getMessage(), e);
+                }
+            }
+
+            private void sendVerified(Upload up, int index, long offset, int length) throws IOException {
+                ByteBuffer[] pair = buffers.get();
+                ByteBuffer data = pair[0];
+                data.clear().limit(length);
+                int read = source.read(job.source(), offset, data);
+                if (read != length) {
+                    throw new TransferFailedException("SourceChanged", "source " + job.source()
+                            + " changed during the transfer (expected " + length + " bytes at " + offset + ", read " + read + ")");
+                }
+                data.flip();
+                String expected = Sha256.hex(data);
+                for (int attempt = 1; ; attempt++) {
+                    String receipt;
+                    try {
+                        receipt = up.write(index, offset, data.duplicate());
+                    } catch (IOException e) {
+                        retryOrFail(attempt, "write of chunk " + index + " of " + job.destination() + " failed: " + e.getMessage(), e);
+                        continue;
+                    }
+                    ByteBuffer back = pair[1];
+                    back.clear().limit(length);
+                    if (up.readBack(offset, back)) {
+                        back.flip();
+                        String actual = Sha256.hex(back);
+                        if (!actual.equals(expected)) {
+                            progress.checksumMismatches.incrementAndGet();
+                            listener.event("ChecksumMismatch", "chunk " + index + " of " + job.destination()
+                                    + " (bytes " + offset + "-" + (offset + length - 1) + "): expected sha256 " + expected
+                                    + ", destination holds " + actual + "; attempt " + attempt + " of " + options.maxAttempts());
+                            retryOrFail(attempt, "checksum mismatch on chunk " + index + " of " + job.destination(), null);
+                            continue;
+                        }
+                    }
+                    journal.chunkVerified(key, index, expected, receipt);
+                    return;
+                }
+            }
+
+            private void retryOrFail(int attempt, String what, Throwable cause) {
+                if (attempt >= options.maxAttempts()) {
+                    throw new TransferFailedException(cause == null ? "ChecksumMismatch" : "TransferError",
+                            what + " after " + attempt + " attempts", cause);
+                }
+                progress.retries.incrementAndGet();
+                try {
+                    Thread.sleep(options.retryBackoff().toMillis() << (attempt - 1));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new TransferFailedException("Cancelled", "interrupted");
+                }
+            }
+
+            private void finish(Upload up) throws IOException {
+                up.commit(job.modified(), journal.receipts(key));
+                ByteBuffer probe = ByteBuffer.allocate(0);
+                if (!up.readBack(0, probe)) {
+                    verifyCommitted();
+                }
+                journal.fileDone(key, job.size(), job.modified().toEpochMilli());
+                progress.filesDone.incrementAndGet();
+            }
+
+            /** For stores that cannot be read before commit: compare every chunk of the committed file. */
+            private void verifyCommitted() throws IOException {
+                ByteBuffer back = buffers.get()[1];
+                for (int i = 0; i < chunkCount; i++) {
+                    long offset = (long) i * options.chunkBytes();
+                    int length = (int) Math.min(options.chunkBytes(), job.size() - offset);
+                    back.clear().limit(length);
+                    destination.read(job.destination(), offset, back);
+                    back.flip();
+                    String actual = Sha256.hex(back);
+                    String expected = journal.chunk(key, i).map(TransferJournal.Chunk::sha256).orElse("");
+                    if (!actual.equals(expected)) {
+                        progress.checksumMismatches.incrementAndGet();
+                        listener.event("ChecksumMismatch", "committed " + job.destination() + " differs in chunk " + i
+                                + ": expected sha256 " + expected + ", found " + actual);
+                        journal.forget(key);
+                        throw new TransferFailedException("ChecksumMismatch", "committed file " + job.destination()
+                                + " differs from the source in chunk " + i + "; it will be sent again on retry");
+                    }
+                }
+            }
+        }
+    }
+}

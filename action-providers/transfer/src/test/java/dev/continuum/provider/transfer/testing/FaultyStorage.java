@@ -1,0 +1,68 @@
+package dev.continuum.provider.transfer.testing;
+
+import dev.continuum.provider.transfer.endpoint.Entry;
+import dev.continuum.provider.transfer.endpoint.Storage;
+import dev.continuum.provider.transfer.endpoint.Upload;
+import dev.continuum.provider.transfer.path.EndpointPath;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Wraps a destination storage to inject faults: flips one byte of the first {@code corruptWrites}
+ * chunk writes (as a bad disk or network would), and fails every write after {@code failAfterWrites}.
+ */
+public final class FaultyStorage implements Storage {
+
+    private final Storage inner;
+    private final AtomicInteger corruptionsLeft;
+    private final AtomicInteger writesLeft;
+    public final AtomicInteger writes = new AtomicInteger();
+    public final AtomicInteger bytesWritten = new AtomicInteger();
+
+    public FaultyStorage(Storage inner, int corruptWrites, int failAfterWrites) {
+        this.inner = inner;
+        this.corruptionsLeft = new AtomicInteger(corruptWrites);
+        this.writesLeft = new AtomicInteger(failAfterWrites);
+    }
+
+    @Override public Optional<Entry> stat(EndpointPath path) throws IOException { return inner.stat(path); }
+    @Override public List<Entry> list(EndpointPath dir) throws IOException { return inner.list(dir); }
+    @Override public void mkdirs(EndpointPath dir) throws IOException { inner.mkdirs(dir); }
+    @Override public boolean delete(EndpointPath path, boolean recursive) throws IOException { return inner.delete(path, recursive); }
+    @Override public int read(EndpointPath file, long offset, ByteBuffer into) throws IOException { return inner.read(file, offset, into); }
+    @Override public String describe() { return "faulty " + inner.describe(); }
+
+    @Override
+    public Upload openUpload(EndpointPath file, long size, String resumeToken) throws IOException {
+        Upload up = inner.openUpload(file, size, resumeToken);
+        return new Upload() {
+            @Override public String resumeToken() { return up.resumeToken(); }
+            @Override public boolean resumed() { return up.resumed(); }
+            @Override public boolean readBack(long offset, ByteBuffer into) throws IOException { return up.readBack(offset, into); }
+            @Override public void commit(Instant modified, SortedMap<Integer, String> receipts) throws IOException { up.commit(modified, receipts); }
+            @Override public void abort() throws IOException { up.abort(); }
+            @Override public void close() throws IOException { up.close(); }
+
+            @Override
+            public String write(int index, long offset, ByteBuffer data) throws IOException {
+                if (writesLeft.getAndDecrement() <= 0) {
+                    throw new IOException("injected failure: destination went away");
+                }
+                writes.incrementAndGet();
+                bytesWritten.addAndGet(data.remaining());
+                if (data.remaining() > 0 && corruptionsLeft.getAndDecrement() > 0) {
+                    ByteBuffer bad = ByteBuffer.allocate(data.remaining());
+                    bad.put(data.duplicate()).flip();
+                    bad.put(bad.limit() / 2, (byte) (bad.get(bad.limit() / 2) ^ 0x40));
+                    return up.write(index, offset, bad);
+                }
+                return up.write(index, offset, data);
+            }
+        };
+    }
+}
