@@ -88,6 +88,15 @@ class RunCommandsTest {
     }
 
     @Test
+    void shouldShowTimesToTheSecond() {
+        engine.on("GET", "/runs/" + RUN_ID, 200, EngineJson.succeeded("{}").replace("05:00:01Z", "05:00:01.183251Z"));
+
+        Cli.Result result = Cli.run("--api", engine.api(), "status", RUN_ID);
+
+        assertThat(result.out()).contains("started  2026-11-22T05:00:01Z\n");
+    }
+
+    @Test
     void shouldShowErrorAndCauseOfFailedRun() {
         engine.on("GET", "/runs/" + RUN_ID, 200, EngineJson.failed("EchoFailed", "The echo provider did not succeed"));
 

@@ -88,7 +88,7 @@ class WatchCommandTest {
         Cli.Result result = Cli.run("--api", engine.api(), "watch", RUN_ID, "--interval", "0.01");
 
         assertThat(result.exitCode()).isEqualTo(ExitCodes.NOT_OK);
-        assertThat(result.out()).contains("-- ENDED");
+        assertThat(result.out()).contains("-- ENDED").contains("cause    cancelled on request").doesNotContain("error");
     }
 
     @Test

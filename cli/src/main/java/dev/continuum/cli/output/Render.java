@@ -5,6 +5,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -20,7 +23,7 @@ public final class Render {
     /** One log entry on one line: sequence, time, code, state, description. */
     public static String event(JsonNode entry) {
         String state = text(entry, "state_name");
-        return String.format("%4d  %s  %-18s %s%s", entry.path("seq").asInt(), text(entry, "time"), text(entry, "code"),
+        return String.format("%4d  %s  %-18s %s%s", entry.path("seq").asInt(), time(entry, "time"), text(entry, "code"),
                 state.isEmpty() ? "" : "[" + state + "] ", text(entry, "description"));
     }
 
@@ -32,8 +35,8 @@ public final class Render {
         lines.add("flow     " + text(run, "flow_id") + " (version " + run.path("flow_version").asInt() + ")");
         optional(lines, "label    ", text(run, "label"));
         optional(lines, "tags     ", strings(run.path("tags")));
-        optional(lines, "started  ", text(run, "start_time"));
-        optional(lines, "ended    ", text(run, "completion_time"));
+        optional(lines, "started  ", time(run, "start_time"));
+        optional(lines, "ended    ", time(run, "completion_time"));
         JsonNode details = run.path("details");
         optional(lines, "waiting  ", text(details, "inactive_reason"));
         lines.addAll(outcome(run));
@@ -46,8 +49,11 @@ public final class Render {
         JsonNode details = run.path("details");
         String error = text(details, "error");
         String cause = text(details, "cause");
-        if (!error.isEmpty() || !cause.isEmpty()) {
-            lines.add("error    " + (cause.isEmpty() ? error : error.isEmpty() ? cause : error + ": " + cause));
+        if (!error.isEmpty()) {
+            lines.add("error    " + (cause.isEmpty() ? error : error + ": " + cause));
+        } else if (!cause.isEmpty()) {
+            // A cancelled run has a cause (the reason given) but no error: nothing went wrong.
+            lines.add("cause    " + cause);
         }
         JsonNode output = details.path("output");
         if (!output.isMissingNode() && !output.isNull()) {
@@ -59,20 +65,20 @@ public final class Render {
 
     public static List<String> runTable(JsonNode page) {
         List<String> lines = new ArrayList<>();
-        lines.add(String.format("%-36s  %-9s  %-36s  %-24s  %s", "RUN ID", "STATUS", "FLOW ID", "STARTED", "LABEL"));
+        lines.add(String.format("%-36s  %-9s  %-36s  %-20s  %s", "RUN ID", "STATUS", "FLOW ID", "STARTED", "LABEL"));
         for (JsonNode run : page.path("items")) {
-            lines.add(String.format("%-36s  %-9s  %-36s  %-24s  %s", text(run, "run_id"), text(run, "status"),
-                    text(run, "flow_id"), text(run, "start_time"), text(run, "label")));
+            lines.add(String.format("%-36s  %-9s  %-36s  %-20s  %s", text(run, "run_id"), text(run, "status"),
+                    text(run, "flow_id"), time(run, "start_time"), text(run, "label")));
         }
         return lines;
     }
 
     public static List<String> flowTable(JsonNode page) {
         List<String> lines = new ArrayList<>();
-        lines.add(String.format("%-36s  %7s  %-24s  %s", "FLOW ID", "VERSION", "UPDATED", "TITLE"));
+        lines.add(String.format("%-36s  %7s  %-20s  %s", "FLOW ID", "VERSION", "UPDATED", "TITLE"));
         for (JsonNode flow : page.path("items")) {
-            lines.add(String.format("%-36s  %7d  %-24s  %s", text(flow, "id"), flow.path("version").asInt(),
-                    text(flow, "updated_at"), text(flow, "title")));
+            lines.add(String.format("%-36s  %7d  %-20s  %s", text(flow, "id"), flow.path("version").asInt(),
+                    time(flow, "updated_at"), text(flow, "title")));
         }
         return lines;
     }
@@ -92,6 +98,16 @@ public final class Render {
     public static String text(JsonNode node, String field) {
         JsonNode value = node.path(field);
         return value.isMissingNode() || value.isNull() ? "" : value.asText();
+    }
+
+    /** An engine timestamp to the second, still ISO 8601 UTC; the log's sequence numbers order what is finer. */
+    public static String time(JsonNode node, String field) {
+        String value = text(node, field);
+        try {
+            return Instant.parse(value).truncatedTo(ChronoUnit.SECONDS).toString();
+        } catch (DateTimeParseException e) {
+            return value;
+        }
     }
 
     private static String strings(JsonNode array) {
