@@ -182,19 +182,21 @@ public final class StandardPolicy implements Policy {
         int bestNode = -1;
         List<ActiveJob> bestVictims = null;
         long bestCost = Long.MAX_VALUE;
-        for (int node = 0; node < v.nodeCount(); node++) {
+        // only nodes that host an eligible victim can gain room: find them from the running set
+        java.util.TreeMap<Integer, List<ActiveJob>> byNode = new java.util.TreeMap<>();
+        for (ActiveJob r : ctx.running()) {
+            if (eligible.test(r)) {
+                for (Slice s : r.placement().slices()) {
+                    byNode.computeIfAbsent(s.node(), n -> new ArrayList<>()).add(r);
+                }
+            }
+        }
+        for (var e : byNode.entrySet()) {
+            int node = e.getKey();
             if (d.gpus() > 0 && (v.spec(node).gpus() < d.gpus() || !d.acceptsModel(v.spec(node).gpuModel()))) {
                 continue;
             }
-            List<ActiveJob> candidates = new ArrayList<>();
-            for (ActiveJob r : v.jobsOn(node)) {
-                if (eligible.test(r)) {
-                    candidates.add(r);
-                }
-            }
-            if (candidates.isEmpty()) {
-                continue;
-            }
+            List<ActiveJob> candidates = e.getValue();
             candidates.sort(leastImportantFirst);
             List<ActiveJob> chosen = fewestToFree(d, v, node, candidates);
             if (chosen == null) {
