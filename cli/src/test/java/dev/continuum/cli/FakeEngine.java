@@ -49,9 +49,18 @@ final class FakeEngine implements AutoCloseable {
     private final List<Request> requests = new CopyOnWriteArrayList<>();
 
     FakeEngine() throws IOException {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        this(0);
+    }
+
+    /** On a given port, to stand in for an engine that comes back where it was after a restart. */
+    FakeEngine(int port) throws IOException {
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
         server.createContext("/", this::handle);
         server.start();
+    }
+
+    int port() {
+        return server.getAddress().getPort();
     }
 
     String api() {

@@ -6,7 +6,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,6 +59,20 @@ class RunCommandsTest {
         JsonNode body = engine.only("POST", "/flows/" + FLOW_ID + "/run").json().path("body");
         assertThat(body.path("sample").asText()).isEqualTo("S-17");
         assertThat(body.path("repeats").asInt()).isEqualTo(3);
+    }
+
+    @Test
+    void shouldReadRunInputFromStandardInputForDash() {
+        engine.on("POST", "/flows/" + FLOW_ID + "/run", 201, EngineJson.active());
+        InputStream keyboard = System.in;
+        System.setIn(new ByteArrayInputStream("{\"sample\": \"S-18\"}".getBytes(StandardCharsets.UTF_8)));
+        try {
+            Cli.run("--api", engine.api(), "start", FLOW_ID, "--input", "-");
+        } finally {
+            System.setIn(keyboard);
+        }
+
+        assertThat(engine.only("POST", "/flows/" + FLOW_ID + "/run").json().at("/body/sample").asText()).isEqualTo("S-18");
     }
 
     @Test

@@ -8,6 +8,8 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static dev.continuum.cli.EngineJson.RUN_ID;
@@ -119,6 +121,60 @@ class WatchCommandTest {
         JsonNode run = FakeEngine.JSON.readTree(lines.get(5));
         assertThat(run.path("status").asText()).isEqualTo("SUCCEEDED");
         assertThat(run.at("/details/output/n").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldRideOutEngineRestartAndPrintEachEntryOnce() throws Exception {
+        int port = engine.port();
+        script(helloLog(), new Moment(EngineJson.active(), 1));
+        CompletableFuture<Cli.Result> watching = CompletableFuture.supplyAsync(() ->
+                Cli.run("--api", engine.api(), "watch", RUN_ID, "--interval", "0.05", "--patience", "20"));
+        awaitRequest("/runs/" + RUN_ID + "/log");
+
+        engine.close();
+        Thread.sleep(400);
+        engine = new FakeEngine(port);
+        script(helloLog(), new Moment(EngineJson.succeeded("{}"), 5));
+        Cli.Result result = watching.get(20, TimeUnit.SECONDS);
+
+        assertThat(result.exitCode()).isZero();
+        assertThat(result.err()).contains("-- cannot reach the engine at").contains("-- reconnected");
+        assertThat(result.out().lines().filter(l -> l.matches("\\s*\\d+  .*")).map(l -> l.strip().split("\\s+")[0]))
+                .containsExactly("1", "2", "3", "4", "5");
+    }
+
+    @Test
+    void shouldGiveUpWithHintWhenEngineStaysAwayLongerThanPatience() throws Exception {
+        script(helloLog(), new Moment(EngineJson.active(), 1));
+        CompletableFuture<Cli.Result> watching = CompletableFuture.supplyAsync(() ->
+                Cli.run("--api", engine.api(), "watch", RUN_ID, "--interval", "0.05", "--patience", "0.5"));
+        awaitRequest("/runs/" + RUN_ID + "/log");
+
+        engine.close();
+        Cli.Result result = watching.get(20, TimeUnit.SECONDS);
+
+        assertThat(result.exitCode()).isEqualTo(ExitCodes.UNREACHABLE);
+        assertThat(result.err()).contains("retrying for up to 0.5 s").contains("is the engine running?");
+    }
+
+    @Test
+    void shouldNotRetryWhenEngineNeverAnswered() {
+        engine.close();
+
+        Cli.Result result = Cli.run("--api", engine.api(), "watch", RUN_ID, "--interval", "0.05");
+
+        assertThat(result.exitCode()).isEqualTo(ExitCodes.UNREACHABLE);
+        assertThat(result.err()).doesNotContain("retrying").contains("connection refused");
+    }
+
+    private void awaitRequest(String path) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (engine.requests().stream().noneMatch(r -> r.path().equals(path))) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the CLI never asked for " + path);
+            }
+            Thread.sleep(10);
+        }
     }
 
     @Test

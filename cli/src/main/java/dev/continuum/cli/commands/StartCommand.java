@@ -21,7 +21,7 @@ public final class StartCommand extends EngineCommand {
     String flowId;
 
     @Option(names = {"-i", "--input"}, paramLabel = "FILE|JSON",
-            description = "The run's input: a JSON file, or JSON text such as '{\"name\": \"Ada\"}'. Default {}.")
+            description = "The run's input: a JSON file, JSON text such as '{\"name\": \"Ada\"}', or - for standard input. Default {}.")
     String input;
 
     @Option(names = "--label", description = "A label to find the run by later.")

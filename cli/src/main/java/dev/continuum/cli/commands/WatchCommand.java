@@ -2,12 +2,14 @@ package dev.continuum.cli.commands;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.continuum.cli.ExitCodes;
+import dev.continuum.cli.client.EngineUnreachable;
 import dev.continuum.cli.output.Render;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Set;
 
 @Command(name = "watch", mixinStandardHelpOptions = true,
@@ -25,18 +27,42 @@ public final class WatchCommand extends EngineCommand {
             description = "Seconds between polls of the engine (default ${DEFAULT-VALUE}).")
     double intervalSeconds;
 
+    @Option(names = "--patience", paramLabel = "SECONDS", defaultValue = "60",
+            description = "Keep retrying this long when the engine stops answering mid-watch, e.g. while it restarts "
+                    + "(default ${DEFAULT-VALUE}).")
+    double patienceSeconds;
+
     private int marker;
 
     @Override
     public Integer call() throws InterruptedException {
         Duration interval = Duration.ofMillis(Math.max(10, Math.round(intervalSeconds * 1000)));
+        Duration patience = Duration.ofMillis(Math.round(patienceSeconds * 1000));
         String shownStatus = null;
+        Instant unreachableSince = null;
         while (true) {
-            // Status first, log second: the engine commits a run's events with its status, so once a finished status
-            // is seen, draining the log afterwards shows every event up to the end.
-            JsonNode run = root.client().run(runId);
+            JsonNode run;
+            try {
+                run = poll();
+            } catch (EngineUnreachable e) {
+                // A run can outlive an engine restart; before the first answer, though, a wrong --api is likelier.
+                Instant now = Instant.now();
+                if (shownStatus == null || unreachableSince != null && now.isAfter(unreachableSince.plus(patience))) {
+                    throw e;
+                }
+                if (unreachableSince == null) {
+                    unreachableSince = now;
+                    root.err().println("-- cannot reach the engine at " + root.api() + "; retrying for up to "
+                            + patienceSeconds + " s");
+                }
+                Thread.sleep(interval);
+                continue;
+            }
+            if (unreachableSince != null) {
+                root.err().println("-- reconnected");
+                unreachableSince = null;
+            }
             String status = Render.text(run, "status");
-            printNewEntries();
             if (!status.equals(shownStatus)) {
                 showStatus(run, status);
                 shownStatus = status;
@@ -47,6 +73,16 @@ public final class WatchCommand extends EngineCommand {
             }
             Thread.sleep(interval);
         }
+    }
+
+    /**
+     * Status first, log second: the engine commits a run's events with its status, so once a finished status is
+     * seen, the log read afterwards holds every event up to the end.
+     */
+    private JsonNode poll() {
+        JsonNode run = root.client().run(runId);
+        printNewEntries();
+        return run;
     }
 
     private void printNewEntries() {

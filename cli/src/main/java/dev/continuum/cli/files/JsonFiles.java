@@ -26,6 +26,14 @@ public final class JsonFiles {
         }
     }
 
+    private static String readStdin() {
+        try {
+            return new String(System.in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new FileProblem(FileProblem.Kind.UNREADABLE, "standard input cannot be read (" + e.getMessage() + ")");
+        }
+    }
+
     public static JsonNode parse(String text, String where, ObjectMapper json) {
         try {
             JsonNode node = json.readTree(text);
@@ -42,9 +50,12 @@ public final class JsonFiles {
 
     /**
      * A run input given on the command line: the path of a JSON file when such a file exists, otherwise JSON text
-     * (so {@code --input '{"name":"Ada"}'} and {@code --input input.json} both work).
+     * (so {@code --input '{"name":"Ada"}'} and {@code --input input.json} both work); {@code -} reads standard input.
      */
     public static JsonNode fileOrJson(String value, ObjectMapper json) {
+        if (value.equals("-")) {
+            return parse(readStdin(), "standard input", json);
+        }
         Path path = Path.of(value.strip().isEmpty() ? "." : value);
         if (!value.stripLeading().startsWith("{") && !value.stripLeading().startsWith("[") && Files.isRegularFile(path)) {
             return parse(readText(path), value, json);
