@@ -133,24 +133,26 @@ public final class EdgeGateway implements AutoCloseable {
         return spool.undelivered().size();
     }
 
-    /** Clean stop: retained "offline", DISCONNECT, then the worker ends; spooled work waits on disk for the next start. */
+    /**
+     * Clean stop: lets the batch in hand finish (so its results are on disk, not run again next
+     * time), publishes a retained "offline", then DISCONNECTs. Spooled work waits on disk for the next start.
+     */
     @Override
     public void close() {
         stopping = true;
+        intake.shutdown();
+        try {
+            intake.awaitTermination(5, TimeUnit.SECONDS);
+            worker.join(30_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        timers.shutdownNow();
         try {
             link.stop(topics.status(config.deviceId()), Wire.encode(DeviceStatus.offline(config.deviceId(), clock.instant())))
                     .get(5, TimeUnit.SECONDS);
         } catch (Exception e) {
             LOG.log(Level.FINE, "stop", e);
-        }
-        worker.interrupt();
-        timers.shutdownNow();
-        intake.shutdownNow();
-        try {
-            worker.join(5_000);
-            intake.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
         models.close();
     }
@@ -275,7 +277,9 @@ public final class EdgeGateway implements AutoCloseable {
         switch (admission) {
             case TaskSpool.Accepted a -> link.publishAtMostOnce(topics.progress(config.deviceId()),
                     Wire.encode(new ProgressMessage(task.taskId(), config.deviceId(), "queued", a.position())));
-            case TaskSpool.Duplicate d -> d.result().ifPresent(this::send);
+            case TaskSpool.Duplicate d -> d.result().ifPresentOrElse(this::send,
+                    () -> link.publishAtMostOnce(topics.progress(config.deviceId()),
+                            Wire.encode(new ProgressMessage(task.taskId(), config.deviceId(), "queued", 0))));
             case TaskSpool.Rejected r -> send(ResultMessage.failed(task.taskId(), config.deviceId(), r.reason()));
         }
     }

@@ -17,7 +17,10 @@ public final class TestBrokers {
 
     public static synchronized Brokers.Broker shared() {
         if (shared == null) {
-            shared = Brokers.machineOrEmbedded("127.0.0.1", 1883);
+            // -Dcontinuum.test.broker=embedded checks the path a machine without Mosquitto takes
+            shared = "embedded".equals(System.getProperty("continuum.test.broker"))
+                    ? Brokers.EmbeddedBroker.start(Brokers.freePort(), null)
+                    : Brokers.machineOrEmbedded("127.0.0.1", 1883);
             System.out.println("[test broker] " + (shared.embedded() ? "embedded Moquette" : "machine broker")
                     + " at " + shared.host() + ":" + shared.port());
         }

@@ -1,0 +1,289 @@
+package dev.continuum.edge.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.continuum.edge.broker.Brokers;
+import dev.continuum.edge.cloud.Fleet;
+import dev.continuum.edge.protocol.ResultMessage;
+import dev.continuum.edge.protocol.TaskMessage;
+import dev.continuum.edge.protocol.Tensor;
+import dev.continuum.edge.protocol.Topics;
+import dev.continuum.edge.store.TaskSpool;
+import dev.continuum.edge.testing.Await;
+import dev.continuum.edge.testing.CloudSide;
+import dev.continuum.edge.testing.TcpProxy;
+import dev.continuum.edge.testing.TestBrokers;
+import dev.continuum.edge.testing.TestModels;
+import io.vertx.core.Vertx;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Gateway and cloud over a real MQTT broker (the machine's Mosquitto, else embedded Moquette). */
+class EdgeLinkTest {
+
+    @TempDir
+    Path state;
+
+    private final Vertx vertx = Vertx.vertx();
+    private final Topics topics = TestBrokers.freshTopics();
+    private final List<AutoCloseable> resources = new ArrayList<>();
+    private Brokers.Broker broker;
+    private CloudSide cloud;
+
+    @BeforeEach
+    void connectCloud() throws Exception {
+        broker = TestBrokers.shared();
+        cloud = track(new CloudSide(vertx, broker.host(), broker.port(), topics));
+    }
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (AutoCloseable r : resources.reversed()) {
+            r.close();
+        }
+        vertx.close().toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
+    }
+
+    private <T extends AutoCloseable> T track(T resource) {
+        resources.add(resource);
+        return resource;
+    }
+
+    private GatewayConfig config(String deviceId, String host, int port, int keepAlive) {
+        return GatewayConfig.of(deviceId, host, port, state.resolve(deviceId), cloud.credentials.bootstrapToken(deviceId))
+                .withTopics(topics)
+                .withHeartbeat(Duration.ofMillis(300), keepAlive)
+                .withSpoolLimits(TaskSpool.Limits.defaults().withFsync(false))
+                .withGpus(List::of);
+    }
+
+    private EdgeGateway startGateway(GatewayConfig config) throws Exception {
+        EdgeGateway gw = track(new EdgeGateway(config, vertx, Clock.systemUTC()));
+        gw.start().get(10, TimeUnit.SECONDS);
+        return gw;
+    }
+
+    private static TaskMessage task(String id, String model, long seed) {
+        return new TaskMessage(id, model, Tensor.compact(TestModels.CLS_SHAPE, TestModels.image(seed, 1)), null,
+                Instant.now().plusSeconds(60).toString(), null);
+    }
+
+    @Test
+    void shouldExchangeBootstrapTokenForDeviceCredentialOnFirstConnect() throws Exception {
+        String id = TestBrokers.freshId("gw");
+        EdgeGateway gw = startGateway(config(id, broker.host(), broker.port(), 5));
+
+        assertThat(Await.until(Duration.ofSeconds(10), () -> gw.credential().isPresent())).isTrue();
+        assertThat(cloud.credentials.verify(gw.credential().orElseThrow())).contains(id);
+        assertThat(state.resolve(id).resolve("device-credential")).exists();
+    }
+
+    @Test
+    void shouldStayUnregisteredWithForgedBootstrapToken() throws Exception {
+        String id = TestBrokers.freshId("gw");
+        GatewayConfig forged = config(id, broker.host(), broker.port(), 5);
+        forged = new GatewayConfig(id, forged.brokerHost(), forged.brokerPort(), topics, forged.stateDir(),
+                cloud.credentials.bootstrapToken("another-device"), forged.heartbeatInterval(), 5,
+                forged.spoolLimits(), 16, false, List::of);
+        EdgeGateway gw = startGateway(forged);
+
+        Thread.sleep(1500);
+        assertThat(gw.credential()).isEmpty();
+        assertThat(cloud.fleet.usable()).extracting(Fleet.Device::deviceId).doesNotContain(id);
+    }
+
+    @Test
+    void shouldAppearOnlineWithResourcesAndModelsAfterHeartbeat() throws Exception {
+        String id = TestBrokers.freshId("gw");
+        EdgeGateway gw = startGateway(config(id, broker.host(), broker.port(), 5));
+        String digest = gw.models().install(TestModels.ocrClassifier());
+        gw.models().deploy("ocr-cls", "1", digest);
+
+        assertThat(Await.until(Duration.ofSeconds(10), () -> cloud.fleet.device(id)
+                .map(d -> d.online() && d.heartbeat() != null && d.heartbeat().hasModel("ocr-cls@1")).orElse(false))).isTrue();
+        Fleet.Device d = cloud.fleet.device(id).orElseThrow();
+        assertThat(d.heartbeat().cpuCores()).isPositive();
+        assertThat(d.heartbeat().memoryTotalMb()).isPositive();
+        assertThat(d.heartbeat().diskFreeMb()).isPositive();
+        assertThat(d.heartbeat().hasModel(digest)).isTrue();
+    }
+
+    @Test
+    void shouldGoOfflineByLastWillWithinKeepAliveWhenLinkDiesSilently() throws Exception {
+        String id = TestBrokers.freshId("gw");
+        TcpProxy proxy = track(new TcpProxy(vertx, broker.host(), broker.port()));
+        int keepAlive = 1;
+        startGateway(config(id, "127.0.0.1", proxy.port(), keepAlive));
+        assertThat(Await.until(Duration.ofSeconds(10), () -> cloud.fleet.usable().stream().anyMatch(d -> d.deviceId().equals(id)))).isTrue();
+
+        long cutAt = System.nanoTime();
+        proxy.blackhole();
+        boolean offline = Await.until(Duration.ofSeconds(10),
+                () -> cloud.fleet.device(id).map(d -> !d.online()).orElse(false));
+        double seconds = (System.nanoTime() - cutAt) / 1e9;
+
+        assertThat(offline).isTrue();
+        System.out.printf("[will] offline %.2f s after the link went silent (keep-alive %d s)%n", seconds, keepAlive);
+        // MQTT: the broker gives up after 1.5 x keep-alive; Mosquitto checks keep-alives on a coarse timer on top
+        assertThat(seconds).isBetween(1.0 * keepAlive, 1.5 * keepAlive + 3.5);
+        proxy.heal();
+        assertThat(Await.until(Duration.ofSeconds(15), () -> cloud.fleet.device(id).map(Fleet.Device::online).orElse(false))).isTrue();
+    }
+
+    @Test
+    void shouldMarkOfflineAtOnceOnCleanStop() throws Exception {
+        String id = TestBrokers.freshId("gw");
+        EdgeGateway gw = startGateway(config(id, broker.host(), broker.port(), 5));
+        assertThat(Await.until(Duration.ofSeconds(10), () -> cloud.fleet.usable().stream().anyMatch(d -> d.deviceId().equals(id)))).isTrue();
+
+        gw.close();
+
+        assertThat(Await.until(Duration.ofSeconds(3), () -> cloud.fleet.device(id).map(d -> !d.online()).orElse(false))).isTrue();
+    }
+
+    @Test
+    void shouldDropRevokedDeviceFromTheFleetAtOnce() throws Exception {
+        String id = TestBrokers.freshId("gw");
+        startGateway(config(id, broker.host(), broker.port(), 5));
+        assertThat(Await.until(Duration.ofSeconds(10), () -> cloud.fleet.usable().stream().anyMatch(d -> d.deviceId().equals(id)))).isTrue();
+
+        cloud.credentials.revokeDevice(id);
+
+        assertThat(cloud.fleet.usable()).extracting(Fleet.Device::deviceId).doesNotContain(id);
+    }
+
+    @Test
+    void shouldRunInferenceTaskSentOverMqttAndReturnItsResult() throws Exception {
+        String id = TestBrokers.freshId("gw");
+        EdgeGateway gw = startGateway(config(id, broker.host(), broker.port(), 5));
+        gw.models().deploy("ocr-cls", "1", gw.models().install(TestModels.ocrClassifier()));
+        Await.until(Duration.ofSeconds(10), () -> gw.credential().isPresent());
+
+        ResultMessage r = cloud.dispatcher.send(id, task("t-1", "ocr-cls", 1)).get(20, TimeUnit.SECONDS);
+
+        assertThat(r.succeeded()).as(r.error()).isTrue();
+        assertThat(r.output().shape()).containsExactly(1, 2);
+        assertThat(r.modelDigest()).startsWith("sha256:");
+        assertThat(gw.tasksRun()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldFailTaskForUnknownModelAndExpiredTaskWithoutRunningThem() throws Exception {
+        String id = TestBrokers.freshId("gw");
+        EdgeGateway gw = startGateway(config(id, broker.host(), broker.port(), 5));
+        Await.until(Duration.ofSeconds(10), () -> gw.credential().isPresent());
+        TaskMessage expired = new TaskMessage("t-old", "ocr-cls", Tensor.compact(TestModels.CLS_SHAPE, TestModels.image(1, 1)),
+                null, Instant.now().minusSeconds(1).toString(), null);
+
+        ResultMessage unknown = cloud.dispatcher.send(id, task("t-unknown", "no-such-model", 1)).get(20, TimeUnit.SECONDS);
+        ResultMessage late = cloud.dispatcher.send(id, expired).get(20, TimeUnit.SECONDS);
+
+        assertThat(unknown.succeeded()).isFalse();
+        assertThat(unknown.error()).contains("not deployed");
+        assertThat(late.error()).contains("expired");
+        assertThat(gw.tasksRun()).isZero();
+    }
+
+    @Test
+    void shouldRunARepeatedTaskIdOnceAndAnswerTheRepeatWithTheSameResult() throws Exception {
+        String id = TestBrokers.freshId("gw");
+        EdgeGateway gw = startGateway(config(id, broker.host(), broker.port(), 5));
+        gw.models().deploy("ocr-cls", "1", gw.models().install(TestModels.ocrClassifier()));
+        Await.until(Duration.ofSeconds(10), () -> gw.credential().isPresent());
+
+        ResultMessage first = cloud.dispatcher.send(id, task("t-dup", "ocr-cls", 4)).get(20, TimeUnit.SECONDS);
+        ResultMessage second = cloud.dispatcher.send(id, task("t-dup", "ocr-cls", 4)).get(20, TimeUnit.SECONDS);
+
+        assertThat(second.output().values()).containsExactly(first.output().values());
+        assertThat(gw.tasksRun()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldDeliverEveryResultOnceWhenGatewayLinkDropsMidTask() throws Exception {
+        String id = TestBrokers.freshId("gw");
+        TcpProxy proxy = track(new TcpProxy(vertx, broker.host(), broker.port()));
+        EdgeGateway gw = startGateway(config(id, "127.0.0.1", proxy.port(), 2).withMaxBatch(4));
+        gw.models().deploy("ocr-cls", "1", gw.models().install(TestModels.ocrClassifier()));
+        Await.until(Duration.ofSeconds(10), () -> gw.credential().isPresent());
+
+        int n = 40;
+        List<CompletableFuture<ResultMessage>> results = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            results.add(cloud.dispatcher.send(id, task("t-" + i, "ocr-cls", i)));
+            if (i == n / 2) {
+                proxy.cut();     // mid-stream: some tasks spooled, some running, some still at the broker
+            }
+        }
+        Thread.sleep(1500);      // the gateway keeps working offline
+        proxy.heal();
+
+        CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+        assertThat(results).allSatisfy(f -> assertThat(f.join().succeeded()).isTrue());
+        assertThat(gw.tasksRun()).isEqualTo(n);
+        assertThat(Await.until(Duration.ofSeconds(10), () -> gw.undeliveredResults() == 0)).isTrue();
+    }
+
+    @Test
+    void shouldLoseNothingAndRunNothingTwiceAcrossBrokerRestart() throws Exception {
+        // the machine broker is not ours to restart: this test always uses an embedded one, in memory,
+        // so the restart also loses every session and queued message the broker held
+        try (Brokers.EmbeddedBroker own = Brokers.EmbeddedBroker.start(Brokers.freePort(), null)) {
+            CloudSide cloud2 = track(new CloudSide(vertx, own.host(), own.port(), topics));
+            String id = TestBrokers.freshId("gw");
+            GatewayConfig cfg = GatewayConfig.of(id, own.host(), own.port(), state.resolve(id),
+                    cloud2.credentials.bootstrapToken(id)).withTopics(topics)
+                    .withHeartbeat(Duration.ofMillis(300), 2).withSpoolLimits(TaskSpool.Limits.defaults().withFsync(false))
+                    .withGpus(List::of).withMaxBatch(4);
+            EdgeGateway gw = startGateway(cfg);
+            gw.models().deploy("ocr-cls", "1", gw.models().install(TestModels.ocrClassifier()));
+            Await.until(Duration.ofSeconds(10), () -> gw.credential().isPresent());
+
+            int n = 30;
+            List<CompletableFuture<ResultMessage>> results = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                results.add(cloud2.dispatcher.send(id, task("r-" + i, "ocr-cls", i)));
+                if (i == n / 2) {
+                    own.stop();
+                }
+            }
+            Thread.sleep(1000);
+            own.restart();
+
+            CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+            assertThat(results).allSatisfy(f -> assertThat(f.join().succeeded()).isTrue());
+            assertThat(gw.tasksRun()).isEqualTo(n);
+        }
+    }
+
+    @Test
+    void shouldFinishSpooledTasksAfterGatewayRestart() throws Exception {
+        String id = TestBrokers.freshId("gw");
+        GatewayConfig cfg = config(id, broker.host(), broker.port(), 5);
+        EdgeGateway first = new EdgeGateway(cfg, vertx, Clock.systemUTC());
+        first.start().get(10, TimeUnit.SECONDS);
+        String digest = first.models().install(TestModels.ocrClassifier());
+        Await.until(Duration.ofSeconds(10), () -> first.credential().isPresent());
+        // no model deployed under the name yet: tasks by digest run; we stop before they can all finish
+        List<CompletableFuture<ResultMessage>> results = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            results.add(cloud.dispatcher.send(id, task("s-" + i, digest, i)));
+        }
+        first.close();
+
+        EdgeGateway second = startGateway(cfg);
+
+        CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+        assertThat(results).allSatisfy(f -> assertThat(f.join().succeeded()).isTrue());
+        assertThat(first.tasksRun() + second.tasksRun()).isEqualTo(10);
+    }
+}

@@ -1,0 +1,37 @@
+package dev.continuum.edge.testing;
+
+import dev.continuum.edge.cloud.Fleet;
+import dev.continuum.edge.cloud.Registrar;
+import dev.continuum.edge.cloud.TaskDispatcher;
+import dev.continuum.edge.identity.DeviceCredentials;
+import dev.continuum.edge.messaging.MqttLink;
+import dev.continuum.edge.protocol.Topics;
+import io.vertx.core.Vertx;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/** The cloud half of the edge link as the platform runs it: registrar, fleet view and task dispatcher on one MQTT session. */
+public final class CloudSide implements AutoCloseable {
+
+    public final DeviceCredentials credentials = DeviceCredentials.fromSecret("test operator secret", Clock.systemUTC());
+    public final MqttLink link;
+    public final Fleet fleet;
+    public final TaskDispatcher dispatcher;
+
+    public CloudSide(Vertx vertx, String host, int port, Topics topics) throws Exception {
+        link = new MqttLink(vertx, MqttLink.Options.persistent(host, port, TestBrokers.freshId("cloud")));
+        new Registrar(link, topics, credentials).attach();
+        fleet = new Fleet(link, topics, credentials, Clock.systemUTC());
+        fleet.attach();
+        dispatcher = new TaskDispatcher(link, topics, credentials, Clock.systemUTC(), Duration.ofSeconds(2));
+        dispatcher.attach();
+        link.start().get(10, TimeUnit.SECONDS);
+    }
+
+    @Override
+    public void close() {
+        dispatcher.close();
+        link.close();
+    }
+}
