@@ -182,7 +182,7 @@ public final class LocalStorage implements Storage {
     }
 
     @Override
-    public Upload openUpload(EndpointPath file, long size, String resumeToken) throws IOException {
+    public Upload openUpload(EndpointPath file, long size, Instant modified, String resumeToken) throws IOException {
         if (file.isRoot()) {
             throw new UnsafePathException("/", "the endpoint root is not a file");
         }

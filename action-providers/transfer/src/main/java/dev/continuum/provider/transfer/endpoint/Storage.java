@@ -3,6 +3,7 @@ package dev.continuum.provider.transfer.endpoint;
 import dev.continuum.provider.transfer.path.EndpointPath;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -34,9 +35,9 @@ public interface Storage {
 
     /**
      * Starts (or, with the token a previous upload of the same file returned, continues) writing
-     * a file of {@code size} bytes. Nothing is visible at {@code file} before {@link Upload#commit}.
+     * a file of {@code size} bytes that will carry the source's {@code modified} time. Nothing is visible at {@code file} before {@link Upload#commit}.
      */
-    Upload openUpload(EndpointPath file, long size, String resumeToken) throws IOException;
+    Upload openUpload(EndpointPath file, long size, Instant modified, String resumeToken) throws IOException;
 
     /** Short words for logs: {@code directory /srv/data}, {@code s3 bucket/prefix}. */
     String describe();

@@ -262,7 +262,7 @@ public final class TransferEngine {
                     if (journal.find(key).isPresent() && known.isEmpty()) {
                         journal.forget(key);   // the source changed since: start over
                     }
-                    upload = destination.openUpload(job.destination(), job.size(), known.map(r -> r.token()).orElse(null));
+                    upload = destination.openUpload(job.destination(), job.size(), job.modified(), known.map(r -> r.token()).orElse(null));
                     if (known.isEmpty() || !upload.resumed() || !upload.resumeToken().equals(known.get().token())) {
                         if (known.isPresent()) {
                             journal.forget(key);   // the partial data is gone: its chunks must be sent again

@@ -38,8 +38,8 @@ public final class FaultyStorage implements Storage {
     @Override public String describe() { return "faulty " + inner.describe(); }
 
     @Override
-    public Upload openUpload(EndpointPath file, long size, String resumeToken) throws IOException {
-        Upload up = inner.openUpload(file, size, resumeToken);
+    public Upload openUpload(EndpointPath file, long size, Instant modified, String resumeToken) throws IOException {
+        Upload up = inner.openUpload(file, size, modified, resumeToken);
         return new Upload() {
             @Override public String resumeToken() { return up.resumeToken(); }
             @Override public boolean resumed() { return up.resumed(); }

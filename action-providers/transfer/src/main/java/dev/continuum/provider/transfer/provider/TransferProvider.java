@@ -1,0 +1,196 @@
+package dev.continuum.provider.transfer.provider;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.continuum.provider.api.ActionStatus;
+import dev.continuum.provider.api.ActionRequest;
+import dev.continuum.provider.api.ProviderDescription;
+import dev.continuum.provider.server.ActionContext;
+import dev.continuum.provider.server.ActionProvider;
+import dev.continuum.provider.transfer.endpoint.Access;
+import dev.continuum.provider.transfer.endpoint.Endpoint;
+import dev.continuum.provider.transfer.endpoint.EndpointRegistry;
+import dev.continuum.provider.transfer.engine.Progress;
+import dev.continuum.provider.transfer.engine.TransferEngine;
+import dev.continuum.provider.transfer.engine.TransferFailedException;
+import dev.continuum.provider.transfer.engine.TransferJournal;
+import dev.continuum.provider.transfer.engine.TransferOptions;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The transfer action: copies items from one endpoint to another, verified and resumable. The
+ * action stays ACTIVE with progress in {@code details} (bytes, files, rate, ETA) and SUCCEEDS with
+ * the totals. With a persistent action store, a provider restarted after a crash resumes each
+ * unfinished transfer from its journal under the same action id.
+ */
+public final class TransferProvider implements ActionProvider {
+
+    private static final System.Logger LOG = System.getLogger(TransferProvider.class.getName());
+    private static final Duration LOG_PROGRESS_EVERY = Duration.ofSeconds(5);
+
+    private final EndpointRegistry endpoints;
+    private final TransferOptions options;
+    private final Path journals;
+    private final Map<String, AtomicBoolean> running = new ConcurrentHashMap<>();
+
+    public TransferProvider(EndpointRegistry endpoints, TransferOptions options, Path journals) {
+        this.endpoints = endpoints;
+        this.options = options;
+        this.journals = journals;
+    }
+
+    @Override
+    public ProviderDescription describe() {
+        return ProviderDescription.builder("Continuum Transfer")
+                .subtitle("Checksummed, resumable transfers between registered endpoints")
+                .description("Copies files and directory trees between datacenter directories, edge gateway storage and "
+                        + "S3-compatible stores, in SHA-256-verified chunks, resuming after a crash without resending "
+                        + "verified bytes. Accepts the Globus transfer shapes (source_endpoint_id + transfer_items, "
+                        + "source_endpoint + DATA).")
+                .keywords(List.of("transfer", "copy", "globus", "s3"))
+                .scope("urn:continuum:providers:transfer")
+                .inputSchema(Schemas.TRANSFER)
+                .build();
+    }
+
+    @Override
+    public ActionStatus start(ActionRequest request, ActionContext ctx) {
+        TransferRequest transfer = TransferRequest.parse(request.body());
+        Endpoint source;
+        Endpoint destination;
+        try {
+            source = endpoints.require(transfer.sourceEndpoint(), ctx.caller(), Access.READ);
+            destination = endpoints.require(transfer.destinationEndpoint(), ctx.caller(), Access.WRITE);
+        } catch (EndpointRegistry.EndpointAccessException e) {
+            ctx.log(e.code(), e.getMessage(), null);
+            return ctx.failed(e.code().equals("PermissionDenied") ? "Permission denied" : "Endpoint not found",
+                    Bodies.object().put("code", e.code()).put("description", e.getMessage()));
+        }
+        if (request.deadline() != null && request.deadline().isBefore(Instant.now())) {
+            return ctx.failed("Deadline passed", Bodies.object().put("code", "DeadlinePassed")
+                    .put("description", "the deadline " + request.deadline() + " has passed"));
+        }
+        ctx.log("TransferAccepted", "from " + source.id() + " (" + source.storage().describe() + ") to " + destination.id()
+                + " (" + destination.storage().describe() + "), " + transfer.items().size() + " item(s)", null);
+        launch(ctx, transfer, source, destination);
+        return ctx.active("Transferring", progressDetails(transfer, new Progress().snapshot()));
+    }
+
+    @Override
+    public void resume(ActionContext ctx) {
+        TransferRequest transfer = TransferRequest.parse(ctx.request().body());
+        // access was checked when the action started; the endpoints must still exist
+        Endpoint source = endpoints.find(transfer.sourceEndpoint()).orElse(null);
+        Endpoint destination = endpoints.find(transfer.destinationEndpoint()).orElse(null);
+        if (source == null || destination == null) {
+            ctx.fail("Endpoint not found", Bodies.object().put("code", "EndpointNotFound")
+                    .put("description", "an endpoint of this transfer is no longer registered"));
+            return;
+        }
+        ctx.log("TransferResumed", "provider restarted; continuing from the journal", null);
+        launch(ctx, transfer, source, destination);
+    }
+
+    @Override
+    public void cancel(ActionContext ctx) {
+        AtomicBoolean flag = running.get(ctx.actionId());
+        if (flag != null) {
+            flag.set(true);
+        }
+    }
+
+    private void launch(ActionContext ctx, TransferRequest transfer, Endpoint source, Endpoint destination) {
+        AtomicBoolean cancelled = new AtomicBoolean();
+        running.put(ctx.actionId(), cancelled);
+        Progress progress = new Progress();
+        Thread worker = new Thread(() -> execute(ctx, transfer, source, destination, progress, cancelled),
+                "transfer-" + ctx.actionId());
+        worker.setDaemon(true);
+        worker.start();
+        reportProgress(ctx, transfer, progress, Instant.now());
+    }
+
+    private void reportProgress(ActionContext ctx, TransferRequest transfer, Progress progress, Instant lastLogged) {
+        ctx.schedule(options.progressEvery(), () -> {
+            if (ctx.finished()) {
+                return;
+            }
+            Progress.Snapshot s = progress.snapshot();
+            ctx.progress("Transferring", progressDetails(transfer, s));
+            Instant logged = lastLogged;
+            if (Duration.between(lastLogged, Instant.now()).compareTo(LOG_PROGRESS_EVERY) >= 0) {
+                ctx.log("Progress", describe(s), progressDetails(transfer, s));
+                logged = Instant.now();
+            }
+            reportProgress(ctx, transfer, progress, logged);
+        });
+    }
+
+    private void execute(ActionContext ctx, TransferRequest transfer, Endpoint source, Endpoint destination,
+                         Progress progress, AtomicBoolean cancelled) {
+        TransferJournal journal = TransferJournal.open(journals.resolve(ctx.actionId() + ".journal"));
+        try {
+            Progress.Snapshot done = new TransferEngine(options).run(source.storage(), destination.storage(),
+                    transfer.items(), transfer.syncLevel(), journal, progress, (code, text) -> ctx.log(code, text, null),
+                    cancelled);
+            ObjectNode details = progressDetails(transfer, done);
+            details.put("status", "SUCCEEDED");
+            details.put("duration_seconds", done.elapsed().toMillis() / 1000.0);
+            ctx.log("TransferSucceeded", describe(done), details);
+            journal.delete();
+            ctx.complete(details);
+        } catch (TransferFailedException e) {
+            journal.close();
+            if (cancelled.get()) {
+                return;   // the framework reports the cancellation
+            }
+            ObjectNode details = progressDetails(transfer, progress.snapshot());
+            details.put("code", e.code()).put("description", e.getMessage());
+            ctx.log("TransferFailed", e.getMessage(), details);
+            ctx.fail(e.code().equals("ChecksumMismatch") ? "Checksum mismatch" : "Failed", details);
+        } catch (RuntimeException e) {
+            journal.close();
+            LOG.log(System.Logger.Level.ERROR, "transfer " + ctx.actionId() + " failed", e);
+            ctx.fail("Failed", Bodies.object().put("code", "TransferError").put("description", String.valueOf(e.getMessage())));
+        } finally {
+            running.remove(ctx.actionId());
+        }
+    }
+
+    private static String describe(Progress.Snapshot s) {
+        return String.format("%d/%d files, %d/%d bytes (%d resumed), %.1f MB/s, ETA %s s",
+                s.filesDone(), s.filesTotal(), s.bytesDone(), s.bytesTotal(), s.bytesResumed(),
+                s.rateBytesPerSecond() / 1e6, s.etaSeconds() == null ? "?" : s.etaSeconds().toString());
+    }
+
+    static ObjectNode progressDetails(TransferRequest transfer, Progress.Snapshot s) {
+        ObjectNode d = Bodies.object();
+        d.put("source_endpoint_id", transfer.sourceEndpoint());
+        d.put("destination_endpoint_id", transfer.destinationEndpoint());
+        if (transfer.label() != null) {
+            d.put("label", transfer.label());
+        }
+        d.put("bytes_transferred", s.bytesDone());
+        d.put("bytes_total", s.bytesTotal());
+        d.put("bytes_resumed", s.bytesResumed());
+        d.put("files_transferred", s.filesDone() - s.filesSkipped());
+        d.put("files_skipped", s.filesSkipped());
+        d.put("files_total", s.filesTotal());
+        d.put("rate_bytes_per_second", s.rateBytesPerSecond());
+        if (s.etaSeconds() == null) {
+            d.putNull("eta_seconds");
+        } else {
+            d.put("eta_seconds", s.etaSeconds());
+        }
+        d.put("checksum_mismatches", s.checksumMismatches());
+        d.put("retries", s.retries());
+        d.put("checksum_algorithm", "SHA-256");
+        d.put("sync_level", transfer.syncLevel() == null ? null : transfer.syncLevel().name().toLowerCase(java.util.Locale.ROOT));
+        return d;
+    }
+}

@@ -1,0 +1,35 @@
+package dev.continuum.provider.transfer.provider;
+
+import dev.continuum.provider.server.ActionProviderServer;
+import dev.continuum.provider.server.CallerResolver;
+import dev.continuum.provider.server.ProviderServerOptions;
+import dev.continuum.provider.transfer.endpoint.EndpointRegistry;
+import dev.continuum.provider.transfer.engine.TransferOptions;
+import io.vertx.core.Vertx;
+import io.vertx.ext.web.Router;
+import java.nio.file.Path;
+
+/**
+ * Mounts the transfer family under one base path, mirroring the Globus action URLs
+ * ({@code .../transfer/transfer}, {@code .../transfer/ls}, ...): {@code BASE/transfer},
+ * {@code BASE/ls}, {@code BASE/mkdir}, {@code BASE/delete}. Transfers are kept in a
+ * {@link FileActionStore} under {@code stateDir/actions} with journals under
+ * {@code stateDir/journals}, so they survive a crash; the synchronous operations live in memory.
+ */
+public final class TransferProviders {
+
+    private TransferProviders() {}
+
+    public static void mountAll(Router router, String basePath, Vertx vertx, EndpointRegistry endpoints,
+                                TransferOptions options, Path stateDir, CallerResolver callers) {
+        String base = basePath == null || basePath.equals("/") ? "" : basePath.replaceAll("/+$", "");
+        ProviderServerOptions durable = ProviderServerOptions.of(vertx).withCallerResolver(callers)
+                .withStore(new FileActionStore(stateDir.resolve("actions")));
+        ActionProviderServer.mount(router, base + "/transfer",
+                new TransferProvider(endpoints, options, stateDir.resolve("journals")), durable);
+        for (FileOperationProvider.Operation op : FileOperationProvider.Operation.values()) {
+            ActionProviderServer.mount(router, base + "/" + op.name().toLowerCase(java.util.Locale.ROOT),
+                    new FileOperationProvider(op, endpoints), ProviderServerOptions.of(vertx).withCallerResolver(callers));
+        }
+    }
+}
