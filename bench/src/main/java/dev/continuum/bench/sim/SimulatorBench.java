@@ -37,7 +37,7 @@ import java.util.Locale;
 public final class SimulatorBench {
     private static final List<String> OPENB_POLICIES = List.of("fifo", "sjf", "srtf", "las", "qssf", "fifo+fgd",
             "fifo+worstfit", "fifo+dotprod", "las+migrate", "fifo+synergy");
-    private static final List<String> FILL_PLACEMENTS = List.of("fgd", "bestfit", "dotprod", "worstfit", "firstfit");
+    private static final List<String> FILL_PLACEMENTS = List.of("fgd", "bestfit", "bestfit-weighted", "dotprod", "worstfit", "firstfit");
     private static final List<String> HELIOS_POLICIES = List.of("fifo", "sjf", "srtf", "las", "qssf");
 
     public static void main(String[] args) throws IOException {

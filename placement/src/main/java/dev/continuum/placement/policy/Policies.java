@@ -13,7 +13,7 @@ import java.util.Locale;
  */
 public final class Policies {
     public static final List<String> ORDERS = List.of("fifo", "sjf", "srtf", "las", "qssf");
-    public static final List<String> PLACEMENTS = List.of("bestfit", "worstfit", "dotprod", "fgd", "firstfit");
+    public static final List<String> PLACEMENTS = List.of("bestfit", "bestfit-weighted", "worstfit", "dotprod", "fgd", "firstfit");
     public static final List<String> SWITCHES = List.of("preempt", "nopreempt", "migrate", "lend", "synergy", "spread", "elastic");
 
     private Policies() {
@@ -43,6 +43,7 @@ public final class Policies {
         for (String p : parts.subList(1, parts.size())) {
             switch (p) {
                 case "bestfit" -> placement = new BestFit();
+                case "bestfit-weighted" -> placement = new WeightedBestFit();
                 case "worstfit" -> placement = new WorstFit();
                 case "dotprod" -> placement = new DotProduct();
                 case "fgd" -> placement = new FragmentationGradient();

@@ -202,7 +202,10 @@ public final class StandardPolicy implements Policy {
             if (chosen == null) {
                 continue;
             }
-            long cost = chosen.stream().mapToLong(j -> j.placement().gpuMilli()).sum();
+            long cost = 0;
+            for (ActiveJob j : chosen) {
+                cost += j.placement().gpuMilli();
+            }
             if (cost < bestCost) {
                 bestCost = cost;
                 bestNode = node;

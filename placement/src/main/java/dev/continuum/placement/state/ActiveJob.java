@@ -18,6 +18,7 @@ public final class ActiveJob {
     private double lastStart = -1;
     private double rate;
     private Placement placement;
+    private int allocatedGpus;
     private boolean borrowed;
     private int preemptions;
     private int migrations;
@@ -45,7 +46,7 @@ public final class ActiveJob {
     /** Bumped whenever the expected finish time changes; stale completion events carry an old one. */
     public long version() { return version; }
     public double queueKey() { return queueKey; }
-    public int allocatedGpus() { return placement == null ? 0 : placement.gpuCount(); }
+    public int allocatedGpus() { return allocatedGpus; }
 
     /** Seconds of full-speed work left at {@code now}. */
     public double remainingAt(double now) {
@@ -83,6 +84,7 @@ public final class ActiveJob {
     void start(double now, Placement p, double newRate, boolean isBorrowed, double restoreDelay) {
         advance(now);
         placement = p;
+        allocatedGpus = p.gpuCount();
         rate = newRate;
         borrowed = isBorrowed;
         pausedUntil = now + restoreDelay;
@@ -98,6 +100,7 @@ public final class ActiveJob {
         advance(now);
         remaining = Math.min(job.duration(), remaining + lostSeconds * rate);
         placement = null;
+        allocatedGpus = 0;
         rate = 0;
         borrowed = false;
         version++;

@@ -16,11 +16,19 @@ public record Placement(List<Slice> slices) {
     }
 
     public int gpuCount() {
-        return slices.stream().mapToInt(s -> s.gpus().length).sum();
+        int n = 0;
+        for (Slice s : slices) {
+            n += s.gpus().length;
+        }
+        return n;
     }
 
     public long gpuMilli() {
-        return slices.stream().mapToLong(Slice::gpuMilli).sum();
+        long m = 0;
+        for (Slice s : slices) {
+            m += s.gpuMilli();
+        }
+        return m;
     }
 
     public int nodeCount() {

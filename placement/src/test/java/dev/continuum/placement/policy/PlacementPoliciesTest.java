@@ -121,4 +121,20 @@ class PlacementPoliciesTest {
 
         assertThat(round(w, srtf, 5)).isEmpty();
     }
+
+    @Test
+    void elasticJobsShouldGrowOntoIdleGpusAndShrinkBackWhenOthersWait() {
+        Policy elastic = Policies.parse("fifo+elastic");
+        Workload w = workload(cluster(node("n0", "r0", 8)), elastic);
+        Job stretchy = new Job("stretchy", "", "", 0, Demand.wholeGpus(4), 1000, 0, true, true, 2, 8, 0);
+        var a = w.arrive(stretchy, 0);
+
+        assertThat(round(w, elastic, 0)).containsExactly("start:stretchy", "resize:stretchy");
+        assertThat(a.allocatedGpus()).isEqualTo(8);
+        assertThat(a.rate()).as("twice the GPUs it asked for").isEqualTo(2.0);
+
+        w.arrive(job("newcomer", 10, 4, 100), 10);
+        assertThat(round(w, elastic, 10)).containsExactly("resize:stretchy", "start:newcomer");
+        assertThat(a.allocatedGpus()).isEqualTo(4);
+    }
 }
