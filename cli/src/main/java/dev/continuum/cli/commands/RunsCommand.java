@@ -9,6 +9,7 @@ import picocli.CommandLine.Option;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 @Command(name = "runs", mixinStandardHelpOptions = true, description = "List runs, newest first (GET /runs).")
@@ -35,7 +36,7 @@ public final class RunsCommand extends EngineCommand {
     @Override
     public Integer call() {
         // Status names are upper case on the wire; people type them either way.
-        Optional<String> wanted = Optional.ofNullable(status).map(s -> s.toUpperCase(java.util.Locale.ROOT));
+        Optional<String> wanted = Optional.ofNullable(status).map(s -> s.toUpperCase(Locale.ROOT));
         JsonNode page = root.client().listRuns(new RunFilter(Optional.ofNullable(flowId), wanted,
                 Optional.ofNullable(label), Optional.ofNullable(tag), limit, offset));
         List<String> text = new ArrayList<>(Render.runTable(page));

@@ -8,6 +8,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Set;
@@ -53,7 +54,7 @@ public final class WatchCommand extends EngineCommand {
                 if (unreachableSince == null) {
                     unreachableSince = now;
                     root.err().println("-- cannot reach the engine at " + root.api() + "; retrying for up to "
-                            + patienceSeconds + " s");
+                            + BigDecimal.valueOf(patienceSeconds).stripTrailingZeros().toPlainString() + " s");
                 }
                 Thread.sleep(interval);
                 continue;
