@@ -32,7 +32,6 @@ import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.NoSuchUploadException;
-import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -172,13 +171,11 @@ public final class S3Storage implements Storage {
             if (!recursive) {
                 throw new IOException("directory " + path + " is not empty; set recursive to delete it with its contents");
             }
-            List<ObjectIdentifier> keys = new ArrayList<>();
+            // one DELETE per key: the batch call needs a checksum header not every S3-compatible server accepts
             for (ListObjectsV2Response page : s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(dirPrefix(path)))) {
-                page.contents().forEach(o -> keys.add(ObjectIdentifier.builder().key(o.key()).build()));
-            }
-            for (int i = 0; i < keys.size(); i += 1000) {
-                List<ObjectIdentifier> batch = keys.subList(i, Math.min(keys.size(), i + 1000));
-                s3.deleteObjects(b -> b.bucket(bucket).delete(d -> d.objects(batch).quiet(true)));
+                for (S3Object o : page.contents()) {
+                    s3.deleteObject(b -> b.bucket(bucket).key(o.key()));
+                }
             }
             return true;
         } catch (SdkException e) {
