@@ -1,6 +1,9 @@
 package dev.continuum.cli;
 
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.continuum.cli.client.EngineClient;
 import dev.continuum.cli.commands.CancelCommand;
 import dev.continuum.cli.commands.DeployCommand;
@@ -46,7 +49,14 @@ public final class ContinuumCommand implements Runnable {
     @Spec
     private CommandSpec spec;
 
-    private final ObjectMapper mapper = new ObjectMapper();
+    /**
+     * Stricter than JSON itself: a state defined twice under one name, or text left after the document, would
+     * otherwise be dropped without a word and the flow would not be the one the author wrote.
+     */
+    private final ObjectMapper mapper = JsonMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
 
     @Override
     public void run() {

@@ -94,6 +94,14 @@ class RunCommandsTest {
     }
 
     @Test
+    void shouldRefuseInputWithTextAfterTheJson() {
+        Cli.Result result = Cli.run("--api", engine.api(), "start", FLOW_ID, "--input", "{\"name\": \"Ada\"} {\"name\": \"Bo\"}");
+
+        assertThat(result.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(engine.requests()).isEmpty();
+    }
+
+    @Test
     void shouldShowStatusWithOutputOfFinishedRun() {
         engine.on("GET", "/runs/" + RUN_ID, 200, EngineJson.succeeded("{\"result\":{\"said\":\"Hello, Ada!\"}}"));
 

@@ -51,6 +51,21 @@ class ValidateCommandTest {
     }
 
     @Test
+    void shouldRefuseStateDefinedTwiceUnderOneName(@TempDir Path dir) throws IOException {
+        Path file = Files.writeString(dir.resolve("twice.json"), """
+                {"StartAt": "Scan", "States": {
+                  "Scan": {"Type": "Pass", "Next": "Scan2"},
+                  "Scan2": {"Type": "Pass", "End": true},
+                  "Scan": {"Type": "Pass", "End": true}}}
+                """);
+
+        Cli.Result result = Cli.run("validate", file.toString());
+
+        assertThat(result.exitCode()).isEqualTo(ExitCodes.NOT_OK);
+        assertThat(result.out()).startsWith(file + ":4:").contains("Duplicate field 'Scan'");
+    }
+
+    @Test
     void shouldExitTwoWhenFileDoesNotExist(@TempDir Path dir) {
         Cli.Result result = Cli.run("validate", dir.resolve("missing.json").toString());
 
