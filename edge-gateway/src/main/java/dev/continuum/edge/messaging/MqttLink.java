@@ -31,6 +31,7 @@ import java.util.logging.Logger;
  */
 public final class MqttLink implements AutoCloseable {
 
+    private static final int ACK_TIMEOUT_SECONDS = 5;
     private static final Logger LOG = Logger.getLogger(MqttLink.class.getName());
 
     /** A retained message the broker publishes if the connection dies without a DISCONNECT. */
@@ -95,7 +96,8 @@ public final class MqttLink implements AutoCloseable {
     private final Options options;
     private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
     private final List<ConnectionListener> listeners = new CopyOnWriteArrayList<>();
-    private final Map<Integer, CompletableFuture<Void>> awaitingAck = new ConcurrentHashMap<>();
+    /** PUBACKs awaited on the current connection; packet ids restart with each connection, so each gets its own map. */
+    private volatile Map<Integer, CompletableFuture<Void>> awaitingAck = new ConcurrentHashMap<>();
     private volatile MqttClient client;
     private volatile boolean connected;
     private volatile boolean closed;
@@ -146,9 +148,19 @@ public final class MqttLink implements AutoCloseable {
                 acked.completeExceptionally(new LinkDownException("not connected to the broker"));
                 return;
             }
+            Map<Integer, CompletableFuture<Void>> acks = awaitingAck;
             current.publish(topic, Buffer.buffer(payload), MqttQoS.AT_LEAST_ONCE, false, retain)
-                    .onSuccess(id -> awaitingAck.put(id, acked))
+                    .onSuccess(id -> {
+                        if (client != current || !connected) {
+                            acked.completeExceptionally(new LinkDownException("connection lost before PUBACK"));
+                            return;
+                        }
+                        acks.put(id, acked);
+                        acked.whenComplete((r, e) -> acks.remove(id, acked));
+                    })
                     .onFailure(acked::completeExceptionally);
+            // a PUBACK lost with a half-dead connection must not leave the sender waiting forever
+            acked.orTimeout(ACK_TIMEOUT_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
         });
         return acked;
     }
@@ -211,15 +223,18 @@ public final class MqttLink implements AutoCloseable {
                     .setWillRetain(true);
         }
         MqttClient next = MqttClient.create(vertx, mqtt);
+        Map<Integer, CompletableFuture<Void>> acks = new ConcurrentHashMap<>();
         next.publishHandler(this::dispatch);
         next.publishCompletionHandler(id -> {
-            CompletableFuture<Void> f = awaitingAck.remove(id);
+            CompletableFuture<Void> f = acks.remove(id);
             if (f != null) {
                 f.complete(null);
             }
         });
         next.closeHandler(v -> linkLost(next));
         next.exceptionHandler(e -> LOG.log(Level.FINE, "MQTT link error", e));
+        failAwaitingAcks();
+        awaitingAck = acks;
         client = next;
         next.connect(options.port(), options.host()).onComplete(ar -> {
             if (ar.succeeded() && ar.result().code().byteValue() == 0) {
@@ -257,8 +272,9 @@ public final class MqttLink implements AutoCloseable {
     }
 
     private void failAwaitingAcks() {
-        for (Integer id : List.copyOf(awaitingAck.keySet())) {
-            CompletableFuture<Void> f = awaitingAck.remove(id);
+        Map<Integer, CompletableFuture<Void>> acks = awaitingAck;
+        for (Integer id : List.copyOf(acks.keySet())) {
+            CompletableFuture<Void> f = acks.remove(id);
             if (f != null) {
                 f.completeExceptionally(new LinkDownException("connection lost before PUBACK"));
             }

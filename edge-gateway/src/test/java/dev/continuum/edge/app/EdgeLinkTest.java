@@ -230,7 +230,8 @@ class EdgeLinkTest {
         CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
         assertThat(results).allSatisfy(f -> assertThat(f.join().succeeded()).isTrue());
         assertThat(gw.tasksRun()).isEqualTo(n);
-        assertThat(Await.until(Duration.ofSeconds(10), () -> gw.undeliveredResults() == 0)).isTrue();
+        boolean drained = Await.until(Duration.ofSeconds(30), () -> gw.undeliveredResults() == 0);
+        assertThat(drained).as("undelivered %d, connected %s", gw.undeliveredResults(), gw.connected()).isTrue();
     }
 
     @Test
