@@ -24,6 +24,8 @@ import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.net.URI;
+import java.net.URISyntaxException;
 
 /** {@code continuum}: the engine's REST API for people at a terminal. Options here apply to every subcommand. */
 @Command(name = "continuum", mixinStandardHelpOptions = true, version = "continuum CLI 0.1.0",
@@ -76,6 +78,16 @@ public final class ContinuumCommand implements Runnable {
     }
 
     public EngineClient client() {
+        URI address;
+        try {
+            address = new URI(api);
+        } catch (URISyntaxException e) {
+            address = null;
+        }
+        if (address == null || address.getHost() == null
+                || !("http".equals(address.getScheme()) || "https".equals(address.getScheme()))) {
+            throw new UsageProblem("--api must be an http(s) URL such as " + DEFAULT_API + ", not '" + api + "'");
+        }
         return new EngineClient(api, mapper);
     }
 

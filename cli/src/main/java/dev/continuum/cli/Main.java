@@ -52,6 +52,10 @@ public final class Main {
                 err.println("continuum: " + unreachable.hint());
                 return ExitCodes.UNREACHABLE;
             }
+            case UsageProblem usage -> {
+                err.println("continuum: " + usage.getMessage());
+                return ExitCodes.USAGE;
+            }
             case FileProblem unreadable -> {
                 err.println("continuum: " + unreadable.getMessage());
                 return ExitCodes.USAGE;

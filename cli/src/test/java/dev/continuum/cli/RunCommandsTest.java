@@ -256,6 +256,15 @@ class RunCommandsTest {
     }
 
     @Test
+    void shouldExitTwoWhenApiIsNotAnHttpUrl() {
+        Cli.Result result = Cli.run("--api", "127.0.0.1:8080", "runs");
+
+        assertThat(result.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(result.err().strip()).isEqualTo(
+                "continuum: --api must be an http(s) URL such as http://127.0.0.1:8080, not '127.0.0.1:8080'");
+    }
+
+    @Test
     void shouldExitTwoOnUnknownOption() {
         Cli.Result result = Cli.run("--api", engine.api(), "runs", "--colour");
 
