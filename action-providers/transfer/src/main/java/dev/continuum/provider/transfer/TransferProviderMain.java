@@ -20,13 +20,14 @@ public final class TransferProviderMain {
 
     private static final String USAGE = """
             usage: continuum-transfer-provider --endpoints FILE [--state DIR] [--port 8093] [--host 127.0.0.1]
-                   [--base-path /providers/transfer] [--parallelism 4] [--chunk-mib 8]
+                   [--base-path /providers/transfer] [--parallelism 4] [--chunk-mib 8] [--max-mib-per-second N]
               serves transfer, ls, mkdir and delete at http://HOST:PORT/BASE/<name>
             """;
 
     private TransferProviderMain() {}
 
-    record Settings(int port, String host, String basePath, Path endpoints, Path state, int parallelism, int chunkMib) {}
+    record Settings(int port, String host, String basePath, Path endpoints, Path state, int parallelism, int chunkMib,
+                    int maxMibPerSecond) {}
 
     public static void main(String[] args) {
         Settings settings;
@@ -43,7 +44,8 @@ public final class TransferProviderMain {
             return;
         }
         TransferOptions options = TransferOptions.defaults().withParallelism(settings.parallelism())
-                .withChunkBytes(settings.chunkMib() * 1024 * 1024);
+                .withChunkBytes(settings.chunkMib() * 1024 * 1024)
+                .withMaxBytesPerSecond(settings.maxMibPerSecond() * 1024L * 1024);
         EndpointRegistry endpoints;
         try {
             endpoints = EndpointConfig.load(settings.endpoints(), options.chunkBytes());
@@ -83,6 +85,7 @@ public final class TransferProviderMain {
         Path state = Path.of("continuum-transfer-state");
         int parallelism = 4;
         int chunkMib = 8;
+        int maxMibPerSecond = 0;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             String name = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
@@ -105,13 +108,14 @@ public final class TransferProviderMain {
                 case "--state" -> state = Path.of(value);
                 case "--parallelism" -> parallelism = number(name, value, 1, 256);
                 case "--chunk-mib" -> chunkMib = number(name, value, 5, 1024);
+                case "--max-mib-per-second" -> maxMibPerSecond = number(name, value, 0, 1_000_000);
                 default -> throw new IllegalArgumentException("unknown option " + name);
             }
         }
         if (endpoints == null) {
             throw new IllegalArgumentException("--endpoints FILE is required");
         }
-        return new Settings(port, host, basePath, endpoints, state, parallelism, chunkMib);
+        return new Settings(port, host, basePath, endpoints, state, parallelism, chunkMib, maxMibPerSecond);
     }
 
     private static int number(String name, String value, int min, int max) {

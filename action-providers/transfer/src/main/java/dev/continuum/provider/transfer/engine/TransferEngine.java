@@ -180,6 +180,7 @@ public final class TransferEngine {
         private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
         private final ThreadLocal<ByteBuffer[]> buffers;
         private final List<OpenFile> opened = new java.util.concurrent.CopyOnWriteArrayList<>();
+        private long nextSendNanos = System.nanoTime();
 
         Run(Storage source, Storage destination, TransferJournal journal, Progress progress, Listener listener,
             AtomicBoolean cancelled) {
@@ -191,6 +192,28 @@ public final class TransferEngine {
             this.cancelled = cancelled;
             this.buffers = ThreadLocal.withInitial(() -> new ByteBuffer[] {
                     ByteBuffer.allocate(options.chunkBytes()), ByteBuffer.allocate(options.chunkBytes())});
+        }
+
+        /** Spaces chunk sends so that the transfer stays under maxBytesPerSecond. */
+        private void pace(int bytes) {
+            long bps = options.maxBytesPerSecond();
+            if (bps <= 0) {
+                return;
+            }
+            long wait;
+            synchronized (this) {
+                long now = System.nanoTime();
+                nextSendNanos = Math.max(nextSendNanos, now);
+                wait = nextSendNanos - now;
+                nextSendNanos += (long) (bytes * 1e9 / bps);
+            }
+            if (wait > 0) {
+                try {
+                    Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
         }
 
         void sendAll(List<FileJob> jobs) {
@@ -315,6 +338,7 @@ public final class TransferEngine {
                             + " changed during the transfer (expected " + length + " bytes at " + offset + ", read " + read + ")");
                 }
                 data.flip();
+                pace(length);
                 String expected = Sha256.hex(data);
                 for (int attempt = 1; ; attempt++) {
                     String receipt;

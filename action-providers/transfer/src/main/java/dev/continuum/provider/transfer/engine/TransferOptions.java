@@ -11,9 +11,10 @@ import java.time.Duration;
  * @param maxAttempts  tries per chunk (I/O error or checksum mismatch) before the transfer fails
  * @param retryBackoff wait before the second try; doubles each time
  * @param progressEvery how often progress is reported
+ * @param maxBytesPerSecond bandwidth cap of one transfer (e.g. to spare an edge uplink); 0 for none
  */
 public record TransferOptions(int chunkBytes, int parallelism, int maxAttempts, Duration retryBackoff,
-                              Duration progressEvery) {
+                              Duration progressEvery, long maxBytesPerSecond) {
 
     public static final int MIN_CHUNK = 5 * 1024 * 1024;
 
@@ -27,18 +28,22 @@ public record TransferOptions(int chunkBytes, int parallelism, int maxAttempts, 
     }
 
     public static TransferOptions defaults() {
-        return new TransferOptions(8 * 1024 * 1024, 4, 3, Duration.ofMillis(200), Duration.ofSeconds(1));
+        return new TransferOptions(8 * 1024 * 1024, 4, 3, Duration.ofMillis(200), Duration.ofSeconds(1), 0);
     }
 
     public TransferOptions withChunkBytes(int value) {
-        return new TransferOptions(value, parallelism, maxAttempts, retryBackoff, progressEvery);
+        return new TransferOptions(value, parallelism, maxAttempts, retryBackoff, progressEvery, maxBytesPerSecond);
     }
 
     public TransferOptions withParallelism(int value) {
-        return new TransferOptions(chunkBytes, value, maxAttempts, retryBackoff, progressEvery);
+        return new TransferOptions(chunkBytes, value, maxAttempts, retryBackoff, progressEvery, maxBytesPerSecond);
     }
 
     public TransferOptions withProgressEvery(Duration value) {
-        return new TransferOptions(chunkBytes, parallelism, maxAttempts, retryBackoff, value);
+        return new TransferOptions(chunkBytes, parallelism, maxAttempts, retryBackoff, value, maxBytesPerSecond);
+    }
+
+    public TransferOptions withMaxBytesPerSecond(long value) {
+        return new TransferOptions(chunkBytes, parallelism, maxAttempts, retryBackoff, progressEvery, value);
     }
 }

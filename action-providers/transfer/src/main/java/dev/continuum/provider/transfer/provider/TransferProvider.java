@@ -112,22 +112,26 @@ public final class TransferProvider implements ActionProvider {
                 "transfer-" + ctx.actionId());
         worker.setDaemon(true);
         worker.start();
-        reportProgress(ctx, transfer, progress, Instant.now());
+        reportProgress(ctx, transfer, progress, Instant.now(), 0);
     }
 
-    private void reportProgress(ActionContext ctx, TransferRequest transfer, Progress progress, Instant lastLogged) {
+    /** Progress into the status every tick; into the log at each tenth of the bytes or every few seconds. */
+    private void reportProgress(ActionContext ctx, TransferRequest transfer, Progress progress, Instant lastLogged,
+                                long lastTenth) {
         ctx.schedule(options.progressEvery(), () -> {
             if (ctx.finished()) {
                 return;
             }
             Progress.Snapshot s = progress.snapshot();
             ctx.progress("Transferring", progressDetails(transfer, s));
-            Instant logged = lastLogged;
-            if (Duration.between(lastLogged, Instant.now()).compareTo(LOG_PROGRESS_EVERY) >= 0) {
+            long tenth = s.bytesTotal() == 0 ? 0 : s.bytesDone() * 10 / s.bytesTotal();
+            boolean due = Duration.between(lastLogged, Instant.now()).compareTo(LOG_PROGRESS_EVERY) >= 0;
+            if ((due || tenth > lastTenth) && s.bytesDone() > 0) {
                 ctx.log("Progress", describe(s), progressDetails(transfer, s));
-                logged = Instant.now();
+                reportProgress(ctx, transfer, progress, Instant.now(), tenth);
+            } else {
+                reportProgress(ctx, transfer, progress, lastLogged, lastTenth);
             }
-            reportProgress(ctx, transfer, progress, logged);
         });
     }
 
