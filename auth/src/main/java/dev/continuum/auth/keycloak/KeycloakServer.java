@@ -1,0 +1,279 @@
+package dev.continuum.auth.keycloak;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+
+/**
+ * A real Keycloak for local use and tests, started from the Maven Central distribution zip
+ * ({@code org.keycloak:keycloak-quarkus-dist}) in dev mode — no Docker. The zip is unpacked once
+ * into {@code ~/.cache/continuum/keycloak-<version>} and reused; every start uses an in-memory
+ * database and imports the Continuum realm, so each run begins from the same known state.
+ *
+ * <p>Starting takes 20–45 s on two cores, so tests share one instance per JVM: {@link #shared()}.
+ */
+public final class KeycloakServer implements AutoCloseable {
+
+    public static final String VERSION = "26.7.3";
+    public static final String REALM = "continuum";
+    /** Realms imported at start: the Continuum realm and a foreign one whose tokens must be refused. */
+    public static final List<String> REALM_RESOURCES = List.of("keycloak/continuum-realm.json", "keycloak/elsewhere-realm.json");
+
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(Long.getLong("continuum.keycloak.start-timeout-s", 240));
+    private static KeycloakServer shared;
+
+    private final Process process;
+    private final int port;
+    private final Path log;
+    private final String adminPassword;
+
+    private KeycloakServer(Process process, int port, Path log, String adminPassword) {
+        this.process = process;
+        this.port = port;
+        this.log = log;
+        this.adminPassword = adminPassword;
+    }
+
+    /**
+     * One Keycloak per JVM, started on first use and stopped when the JVM exits. When
+     * {@code CONTINUUM_TEST_KEYCLOAK_PORT} names a port where a Keycloak with the Continuum realm already
+     * runs (started by {@link #main}), that one is used instead (bootstrap admin password in
+     * {@code CONTINUUM_TEST_KEYCLOAK_ADMIN_PASSWORD}), which saves the start-up time while iterating.
+     */
+    public static synchronized KeycloakServer shared() {
+        String running = System.getenv("CONTINUUM_TEST_KEYCLOAK_PORT");
+        if (shared == null && running != null && !running.isBlank()) {
+            shared = new KeycloakServer(null, Integer.parseInt(running.trim()), null,
+                    System.getenv().getOrDefault("CONTINUUM_TEST_KEYCLOAK_ADMIN_PASSWORD", ""));
+        }
+        if (shared == null || (shared.process != null && !shared.process.isAlive())) {
+            shared = start(freePort());
+            KeycloakServer started = shared;
+            Runtime.getRuntime().addShutdownHook(new Thread(started::close, "keycloak-stop"));
+        }
+        return shared;
+    }
+
+    /** Unpacks (once) and starts Keycloak on {@code port}, returning when the realm answers. */
+    public static KeycloakServer start(int port) {
+        Path home = install();
+        try {
+            Path imports = Files.createDirectories(home.resolve("data/import"));
+            for (String resource : REALM_RESOURCES) {
+                copyResource(resource, imports.resolve(Path.of(resource).getFileName().toString()));
+            }
+            Path log = home.resolve("keycloak-" + port + ".log");
+            String adminPassword = UUID.randomUUID().toString();
+            ProcessBuilder builder = new ProcessBuilder(home.resolve("bin/kc.sh").toString(), "start-dev",
+                    "--http-port=" + port, "--http-host=127.0.0.1", "--http-management-port=" + freePort(),
+                    "--db=dev-mem", "--import-realm", "--cache=local", "--log-level=warn")
+                    .directory(home.toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile());
+            Map<String, String> env = builder.environment();
+            env.put("JAVA_HOME", System.getProperty("java.home"));
+            env.put("KC_BOOTSTRAP_ADMIN_USERNAME", "bootstrap-admin");
+            env.put("KC_BOOTSTRAP_ADMIN_PASSWORD", adminPassword);
+            env.remove("JAVA_OPTS");
+            KeycloakServer server = new KeycloakServer(builder.start(), port, log, adminPassword);
+            server.awaitReady();
+            return server;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start Keycloak from " + home, e);
+        }
+    }
+
+    /** Base URL, e.g. {@code http://127.0.0.1:8180}. */
+    public String baseUrl() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    /** The issuer of the Continuum realm's tokens. */
+    public String issuer() {
+        return issuer(REALM);
+    }
+
+    public String issuer(String realm) {
+        return baseUrl() + "/realms/" + realm;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /** Password of the master realm's bootstrap admin (random per start; for admin REST calls in tests). */
+    public String adminPassword() {
+        return adminPassword;
+    }
+
+    public String adminUser() {
+        return "bootstrap-admin";
+    }
+
+    @Override
+    public void close() {
+        if (process == null) {
+            return;
+        }
+        process.destroy();
+        try {
+            if (!process.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void awaitReady() {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        URI probe = URI.create(issuer() + "/.well-known/openid-configuration");
+        Instant deadline = Instant.now().plus(READY_TIMEOUT);
+        while (Instant.now().isBefore(deadline)) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("Keycloak exited with " + process.exitValue() + " before it was ready; see " + log);
+            }
+            try {
+                HttpResponse<Void> response = http.send(HttpRequest.newBuilder(probe).timeout(Duration.ofSeconds(5)).build(),
+                        HttpResponse.BodyHandlers.discarding());
+                if (response.statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // still starting
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for Keycloak", e);
+            }
+            sleep(Duration.ofMillis(500));
+        }
+        close();
+        throw new IllegalStateException("Keycloak was not ready within " + READY_TIMEOUT.toSeconds() + " s; see " + log);
+    }
+
+    /** The unpacked distribution, unpacking the Maven zip the first time. */
+    public static synchronized Path install() {
+        Path home = cacheDir().resolve("keycloak-" + VERSION);
+        if (Files.exists(home.resolve(".unpacked"))) {
+            return home;
+        }
+        Path zip = distributionZip().orElseThrow(() -> new IllegalStateException(
+                "Keycloak " + VERSION + " distribution not found in the local Maven repository; fetch it with: "
+                        + "mvn dependency:get -Dartifact=org.keycloak:keycloak-quarkus-dist:" + VERSION + ":zip"));
+        try {
+            Path staging = Files.createDirectories(cacheDir()).resolve("keycloak-" + VERSION + ".unpacking-" + ProcessHandle.current().pid());
+            unzip(zip, staging);
+            Path unpacked = staging.resolve("keycloak-" + VERSION);
+            try (var scripts = Files.list(unpacked.resolve("bin"))) {
+                scripts.filter(p -> p.toString().endsWith(".sh")).forEach(p -> p.toFile().setExecutable(true));
+            }
+            Files.writeString(unpacked.resolve(".unpacked"), VERSION + "\n");
+            if (!Files.exists(home)) {
+                Files.move(unpacked, home, StandardCopyOption.ATOMIC_MOVE);
+            }
+            return home;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot unpack " + zip, e);
+        }
+    }
+
+    public static Optional<Path> distributionZip() {
+        List<Path> candidates = new ArrayList<>();
+        Optional.ofNullable(System.getProperty("maven.repo.local")).map(Path::of).ifPresent(candidates::add);
+        candidates.add(Path.of(System.getProperty("user.home"), ".m2", "repository"));
+        return candidates.stream()
+                .map(repo -> repo.resolve("org/keycloak/keycloak-quarkus-dist/" + VERSION + "/keycloak-quarkus-dist-" + VERSION + ".zip"))
+                .filter(Files::isRegularFile)
+                .findFirst();
+    }
+
+    private static Path cacheDir() {
+        String configured = System.getenv("CONTINUUM_CACHE_DIR");
+        return configured != null && !configured.isBlank() ? Path.of(configured)
+                : Path.of(System.getProperty("user.home"), ".cache", "continuum");
+    }
+
+    private static void unzip(Path zip, Path target) throws IOException {
+        try (ZipFile archive = new ZipFile(zip.toFile())) {
+            for (ZipEntry entry : java.util.Collections.list(archive.entries())) {
+                Path out = target.resolve(entry.getName()).normalize();
+                if (!out.startsWith(target)) {
+                    throw new IOException("zip entry escapes the target folder: " + entry.getName());
+                }
+                if (entry.isDirectory()) {
+                    Files.createDirectories(out);
+                } else {
+                    Files.createDirectories(out.getParent());
+                    try (InputStream in = archive.getInputStream(entry)) {
+                        Files.copy(in, out, StandardCopyOption.REPLACE_EXISTING);
+                    }
+                }
+            }
+        }
+    }
+
+    private static void copyResource(String resource, Path target) throws IOException {
+        try (InputStream in = KeycloakServer.class.getClassLoader().getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IOException("missing resource " + resource);
+            }
+            Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    /** Reads a bundled realm file, e.g. to hand to an external Keycloak's import. */
+    public static String realmJson(String resource) {
+        try (InputStream in = KeycloakServer.class.getClassLoader().getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalArgumentException("missing resource " + resource);
+            }
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("no free port", e);
+        }
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /** Runs Keycloak in the foreground for local use: {@code java -cp continuum-auth.jar dev.continuum.auth.keycloak.KeycloakServer [port]}. */
+    public static void main(String[] args) throws InterruptedException {
+        int port = args.length > 0 ? Integer.parseInt(args[0]) : 8180;
+        KeycloakServer server = start(port);
+        Runtime.getRuntime().addShutdownHook(new Thread(server::close));
+        System.out.println("Keycloak ready: issuer " + server.issuer());
+        server.process.waitFor();
+    }
+}
