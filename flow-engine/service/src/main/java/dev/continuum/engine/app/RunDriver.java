@@ -14,6 +14,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.quarkus.vertx.core.runtime.context.VertxContextSafetyToggle;
 import io.smallrye.common.vertx.VertxContext;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
@@ -265,8 +266,14 @@ public class RunDriver {
         return startPending ? now : state.nextWakeAt().orElse(null);
     }
 
+    /**
+     * Runs driver work on its own duplicated context, flagged safe: loading a flow version this
+     * instance has not seen yet goes through Hibernate Reactive, which refuses unflagged contexts
+     * (without the flag, runs taken over from another or a crashed instance could never be driven).
+     */
     private void onContext(Runnable work) {
-        Context context = VertxContext.getOrCreateDuplicatedContext(vertx);
+        Context context = VertxContext.createNewDuplicatedContext(vertx.getOrCreateContext());
+        VertxContextSafetyToggle.setContextSafe(context, true);
         context.runOnContext(ignored -> work.run());
     }
 }

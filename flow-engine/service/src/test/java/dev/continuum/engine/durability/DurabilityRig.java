@@ -1,0 +1,279 @@
+package dev.continuum.engine.durability;
+
+import dev.continuum.engine.support.PostgresResource;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Real processes for one durability test: a fresh PostgreSQL database (the machine's, else an
+ * embedded one), the built-in providers in their own JVM writing an effects log, and engine
+ * processes started from the packaged jar. Providers outlive engines, as they would in production.
+ */
+final class DurabilityRig implements AutoCloseable {
+
+    /** Short, so a run leased by a killed engine is taken over within seconds. */
+    static final String LEASE = "3s";
+    private static final String PROVIDER_RUNNER = "action-providers/builtin/target/continuum-builtin-providers-0.1.0-SNAPSHOT-runner.jar";
+    private static final String PROVIDER_MAIN = "dev.continuum.provider.builtin.BuiltinProvidersMain";
+    private static final List<String> CHILD_JVM = List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    private final String name;
+    private final Path workDir;
+    private final Map<String, String> database;
+    private final Path engineJar;
+    private final ChildProcess provider;
+    private final int providerPort;
+    private final EffectsLog effects;
+    private final List<EngineInstance> engines = new ArrayList<>();
+    private final Map<String, Integer> starts = new HashMap<>();
+    private final Instant began = Instant.now();
+
+    private DurabilityRig(String name, Path workDir, Map<String, String> database, Path engineJar, ChildProcess provider,
+                          int providerPort, EffectsLog effects) {
+        this.name = name;
+        this.workDir = workDir;
+        this.database = database;
+        this.engineJar = engineJar;
+        this.provider = provider;
+        this.providerPort = providerPort;
+        this.effects = effects;
+    }
+
+    static DurabilityRig create(String name) {
+        Path moduleDir = Path.of(System.getProperty("user.dir"));
+        Path engineJar = moduleDir.resolve(System.getProperty("continuum.engine.jar", "target/quarkus-app/quarkus-run.jar"));
+        if (!Files.isRegularFile(engineJar)) {
+            throw new IllegalStateException("no engine jar at " + engineJar + "; build it first: mvn -pl flow-engine/service package");
+        }
+        Path workDir = moduleDir.resolve("target/durability/" + name + "-" + System.currentTimeMillis());
+        try {
+            Files.createDirectories(workDir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Map<String, String> database = PostgresResource.connect();
+        EffectsLog effects = new EffectsLog(workDir.resolve("echo-effects.tsv"));
+        int providerPort = freePort();
+        List<String> command = new ArrayList<>(List.of(ChildProcess.javaBinary()));
+        command.addAll(CHILD_JVM);
+        command.addAll(providerLauncher(moduleDir));
+        command.addAll(List.of("--port", String.valueOf(providerPort), "--effects-log", effects.file().toString()));
+        ChildProcess provider = ChildProcess.start("providers", command, Map.of(), workDir.resolve("providers.log"));
+        DurabilityRig rig = new DurabilityRig(name, workDir, database, engineJar, provider, providerPort, effects);
+        rig.awaitUp("providers", provider, () -> answers("http://127.0.0.1:" + providerPort + "/health"));
+        rig.say("database %s on %s:%s; providers pid %d on port %d; files in %s", database.get("continuum.db.name"),
+                database.get("continuum.db.host"), database.get("continuum.db.port"), provider.pid(), providerPort, workDir);
+        return rig;
+    }
+
+    /** The standalone runner jar when it was built, else the same main class from this test's classpath. */
+    private static List<String> providerLauncher(Path moduleDir) {
+        for (Path dir = moduleDir; dir != null; dir = dir.getParent()) {
+            Path runner = dir.resolve(PROVIDER_RUNNER);
+            if (Files.isRegularFile(runner)) {
+                return List.of("-jar", runner.toString());
+            }
+        }
+        return List.of("-cp", System.getProperty("java.class.path"), PROVIDER_MAIN);
+    }
+
+    String providersUrl() {
+        return "http://127.0.0.1:" + providerPort + "/providers";
+    }
+
+    EffectsLog effects() {
+        return effects;
+    }
+
+    /** Starts engines side by side (they share the two cores, so together is quicker than one by one). */
+    List<EngineInstance> startEngines(String... instanceIds) {
+        List<EngineInstance> started = new ArrayList<>();
+        for (String id : instanceIds) {
+            started.add(launch(id, freePort()));
+        }
+        started.forEach(engine -> awaitUp("engine " + engine.instanceId(), engine.process(), engine.api()::isReady));
+        return started;
+    }
+
+    EngineInstance startEngine(String instanceId) {
+        return startEngines(instanceId).get(0);
+    }
+
+    /** The same instance id on the same port, as a supervisor (systemd, Kubernetes) would restart it. */
+    EngineInstance restart(EngineInstance dead) {
+        if (dead.isAlive()) {
+            throw new IllegalStateException("engine " + dead.instanceId() + " is still running");
+        }
+        Instant start = Instant.now();
+        EngineInstance engine = launch(dead.instanceId(), dead.port());
+        awaitUp("engine " + engine.instanceId(), engine.process(), engine.api()::isReady);
+        say("restarted engine %s (pid %d) in %d ms", engine.instanceId(), engine.process().pid(),
+                Duration.between(start, Instant.now()).toMillis());
+        return engine;
+    }
+
+    private EngineInstance launch(String instanceId, int port) {
+        int start = starts.merge(instanceId, 1, Integer::sum);
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("CONTINUUM_DB_HOST", database.get("continuum.db.host"));
+        env.put("CONTINUUM_DB_PORT", database.get("continuum.db.port"));
+        env.put("CONTINUUM_DB_NAME", database.get("continuum.db.name"));
+        env.put("CONTINUUM_DB_USER", database.get("continuum.db.user"));
+        env.put("QUARKUS_HTTP_PORT", String.valueOf(port));
+        env.put("CONTINUUM_INSTANCE_ID", instanceId);
+        env.put("CONTINUUM_RUNS_LEASE_DURATION", LEASE);
+        // Push callbacks to a dead engine are lost; a short poll cap lets the polling fallback finish sleeps promptly.
+        env.put("CONTINUUM_RUNS_POLL_MAX", "2s");
+        env.put("CONTINUUM_PROVIDERS_BUILTIN_ENABLED", "false");
+        List<String> command = new ArrayList<>(List.of(ChildProcess.javaBinary()));
+        command.addAll(CHILD_JVM);
+        command.addAll(List.of("-jar", engineJar.toString()));
+        ChildProcess process = ChildProcess.start("engine " + instanceId, command, env,
+                workDir.resolve("engine-" + instanceId + "-" + start + ".log"));
+        EngineInstance engine = new EngineInstance(instanceId, port, process);
+        engines.add(engine);
+        return engine;
+    }
+
+    private void awaitUp(String what, ChildProcess process, BooleanSupplier ready) {
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(120));
+        while (!ready.getAsBoolean()) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException(what + " exited while starting:\n" + process.tail(40));
+            }
+            if (Instant.now().isAfter(deadline)) {
+                throw new IllegalStateException(what + " did not become ready in 120 s:\n" + process.tail(40));
+            }
+            pause(100);
+        }
+    }
+
+    /** Waits until every run has finished (any final status); returns how long it took. */
+    Duration awaitFinished(EngineApi api, Collection<String> runIds, Duration within) {
+        Instant start = Instant.now();
+        Set<String> pending = new java.util.LinkedHashSet<>(runIds);
+        while (!pending.isEmpty()) {
+            pending.removeIf(runId -> Set.of("SUCCEEDED", "FAILED", "ENDED").contains(api.status(runId)));
+            if (!pending.isEmpty() && Instant.now().isAfter(start.plus(within))) {
+                throw new AssertionError(pending.size() + " runs still unfinished after " + within.toSeconds() + " s, e.g. "
+                        + pending.iterator().next() + "; engine logs are in " + workDir);
+            }
+            pause(250);
+        }
+        return Duration.between(start, Instant.now());
+    }
+
+    /** Polls until the condition holds or the time is up; says which and returns whether it held. */
+    boolean awaitCondition(String what, Duration within, BooleanSupplier condition) {
+        Instant deadline = Instant.now().plus(within);
+        while (!condition.getAsBoolean()) {
+            if (Instant.now().isAfter(deadline)) {
+                say("gave up waiting for %s after %d s", what, within.toSeconds());
+                return false;
+            }
+            pause(20);
+        }
+        return true;
+    }
+
+    /**
+     * Runs whose lease is held right now, by owner. Not part of the API: read only to show that a
+     * test really killed an engine while it held leases (the precondition of a takeover).
+     */
+    Map<String, String> liveLeases() {
+        Map<String, String> leases = new LinkedHashMap<>();
+        query("SELECT id, lease_owner FROM runs WHERE lease_owner IS NOT NULL AND lease_until > now()",
+                rows -> leases.put(rows.getString(1), rows.getString(2)));
+        return leases;
+    }
+
+    private interface RowReader {
+        void read(ResultSet row) throws SQLException;
+    }
+
+    private void query(String sql, RowReader reader) {
+        String url = "jdbc:postgresql://" + database.get("continuum.db.host") + ":" + database.get("continuum.db.port") + "/"
+                + database.get("continuum.db.name");
+        try (Connection connection = DriverManager.getConnection(url, database.get("continuum.db.user"), "");
+             Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery(sql)) {
+            while (rows.next()) {
+                reader.read(rows);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot query the test database: " + e.getMessage(), e);
+        }
+    }
+
+    /** How many runs are in each status, read from the database so it works while no engine is up. */
+    Map<String, Integer> runsByStatus() {
+        Map<String, Integer> counts = new java.util.TreeMap<>();
+        query("SELECT status, count(*) FROM runs GROUP BY status", rows -> counts.put(rows.getString(1), rows.getInt(2)));
+        return counts;
+    }
+
+    /** Prints what happened, with the seconds since the rig started, so a CI log tells the story. */
+    void say(String format, Object... args) {
+        double seconds = Duration.between(began, Instant.now()).toMillis() / 1000.0;
+        System.out.printf("[%s %6.1fs] %s%n", name, seconds, String.format(format, args));
+    }
+
+    static void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        engines.stream().filter(EngineInstance::isAlive).forEach(engine -> engine.process().stop());
+        provider.stop();
+    }
+
+    private static boolean answers(String url) {
+        try {
+            HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(2)).GET().build();
+            return HTTP.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("no free port", e);
+        }
+    }
+}
