@@ -1,0 +1,57 @@
+package dev.continuum.provider.inference;
+
+import dev.continuum.edge.cloud.Fleet;
+import dev.continuum.edge.cloud.Registrar;
+import dev.continuum.edge.cloud.TaskDispatcher;
+import dev.continuum.edge.identity.DeviceCredentials;
+import dev.continuum.edge.messaging.MqttLink;
+import dev.continuum.edge.protocol.Topics;
+import io.vertx.core.Vertx;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The cloud's end of the edge link on one persistent MQTT session (stable client id, so results
+ * published while the provider restarts wait at the broker): registrar, fleet view, task dispatcher.
+ */
+public final class EdgeCloud implements AutoCloseable {
+
+    private final MqttLink link;
+    private final Fleet fleet;
+    private final TaskDispatcher dispatcher;
+    private final DeviceCredentials credentials;
+
+    public EdgeCloud(Vertx vertx, String host, int port, String clientId, Topics topics, DeviceCredentials credentials,
+                     Clock clock) {
+        this.credentials = credentials;
+        this.link = new MqttLink(vertx, MqttLink.Options.persistent(host, port, clientId));
+        new Registrar(link, topics, credentials).attach();
+        this.fleet = new Fleet(link, topics, credentials, clock);
+        fleet.attach();
+        this.dispatcher = new TaskDispatcher(link, topics, credentials, clock, Duration.ofSeconds(3));
+        dispatcher.attach();
+    }
+
+    public CompletableFuture<Void> start() {
+        return link.start();
+    }
+
+    public Fleet fleet() {
+        return fleet;
+    }
+
+    public TaskDispatcher dispatcher() {
+        return dispatcher;
+    }
+
+    public DeviceCredentials credentials() {
+        return credentials;
+    }
+
+    @Override
+    public void close() {
+        dispatcher.close();
+        link.close();
+    }
+}

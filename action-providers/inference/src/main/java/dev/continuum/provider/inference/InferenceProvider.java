@@ -1,0 +1,202 @@
+package dev.continuum.provider.inference;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.continuum.edge.cloud.Fleet;
+import dev.continuum.edge.cloud.TaskDispatcher;
+import dev.continuum.edge.protocol.Heartbeat;
+import dev.continuum.edge.protocol.ProgressMessage;
+import dev.continuum.edge.protocol.ResultMessage;
+import dev.continuum.edge.protocol.TaskMessage;
+import dev.continuum.edge.protocol.Tensor;
+import dev.continuum.edge.protocol.Wire;
+import dev.continuum.provider.api.ActionRequest;
+import dev.continuum.provider.api.ActionStatus;
+import dev.continuum.provider.api.ProviderDescription;
+import dev.continuum.provider.server.ActionContext;
+import dev.continuum.provider.server.ActionProvider;
+import dev.continuum.provider.server.InvalidInputException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Runs an inference job on an edge gateway: picks the device ({@link DevicePlanner}), sends the
+ * task over MQTT, reports ACTIVE with progress ("Queued on gw-1", "Running on gw-1"), and finishes
+ * SUCCEEDED with the output tensor or FAILED with the gateway's reason. The task id is the action
+ * id, so a repeated delivery never runs twice on the device.
+ */
+public final class InferenceProvider implements ActionProvider {
+
+    static final JsonNode SCHEMA = read("""
+        {"type": "object",
+         "properties": {
+           "model": {"type": "string", "minLength": 1,
+                     "description": "sha256:<digest>, a deployed name, or name@version"},
+           "input": {"type": "object",
+                     "properties": {"shape": {"type": "array", "items": {"type": "integer", "minimum": 1}, "minItems": 1},
+                                    "data": {"type": "array", "items": {"type": "number"}},
+                                    "b64": {"type": "string"}},
+                     "required": ["shape"]},
+           "input_ref": {"type": "string", "pattern": "^file:",
+                         "description": "a file: URI on the device holding {shape, data|b64}"},
+           "constraints": {"type": "object",
+                           "properties": {"min_gpu_memory_mb": {"type": "integer", "minimum": 0},
+                                          "require_gpu": {"type": "boolean"},
+                                          "device": {"type": "string"}},
+                           "additionalProperties": false},
+           "deadline_seconds": {"type": "number", "exclusiveMinimum": 0, "maximum": 2678400}
+         },
+         "required": ["model"],
+         "oneOf": [{"required": ["input"]}, {"required": ["input_ref"]}]}""");
+
+    private static final Duration DEFAULT_DEADLINE = Duration.ofMinutes(5);
+
+    private final Fleet fleet;
+    private final TaskDispatcher dispatcher;
+    private final DevicePlanner planner;
+    private final Clock clock;
+    private final Map<String, ActionContext> running = new ConcurrentHashMap<>();
+
+    public InferenceProvider(Fleet fleet, TaskDispatcher dispatcher, DevicePlanner planner, Clock clock) {
+        this.fleet = fleet;
+        this.dispatcher = dispatcher;
+        this.planner = planner;
+        this.clock = clock;
+        dispatcher.onProgress(this::onProgress);
+    }
+
+    @Override
+    public ProviderDescription describe() {
+        return ProviderDescription.builder("Edge inference")
+                .subtitle("Runs an ONNX model on an edge gateway")
+                .description("Chooses the least-loaded online gateway that has the model (and enough GPU memory), "
+                        + "sends the task over MQTT and succeeds with details.output = {shape, data}.")
+                .keywords(List.of("inference", "onnx", "edge", "gpu"))
+                .scope("urn:continuum:providers:inference")
+                .inputSchema(SCHEMA)
+                .build();
+    }
+
+    @Override
+    public ActionStatus start(ActionRequest request, ActionContext ctx) {
+        JsonNode body = request.body();
+        String model = body.get("model").asText();
+        Tensor input = null;
+        if (body.has("input")) {
+            try {
+                input = Wire.mapper().treeToValue(body.get("input"), Tensor.class);
+                input.values();
+            } catch (IOException | IllegalArgumentException e) {
+                throw new InvalidInputException("/body/input", e.getMessage());
+            }
+        }
+        JsonNode c = body.path("constraints");
+        DevicePlanner.Demand demand = new DevicePlanner.Demand(model, c.path("min_gpu_memory_mb").asLong(0),
+                c.path("require_gpu").asBoolean(false), c.hasNonNull("device") ? c.get("device").asText() : null);
+        Instant deadline = clock.instant().plus(body.has("deadline_seconds")
+                ? Duration.ofMillis((long) (body.get("deadline_seconds").asDouble() * 1000)) : DEFAULT_DEADLINE);
+        if (request.deadline() != null && request.deadline().isBefore(deadline)) {
+            deadline = request.deadline();
+        }
+
+        DevicePlanner.Decision decision = planner.choose(candidates(), demand);
+        if (decision instanceof DevicePlanner.Unplaceable u) {
+            ObjectNode why = JsonNodeFactory.instance.objectNode().put("error", "NoDevice").put("reason", u.reason());
+            ctx.log("NoDevice", u.reason(), null);
+            return ctx.failed("No suitable gateway", why);
+        }
+        String deviceId = ((DevicePlanner.Placed) decision).deviceId();
+        String taskId = ctx.actionId();
+        TaskMessage task = new TaskMessage(taskId, model, input,
+                body.hasNonNull("input_ref") ? body.get("input_ref").asText() : null, deadline.toString(),
+                clock.instant().toString());
+        running.put(taskId, ctx);
+        ctx.log("Dispatched", "sent to gateway " + deviceId, JsonNodeFactory.instance.objectNode().put("device_id", deviceId));
+        dispatcher.send(deviceId, task).whenComplete((result, error) -> finish(ctx, deviceId, result, error));
+        Duration untilDeadline = Duration.between(clock.instant(), deadline);
+        ctx.schedule(untilDeadline.plusSeconds(1), () -> {
+            dispatcher.forget(taskId);
+            running.remove(taskId);
+            ctx.fail("Deadline passed", JsonNodeFactory.instance.objectNode().put("error", "DeadlinePassed")
+                    .put("device_id", deviceId).put("deadline", task.deadline()));
+        });
+        return ctx.active("Sent to " + deviceId, details(deviceId, taskId));
+    }
+
+    @Override
+    public void cancel(ActionContext ctx) {
+        running.remove(ctx.actionId());
+        dispatcher.forget(ctx.actionId());
+    }
+
+    private void finish(ActionContext ctx, String deviceId, ResultMessage result, Throwable error) {
+        running.remove(ctx.actionId());
+        if (error != null) {
+            Throwable cause = error instanceof CompletionException ? error.getCause() : error;
+            if (!(cause instanceof CancellationException)) {
+                ctx.fail("Dispatch failed", JsonNodeFactory.instance.objectNode().put("error", String.valueOf(cause)));
+            }
+            return;
+        }
+        if (result.succeeded()) {
+            ObjectNode d = details(deviceId, result.taskId());
+            d.put("model_digest", result.modelDigest());
+            d.set("output", Wire.mapper().valueToTree(result.output()));
+            d.put("batch_size", result.batchSize());
+            d.put("inference_ms", result.inferenceMs());
+            d.put("queued_ms", result.queuedMs());
+            ctx.complete(d);
+        } else {
+            ctx.fail("Inference failed", details(deviceId, result.taskId()).put("error", result.error()));
+        }
+    }
+
+    private void onProgress(ProgressMessage m) {
+        ActionContext ctx = running.get(m.taskId());
+        if (ctx != null && !ctx.finished()) {
+            String display = ("running".equals(m.state()) ? "Running on " : "Queued on ") + m.deviceId();
+            ctx.progress(display, details(m.deviceId(), m.taskId()).put("state", m.state())
+                    .put("queue_position", m.queuePosition()));
+        }
+    }
+
+    private List<DevicePlanner.Candidate> candidates() {
+        List<DevicePlanner.Candidate> out = new ArrayList<>();
+        for (Fleet.Device d : fleet.usable()) {
+            Heartbeat hb = d.heartbeat();
+            List<String> refs = new ArrayList<>();
+            for (Heartbeat.LoadedModel m : hb.loadedModels()) {
+                refs.add(m.digest());
+                if (m.name() != null) {
+                    refs.add(m.name());
+                    refs.add(m.name() + "@" + m.version());
+                }
+            }
+            out.add(new DevicePlanner.Candidate(d.deviceId(), d.online(), refs, hb.gpuMemoryFreeMb(), hb.gpus().size(),
+                    Math.max(hb.queuedTasks(), dispatcher.pendingFor(d.deviceId())), hb.runningTasks(), hb.cpuLoad()));
+        }
+        return out;
+    }
+
+    private static ObjectNode details(String deviceId, String taskId) {
+        return JsonNodeFactory.instance.objectNode().put("device_id", deviceId).put("task_id", taskId);
+    }
+
+    private static JsonNode read(String json) {
+        try {
+            return Wire.mapper().readTree(json);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
