@@ -97,6 +97,11 @@ public final class TaskDispatcher implements AutoCloseable {
         return pending.size();
     }
 
+    /** Tasks sent to {@code deviceId} and not answered yet (load the heartbeats have not reported yet). */
+    public int pendingFor(String deviceId) {
+        return (int) pending.values().stream().filter(p -> p.deviceId.equals(deviceId)).count();
+    }
+
     @Override
     public void close() {
         sweeper.shutdownNow();
