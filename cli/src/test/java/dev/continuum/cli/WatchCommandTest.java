@@ -73,6 +73,20 @@ class WatchCommandTest {
     }
 
     @Test
+    void shouldStartAndFollowInOneCommandWithWatchOption() {
+        engine.on("POST", "/flows/" + EngineJson.FLOW_ID + "/run", 201, EngineJson.active());
+        script(helloLog().subList(0, 3), new Moment(EngineJson.active(), 1),
+                new Moment(EngineJson.failed("EchoFailed", "The echo provider did not succeed"), 3));
+
+        Cli.Result result = Cli.run("--api", engine.api(), "start", EngineJson.FLOW_ID, "--input", "{\"name\": \"Ada\"}",
+                "--watch", "--interval", "0.01");
+
+        assertThat(result.exitCode()).isEqualTo(ExitCodes.NOT_OK);
+        assertThat(result.out().lines().findFirst()).contains("run " + RUN_ID);
+        assertThat(result.out()).contains("-- FAILED").contains("error    EchoFailed");
+    }
+
+    @Test
     void shouldExitOneAndShowErrorWhenRunFails() {
         script(helloLog().subList(0, 3), new Moment(EngineJson.active(), 1),
                 new Moment(EngineJson.failed("EchoFailed", "The echo provider did not succeed"), 3));

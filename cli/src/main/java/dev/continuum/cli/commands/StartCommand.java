@@ -6,6 +6,7 @@ import dev.continuum.cli.ExitCodes;
 import dev.continuum.cli.files.JsonFiles;
 import dev.continuum.cli.output.Render;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -14,7 +15,7 @@ import java.util.List;
 
 @Command(name = "start", mixinStandardHelpOptions = true,
         description = {"Start a run of a flow's current version (POST /flows/FLOW_ID/run) and print the run id.",
-                "Follow it with: continuum watch RUN_ID"})
+                "Follow it with: continuum watch RUN_ID, or start with --watch."})
 public final class StartCommand extends EngineCommand {
 
     @Parameters(paramLabel = "FLOW_ID")
@@ -30,8 +31,14 @@ public final class StartCommand extends EngineCommand {
     @Option(names = "--tag", paramLabel = "TAG", description = "A tag for the run; repeat for several.")
     List<String> tags = new ArrayList<>();
 
+    @Option(names = "--watch", description = "Then follow the run like 'continuum watch' and exit as it does.")
+    boolean watch;
+
+    @Mixin
+    FollowOptions follow;
+
     @Override
-    public Integer call() {
+    public Integer call() throws InterruptedException {
         ObjectNode request = root.mapper().createObjectNode();
         request.set("body", input == null ? root.mapper().createObjectNode() : JsonFiles.fileOrJson(input, root.mapper()));
         if (label != null) {
@@ -41,7 +48,12 @@ public final class StartCommand extends EngineCommand {
             tags.forEach(request.putArray("tags")::add);
         }
         JsonNode run = root.client().startRun(flowId, request);
-        show(run, List.of(Render.text(run, "run_id")));
-        return ExitCodes.OK;
+        if (!watch) {
+            show(run, List.of(Render.text(run, "run_id")));
+            return ExitCodes.OK;
+        }
+        // Followed runs print as a stream: the run id (or the started run as one JSON line) comes first.
+        out().println(json() ? Render.compact(run) : "run " + Render.text(run, "run_id"));
+        return new RunFollower(root, Render.text(run, "run_id"), follow.intervalSeconds, follow.patienceSeconds).follow();
     }
 }
