@@ -88,6 +88,9 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--rack-size", defaultValue = "16", description = "Nodes per rack when the node list names none.") int rackSize;
     @Option(names = "--slo-factor", defaultValue = "2.0", description = "A job meets its SLO if JCT <= factor x duration (when it has no deadline).") double sloFactor;
     @Option(names = "--lookahead", defaultValue = "128", description = "Waiting jobs considered per scheduling round.") int lookahead;
+    @Option(names = "--preemption-interval", defaultValue = "60",
+            description = "Simulated seconds between rounds that may preempt, reclaim or migrate (0 = every round).")
+    double preemptionInterval;
     @Option(names = "--threads", description = "Policies simulated at once (default: available cores).") Integer threads;
 
     @Option(names = "--fill", description = "Run FGD's fill experiment (no departures) with each policy's placement instead of a replay.")
@@ -113,7 +116,8 @@ public final class SimulateCommand implements Callable<Integer> {
         }
         try {
             Cluster c = buildCluster();
-            PolicyOptions base = PolicyOptions.defaults(false).withLookahead(lookahead).withSeed(seed);
+            PolicyOptions base = PolicyOptions.defaults(false).withLookahead(lookahead).withSeed(seed)
+                    .withRoomMakingInterval(preemptionInterval);
             for (String p : policies) {
                 Policies.parse(p, base); // fail fast on a typo, before any work
             }

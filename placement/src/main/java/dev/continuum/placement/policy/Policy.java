@@ -25,6 +25,14 @@ public interface Policy {
         return order().nextKeyChange(running, now);
     }
 
+    /**
+     * When the policy wants a round even if nothing happens (e.g. a deferred preemption), or
+     * +infinity. Asked after every round.
+     */
+    default double wakeUpAt(double now) {
+        return Double.POSITIVE_INFINITY;
+    }
+
     default void onArrival(Job job) {
         order().onArrival(job);
     }

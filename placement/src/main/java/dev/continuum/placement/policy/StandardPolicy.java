@@ -30,6 +30,8 @@ public final class StandardPolicy implements Policy {
     private final PlacementStrategy placement;
     private final PolicyOptions options;
     private final SynergyCpu synergy;
+    private double lastRoomMaking = Double.NEGATIVE_INFINITY;
+    private boolean roomMakingDeferred;
 
     public StandardPolicy(String name, JobOrder order, PlacementStrategy placement, PolicyOptions options) {
         this.name = name;
@@ -46,6 +48,11 @@ public final class StandardPolicy implements Policy {
     public PolicyOptions options() { return options; }
 
     @Override
+    public double wakeUpAt(double now) {
+        return roomMakingDeferred ? lastRoomMaking + options.roomMakingInterval() : Double.POSITIVE_INFINITY;
+    }
+
+    @Override
     public void onArrival(Job job) {
         order.onArrival(job);
         placement.onArrival(job);
@@ -58,6 +65,8 @@ public final class StandardPolicy implements Policy {
         }
         List<Demand> failed = new ArrayList<>();
         int attempts = 0;
+        boolean mayMakeRoom = ctx.now() >= lastRoomMaking + options.roomMakingInterval();
+        roomMakingDeferred = false;
         for (ActiveJob w : ctx.waiting(options.lookahead())) {
             if (w.running()) {
                 continue;
@@ -71,6 +80,12 @@ public final class StandardPolicy implements Policy {
                 continue;
             }
             if (attempts < ROOM_MAKING_ATTEMPTS && (options.preempt() || options.migrate() || options.lend())) {
+                if (!mayMakeRoom) {
+                    roomMakingDeferred = true;
+                    attempts = ROOM_MAKING_ATTEMPTS;
+                    continue;
+                }
+                lastRoomMaking = ctx.now();
                 attempts++;
                 if (makeRoom(ctx, w, quota) && tryStart(ctx, w)) {
                     failed.clear();

@@ -29,7 +29,7 @@ public final class Simulator {
         void report(String policy, long jobs, double simSeconds);
     }
 
-    private enum Kind { FINISH, RECONSIDER }
+    private enum Kind { FINISH, RECONSIDER, WAKE_UP }
 
     private record Event(double time, long seq, Kind kind, ActiveJob job, long version) {
     }
@@ -58,6 +58,7 @@ public final class Simulator {
         long jobs = 0;
         long rejected = 0;
         long nextProgress = 10_000;
+        double pendingWakeUp = Double.POSITIVE_INFINITY;
         while (next != null || !events.isEmpty()) {
             double tArrival = next == null ? Double.POSITIVE_INFINITY : Math.max(now, next.arrival());
             double tEvent = events.isEmpty() ? Double.POSITIVE_INFINITY : events.peek().time;
@@ -67,6 +68,11 @@ public final class Simulator {
             boolean changed = false;
             while (!events.isEmpty() && events.peek().time <= now) {
                 Event e = events.poll();
+                if (e.kind == Kind.WAKE_UP) {
+                    pendingWakeUp = Double.POSITIVE_INFINITY;
+                    changed = true;
+                    continue;
+                }
                 if (e.version != e.job.version() || !e.job.running()) {
                     continue; // superseded by a preemption, migration or resize
                 }
@@ -103,6 +109,11 @@ public final class Simulator {
                         events.add(new Event(j.expectedFinish(), seq[0]++, Kind.FINISH, j, j.version()));
                         scheduleReconsideration(policy, events, seq, j, now);
                     }
+                }
+                double wake = policy.wakeUpAt(now);
+                if (wake > now && wake < pendingWakeUp) {
+                    pendingWakeUp = wake;
+                    events.add(new Event(wake, seq[0]++, Kind.WAKE_UP, null, 0));
                 }
             }
         }

@@ -5,6 +5,7 @@ import dev.continuum.placement.model.Job;
 import dev.continuum.placement.model.NodeSpec;
 import dev.continuum.placement.model.Topology;
 import dev.continuum.placement.policy.Policies;
+import dev.continuum.placement.policy.PolicyOptions;
 import dev.continuum.placement.state.PreemptionCosts;
 import dev.continuum.placement.trace.ClusterReader;
 import dev.continuum.placement.trace.SyntheticTrace;
@@ -105,5 +106,23 @@ class SimulatorTest {
 
         assertThat(las.jct().mean()).isLessThan(fifo.jct().mean() * 0.7);
         assertThat(las.queueingDelay().mean()).isLessThan(fifo.queueingDelay().mean() / 10);
+    }
+
+    @Test
+    void aPreemptionDeferredByTheIntervalShouldHappenWhenTheIntervalEnds() {
+        Cluster c = Cluster.of("one", List.of(node("n0", "r0")));
+        List<Job> jobs = List.of(Job.simple("long", 0, 8, 10_000), Job.simple("short1", 100, 8, 10),
+                Job.simple("short2", 130, 8, 10));
+        SimulationConfig config = SimulationConfig.of(c).withCosts(PreemptionCosts.FREE);
+        PolicyOptions base = PolicyOptions.defaults(true);
+
+        SimulationResult every60s = new Simulator(config).run(Policies.parse("srtf", base), jobs.iterator());
+        SimulationResult everyRound = new Simulator(config).run(Policies.parse("srtf", base.withRoomMakingInterval(0)),
+                jobs.iterator());
+
+        // short2 waits until 160 (60 s after the preemption at 100): JCT 40 instead of 10
+        assertThat(every60s.preemptions()).isEqualTo(2);
+        assertThat(every60s.jct().mean()).isCloseTo((10_020 + 10 + 40) / 3.0, within(1e-6));
+        assertThat(everyRound.jct().mean()).isCloseTo((10_020 + 10 + 10) / 3.0, within(1e-6));
     }
 }
