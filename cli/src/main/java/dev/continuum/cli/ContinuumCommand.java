@@ -42,7 +42,7 @@ public final class ContinuumCommand implements Runnable {
 
     @Option(names = "--api", scope = ScopeType.INHERIT, paramLabel = "URL",
             defaultValue = "${env:CONTINUUM_API:-" + DEFAULT_API + "}",
-            description = "Engine API address (default: $CONTINUUM_API, else ${DEFAULT-VALUE}).")
+            description = "Engine API address; default $CONTINUUM_API, else " + DEFAULT_API + " (now: ${DEFAULT-VALUE}).")
     private String api;
 
     @Option(names = "--json", scope = ScopeType.INHERIT, description = "Machine-readable JSON output instead of text.")

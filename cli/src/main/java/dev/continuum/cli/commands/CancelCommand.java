@@ -17,7 +17,7 @@ public final class CancelCommand extends EngineCommand {
     @Parameters(paramLabel = "RUN_ID")
     String runId;
 
-    @Option(names = "--reason", description = "Why; kept in the run's log.")
+    @Option(names = "--reason", paramLabel = "TEXT", description = "Why; kept in the run's log.")
     String reason;
 
     @Override

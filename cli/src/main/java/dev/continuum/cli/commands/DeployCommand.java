@@ -20,7 +20,7 @@ public final class DeployCommand extends EngineCommand {
     @Parameters(paramLabel = "FILE", description = "The flow file (JSON).")
     Path file;
 
-    @Option(names = "--title", description = "Title of the flow; overrides the file's.")
+    @Option(names = "--title", paramLabel = "TITLE", description = "Title of the flow; overrides the file's.")
     String title;
 
     @Override

@@ -12,10 +12,10 @@ import java.util.List;
 @Command(name = "flows", mixinStandardHelpOptions = true, description = "List published flows (GET /flows).")
 public final class FlowsCommand extends EngineCommand {
 
-    @Option(names = "--limit", defaultValue = "100", description = "At most this many (1-1000, default ${DEFAULT-VALUE}).")
+    @Option(names = "--limit", paramLabel = "N", defaultValue = "100", description = "At most this many (1-1000, default ${DEFAULT-VALUE}).")
     int limit;
 
-    @Option(names = "--offset", defaultValue = "0", description = "Skip this many.")
+    @Option(names = "--offset", paramLabel = "N", defaultValue = "0", description = "Skip this many.")
     int offset;
 
     @Override

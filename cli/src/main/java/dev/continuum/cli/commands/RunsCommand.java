@@ -15,22 +15,22 @@ import java.util.Optional;
 @Command(name = "runs", mixinStandardHelpOptions = true, description = "List runs, newest first (GET /runs).")
 public final class RunsCommand extends EngineCommand {
 
-    @Option(names = "--status", description = "Only runs in this status: ACTIVE, INACTIVE, SUCCEEDED, FAILED, ENDED.")
+    @Option(names = "--status", paramLabel = "STATUS", description = "Only runs in this status: ACTIVE, INACTIVE, SUCCEEDED, FAILED, ENDED.")
     String status;
 
     @Option(names = "--flow", paramLabel = "FLOW_ID", description = "Only runs of this flow.")
     String flowId;
 
-    @Option(names = "--label", description = "Only runs with this label.")
+    @Option(names = "--label", paramLabel = "LABEL", description = "Only runs with this label.")
     String label;
 
-    @Option(names = "--tag", description = "Only runs with this tag.")
+    @Option(names = "--tag", paramLabel = "TAG", description = "Only runs with this tag.")
     String tag;
 
-    @Option(names = "--limit", defaultValue = "100", description = "At most this many (1-1000, default ${DEFAULT-VALUE}).")
+    @Option(names = "--limit", paramLabel = "N", defaultValue = "100", description = "At most this many (1-1000, default ${DEFAULT-VALUE}).")
     int limit;
 
-    @Option(names = "--offset", defaultValue = "0", description = "Skip this many.")
+    @Option(names = "--offset", paramLabel = "N", defaultValue = "0", description = "Skip this many.")
     int offset;
 
     @Override

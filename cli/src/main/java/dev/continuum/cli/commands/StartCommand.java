@@ -25,7 +25,7 @@ public final class StartCommand extends EngineCommand {
             description = "The run's input: a JSON file, JSON text such as '{\"name\": \"Ada\"}', or - for standard input. Default {}.")
     String input;
 
-    @Option(names = "--label", description = "A label to find the run by later.")
+    @Option(names = "--label", paramLabel = "LABEL", description = "A label to find the run by later.")
     String label;
 
     @Option(names = "--tag", paramLabel = "TAG", description = "A tag for the run; repeat for several.")

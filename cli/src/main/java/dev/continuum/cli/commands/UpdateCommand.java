@@ -23,7 +23,7 @@ public final class UpdateCommand extends EngineCommand {
     @Parameters(index = "1", paramLabel = "FILE", description = "The flow file (JSON).")
     Path file;
 
-    @Option(names = "--title", description = "New title of the flow.")
+    @Option(names = "--title", paramLabel = "TITLE", description = "New title of the flow.")
     String title;
 
     @Override
