@@ -27,6 +27,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -57,6 +58,8 @@ public class RunDriver {
     private final Counter transitions;
     private final Set<UUID> driving = ConcurrentHashMap.newKeySet();
     private final Set<UUID> nudged = ConcurrentHashMap.newKeySet();
+    /** Drives finished per run: a claim that read a run before one of them finished holds a stale copy. */
+    private final ConcurrentHashMap<UUID, Long> drivesDone = new ConcurrentHashMap<>();
     private volatile boolean scanning;
     private volatile boolean stopping;
     private long scanTimer = -1;
@@ -119,11 +122,26 @@ public class RunDriver {
             return;
         }
         onContext(() -> drive(runId, known).subscribe().with(
-                done -> driving.remove(runId),
+                done -> stoppedDriving(runId),
                 failure -> {
                     driving.remove(runId);
                     LOG.errorf(failure, "driving run %s failed; it will be retried", runId);
                 }));
+    }
+
+    /**
+     * A nudge (or a scan's claim) that came after the last turn looked would otherwise leave the run
+     * leased to this instance but driven by nobody until the lease expires; take it up now.
+     */
+    private void stoppedDriving(UUID runId) {
+        if (drivesDone.size() > 100_000) {
+            drivesDone.clear(); // bounded memory; a claim that then sees a changed count just re-reads
+        }
+        drivesDone.merge(runId, 1L, Long::sum);
+        driving.remove(runId);
+        if (nudged.remove(runId)) {
+            nudge(runId);
+        }
     }
 
     /** Something arrived for a run (pushed completion, cancel, resume): drive it now if nobody else is. */
@@ -132,8 +150,11 @@ public class RunDriver {
             nudged.add(runId);
             return;
         }
+        Long drivesBefore = drivesDone.get(runId);
         onContext(() -> runs.claim(runId, instanceId, clock.instant(), leaseUntil()).subscribe().with(
-                found -> found.ifPresent(run -> launch(runId, run)),
+                // A drive that finished while the claim was under way may have committed after the claim read.
+                found -> found.ifPresent(run -> launch(runId,
+                        Objects.equals(drivesBefore, drivesDone.get(runId)) ? run : null)),
                 failure -> LOG.warnf("could not take run %s: %s", runId, failure.getMessage())));
     }
 

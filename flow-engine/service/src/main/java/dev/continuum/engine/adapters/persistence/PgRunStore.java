@@ -15,7 +15,6 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
-import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -48,17 +47,26 @@ public class PgRunStore implements RunStore {
         this.json = json;
     }
 
+    /** Log rows as one JSON array, expanded in SQL; "seq" counts from 1 and is offset by the statement. */
+    private static final String EVENT_ROWS =
+            "jsonb_to_recordset(%s::text::jsonb) AS e(seq int, code text, state_name text, description text, details jsonb, at timestamptz)";
+
     @Override
     public Uni<Void> insert(RunRecord run, List<LogEntry> log, Instant nextWakeAt, String leaseOwner, Instant leaseUntil) {
-        return pool.withTransaction(conn -> conn.preparedQuery("""
-                        INSERT INTO runs (id, flow_id, flow_version, owner_id, status, label, tags, state, next_wake_at,
-                                          lease_owner, lease_until, event_seq, created_at, updated_at, completed_at)
-                        VALUES ($1, $2, $3, $4, $5, $6, $7::text::jsonb, $8::text::jsonb, $9, $10, $11, $12, $13, $13, $14)""")
+        // One statement is one transaction: the run and its first log entries land together or not at all.
+        return pool.preparedQuery("""
+                        WITH run AS (
+                            INSERT INTO runs (id, flow_id, flow_version, owner_id, status, label, tags, state, next_wake_at,
+                                              lease_owner, lease_until, event_seq, created_at, updated_at, completed_at)
+                            VALUES ($1, $2, $3, $4, $5, $6, $7::text::jsonb, $8::text::jsonb, $9, $10, $11, $12, $13, $13, $14)
+                            RETURNING id)
+                        INSERT INTO run_events (run_id, seq, code, state_name, description, details, at)
+                        SELECT run.id, e.seq, e.code, e.state_name, e.description, e.details, e.at
+                        FROM run, """ + EVENT_ROWS.formatted("$15"))
                 .execute(Tuple.from(new Object[]{run.id(), run.flowId(), run.flowVersion(), run.ownerId(),
                         run.state().status().name(), run.label(), write(json.valueToTree(run.tags())),
                         write(run.state().toJson()), odt(nextWakeAt), leaseOwner, odt(leaseUntil), log.size(),
-                        odt(run.createdAt()), odt(run.completedAt())}))
-                .flatMap(ignored -> insertEvents(conn, run.id(), 0, log)))
+                        odt(run.createdAt()), odt(run.completedAt()), eventRows(log)}))
                 .replaceWithVoid();
     }
 
@@ -66,36 +74,36 @@ public class PgRunStore implements RunStore {
     public Uni<Boolean> commit(UUID runId, String leaseOwner, RunState state, List<LogEntry> log, Instant nextWakeAt,
                                Instant leaseUntil, Instant now, List<Long> consumedInbox) {
         boolean finished = state.status().name().matches("SUCCEEDED|FAILED|ENDED");
-        return pool.withTransaction(conn -> conn.preparedQuery("""
-                        UPDATE runs SET state = $3::text::jsonb, status = $4, event_seq = event_seq + $5,
-                               next_wake_at = CASE WHEN $9::boolean AND EXISTS (SELECT 1 FROM run_inbox i WHERE i.run_id = $1
-                                                         AND NOT (i.id = ANY($10::bigint[]))) THEN $7::timestamptz ELSE $6::timestamptz END,
-                               lease_owner = CASE WHEN $8::timestamptz IS NULL THEN NULL ELSE lease_owner END,
-                               lease_until = $8::timestamptz, updated_at = $7::timestamptz,
-                               completed_at = CASE WHEN $9::boolean THEN completed_at ELSE COALESCE(completed_at, $7::timestamptz) END
-                        WHERE id = $1 AND lease_owner = $2
-                        RETURNING event_seq""")
+        // One statement, hence one transaction and one round trip: the state, the consumed inbox items and
+        // the new log entries change together, and only while this instance still holds the lease.
+        return pool.preparedQuery("""
+                        WITH updated AS (
+                            UPDATE runs SET state = $3::text::jsonb, status = $4, event_seq = event_seq + $5,
+                                   next_wake_at = CASE WHEN $9::boolean AND EXISTS (SELECT 1 FROM run_inbox i WHERE i.run_id = $1
+                                                             AND NOT (i.id = ANY($10::bigint[]))) THEN $7::timestamptz ELSE $6::timestamptz END,
+                                   lease_owner = CASE WHEN $8::timestamptz IS NULL THEN NULL ELSE lease_owner END,
+                                   lease_until = $8::timestamptz, updated_at = $7::timestamptz,
+                                   completed_at = CASE WHEN $9::boolean THEN completed_at ELSE COALESCE(completed_at, $7::timestamptz) END
+                            WHERE id = $1 AND lease_owner = $2 AND (completed_at IS NULL OR NOT $9::boolean)
+                            RETURNING event_seq),
+                        consumed AS (
+                            DELETE FROM run_inbox WHERE id = ANY($10::bigint[]) AND EXISTS (SELECT 1 FROM updated)),
+                        logged AS (
+                            INSERT INTO run_events (run_id, seq, code, state_name, description, details, at)
+                            SELECT $1, updated.event_seq - $5 + e.seq, e.code, e.state_name, e.description, e.details, e.at
+                            FROM updated, """ + EVENT_ROWS.formatted("$11") + """
+                        )
+                        SELECT event_seq FROM updated""")
                 .execute(Tuple.from(new Object[]{runId, leaseOwner, write(state.toJson()), state.status().name(),
                         log.size(), odt(nextWakeAt), odt(now), odt(leaseUntil), !finished,
-                        consumedInbox.toArray(new Long[0])}))
-                .flatMap(rows -> {
-                    if (rows.rowCount() == 0) {
-                        return Uni.createFrom().item(false);
-                    }
-                    int lastSeq = rows.iterator().next().getInteger(0);
-                    Uni<Void> deleteInbox = consumedInbox.isEmpty() ? Uni.createFrom().voidItem()
-                            : conn.preparedQuery("DELETE FROM run_inbox WHERE id = ANY($1)")
-                                    .execute(Tuple.of(consumedInbox.toArray(new Long[0]))).replaceWithVoid();
-                    return deleteInbox.flatMap(v -> insertEvents(conn, runId, lastSeq - log.size(), log)).replaceWith(true);
-                }));
+                        consumedInbox.toArray(new Long[0]), eventRows(log)}))
+                .map(rows -> rows.rowCount() > 0);
     }
 
-    private Uni<Void> insertEvents(SqlConnection conn, UUID runId, int seqBefore, List<LogEntry> log) {
-        if (log.isEmpty()) {
-            return Uni.createFrom().voidItem();
-        }
+    /** The log as the JSON array {@link #EVENT_ROWS} expands; seq is the entry's position, from 1. */
+    private String eventRows(List<LogEntry> log) {
         ArrayNode rows = json.createArrayNode();
-        int seq = seqBefore;
+        int seq = 0;
         for (LogEntry entry : log) {
             ObjectNode row = rows.addObject();
             row.put("seq", ++seq);
@@ -105,13 +113,7 @@ public class PgRunStore implements RunStore {
             row.set("details", entry.details());
             row.put("at", entry.time().toString());
         }
-        return conn.preparedQuery("""
-                        INSERT INTO run_events (run_id, seq, code, state_name, description, details, at)
-                        SELECT $1, e.seq, e.code, e.state_name, e.description, e.details, e.at
-                        FROM jsonb_to_recordset($2::text::jsonb)
-                             AS e(seq int, code text, state_name text, description text, details jsonb, at timestamptz)""")
-                .execute(Tuple.of(runId, write(rows)))
-                .replaceWithVoid();
+        return write(rows);
     }
 
     @Override
@@ -192,13 +194,14 @@ public class PgRunStore implements RunStore {
 
     @Override
     public Uni<Boolean> push(UUID runId, String token, JsonNode status, Instant now) {
-        return pool.withTransaction(conn -> conn.preparedQuery("""
+        // One statement: the item is queued and the run marked due together, or neither for a finished run.
+        return pool.preparedQuery("""
+                        WITH due AS (
+                            UPDATE runs SET next_wake_at = $4 WHERE id = $1 AND completed_at IS NULL RETURNING id)
                         INSERT INTO run_inbox (run_id, token, status, received_at)
-                        SELECT id, $2, $3::text::jsonb, $4 FROM runs WHERE id = $1 AND completed_at IS NULL""")
+                        SELECT id, $2, $3::text::jsonb, $4 FROM due""")
                 .execute(Tuple.of(runId, token, write(status), odt(now)))
-                .flatMap(inserted -> inserted.rowCount() == 0 ? Uni.createFrom().item(false)
-                        : conn.preparedQuery("UPDATE runs SET next_wake_at = $2 WHERE id = $1")
-                                .execute(Tuple.of(runId, odt(now))).replaceWith(true)));
+                .map(inserted -> inserted.rowCount() > 0);
     }
 
     @Override
