@@ -7,6 +7,7 @@ import picocli.CommandLine.Option;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -44,6 +45,9 @@ public final class EngineLoad implements Callable<Integer> {
     @Option(names = "--timeout-s", defaultValue = "600", description = "Give up on a phase after this long (default ${DEFAULT-VALUE}).")
     long timeoutSeconds;
 
+    @Option(names = "--engine-pid", description = "Engine process id (same machine): also print the engine's CPU time per run.")
+    Long enginePid;
+
     @Override
     public Integer call() throws Exception {
         if (concurrency < 1 || concurrency > 1000) {
@@ -58,14 +62,21 @@ public final class EngineLoad implements Callable<Integer> {
             System.out.printf("warmup          %d runs in %.2f s%n", warmup, warm.wallTime().toNanos() / 1e9);
         }
         OptionalDouble before = PrometheusText.counter(engine.metrics(), COUNTER);
+        Optional<Duration> cpuBefore = engineCpu();
         LoadDriver.Phase measured = driver.drive(flowId, runs, concurrency, "bench-" + tag);
+        Optional<Duration> cpuAfter = engineCpu();
         OptionalDouble after = PrometheusText.counter(engine.metrics(), COUNTER);
         List<RunTiming> timings = driver.timings(measured.runIds(), 8);
         OptionalDouble delta = before.isPresent() && after.isPresent()
                 ? OptionalDouble.of(after.getAsDouble() - before.getAsDouble()) : OptionalDouble.empty();
-        LoadReport report = new LoadReport(concurrency, sleepSeconds, measured.wallTime(), timings, delta);
+        Optional<Duration> cpu = cpuBefore.flatMap(b -> cpuAfter.map(a -> a.minus(b)));
+        LoadReport report = new LoadReport(concurrency, sleepSeconds, measured.wallTime(), timings, delta, cpu);
         System.out.print(report.table());
         return report.statuses().keySet().stream().allMatch("SUCCEEDED"::equals) ? 0 : 1;
+    }
+
+    private Optional<Duration> engineCpu() {
+        return enginePid == null ? Optional.empty() : ProcessCpu.used(enginePid);
     }
 
     public static void main(String[] args) {

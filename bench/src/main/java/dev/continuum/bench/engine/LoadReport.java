@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
@@ -14,7 +15,7 @@ import java.util.stream.Collectors;
  * cross-check. Per-Action overhead is (run latency − time the providers were asked to take) / actions.
  */
 public record LoadReport(int concurrency, BigDecimal sleepSeconds, Duration wallTime, List<RunTiming> runs,
-                         OptionalDouble counterDelta) {
+                         OptionalDouble counterDelta, Optional<Duration> engineCpu) {
 
     public long transitions() {
         return runs.stream().mapToLong(RunTiming::logEntries).sum();
@@ -58,6 +59,9 @@ public record LoadReport(int concurrency, BigDecimal sleepSeconds, Duration wall
         row(out, "runs/s", "%.1f".formatted(runsPerSecond()));
         row(out, "run latency", "p50 %.1f ms   p99 %.1f ms   max %.1f ms".formatted(latency.p50(), latency.p99(), latency.max()));
         row(out, "per-Action overhead", "p50 %.2f ms   p99 %.2f ms".formatted(overhead.p50(), overhead.p99()));
+        engineCpu.ifPresent(cpu -> row(out, "engine CPU", "%.2f s = %.1f ms per run, %.0f us per transition".formatted(
+                cpu.toNanos() / 1e9, cpu.toNanos() / 1e6 / Math.max(1, runs.size()),
+                cpu.toNanos() / 1e3 / Math.max(1, transitions()))));
         return out.toString();
     }
 
