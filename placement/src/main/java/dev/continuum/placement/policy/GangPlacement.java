@@ -6,12 +6,14 @@ import dev.continuum.placement.state.Placement;
 import dev.continuum.placement.state.Slice;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
  * Jobs larger than any node take whole GPUs on several nodes. Consolidating puts them in the
- * single rack that fits them most tightly, or else spans the fewest, fullest racks; the naive
- * variant takes nodes in index order wherever they are.
+ * single rack that fits them most tightly, or else spans the fullest racks first; inside a rack
+ * the nodes with most free GPUs go first. The naive variant takes nodes in index order wherever
+ * they are.
  */
 public final class GangPlacement {
     private GangPlacement() {
@@ -29,10 +31,10 @@ public final class GangPlacement {
         long[] rackSum = new long[v.rackCount()];
         long total = 0;
         for (int node = 0; node < n; node++) {
-            if (!d.acceptsModel(v.spec(node).gpuModel())) {
+            int u = v.fullyFreeGpus(node);
+            if (u == 0 || !d.acceptsModel(v.spec(node).gpuModel())) {
                 continue;
             }
-            int u = v.fullyFreeGpus(node);
             if (cpuPerGpu > 0) {
                 u = (int) Math.min(u, v.freeCpu(node) / cpuPerGpu);
             }
@@ -46,52 +48,87 @@ public final class GangPlacement {
         if (total < k) {
             return null;
         }
-        // sort keys: [rack rank | rack | free GPUs (more first) | node], packed in a long
-        int[] rackRank = new int[rackSum.length];
-        if (consolidate) {
-            int bestRack = -1;
-            for (int r = 0; r < rackSum.length; r++) {
-                if (rackSum[r] >= k && (bestRack < 0 || rackSum[r] < rackSum[bestRack])) {
-                    bestRack = r;
-                }
-            }
-            for (int r = 0; r < rackSum.length; r++) {
-                // the tightest rack that fits, else the fullest racks first
-                rackRank[r] = bestRack >= 0 ? (r == bestRack ? 0 : 1) : (int) Math.min(1 << 20, Math.max(0, (1 << 20) - rackSum[r]));
-            }
-        }
-        long[] keys = new long[n];
-        int count = 0;
-        for (int node = 0; node < n; node++) {
-            if (usable[node] > 0) {
-                int r = consolidate ? v.rack(node) : 0;
-                long key = ((long) rackRank[r] << 42) | ((long) r << 27) | ((long) (1023 - Math.min(1023, usable[node])) << 17);
-                keys[count++] = consolidate ? (key << 0) | node : node;
-            }
-        }
-        keys = java.util.Arrays.copyOf(keys, count);
-        java.util.Arrays.sort(keys);
-        List<Integer> order = new ArrayList<>(count);
-        for (long key : keys) {
-            order.add((int) (key & ((1 << 17) - 1)));
-        }
         List<Slice> slices = new ArrayList<>();
         int left = k;
-        for (int node : order) {
+        if (!consolidate) {
+            for (int node = 0; node < n && left > 0; node++) {
+                left = take(v, node, usable[node], left, cpuPerGpu, memPerGpu, slices);
+            }
+            return new Placement(slices);
+        }
+        int bestRack = -1;
+        for (int r = 0; r < rackSum.length; r++) {
+            if (rackSum[r] >= k && (bestRack < 0 || rackSum[r] < rackSum[bestRack])) {
+                bestRack = r;
+            }
+        }
+        int[] racks = bestRack >= 0 ? new int[]{bestRack} : racksByFreeDescending(rackSum);
+        for (int rack : racks) {
             if (left == 0) {
                 break;
             }
-            int take = Math.min(left, usable[node]);
-            int[] gpus = new int[take];
-            int t = 0;
-            for (int g = 0; g < v.spec(node).gpus() && t < take; g++) {
-                if (v.freeGpuMilli(node, g) == 1000) {
-                    gpus[t++] = g;
+            for (int node : nodesByFreeDescending(v, rack, usable)) {
+                if (left == 0) {
+                    break;
                 }
+                left = take(v, node, usable[node], left, cpuPerGpu, memPerGpu, slices);
             }
-            slices.add(new Slice(node, gpus, 1000, cpuPerGpu * take, memPerGpu * take));
-            left -= take;
         }
         return new Placement(slices);
+    }
+
+    private static int take(ClusterView v, int node, int usable, int left, long cpuPerGpu, long memPerGpu, List<Slice> out) {
+        int take = Math.min(left, usable);
+        if (take <= 0) {
+            return left;
+        }
+        int[] gpus = new int[take];
+        int t = 0;
+        for (int g = 0; g < v.spec(node).gpus() && t < take; g++) {
+            if (v.freeGpuMilli(node, g) == 1000) {
+                gpus[t++] = g;
+            }
+        }
+        out.add(new Slice(node, gpus, 1000, cpuPerGpu * take, memPerGpu * take));
+        return left - take;
+    }
+
+    /** Racks with free GPUs, fullest first (ties: lower index). */
+    private static int[] racksByFreeDescending(long[] rackSum) {
+        long[] keys = new long[rackSum.length];
+        int count = 0;
+        for (int r = 0; r < rackSum.length; r++) {
+            if (rackSum[r] > 0) {
+                keys[count++] = ((Long.MAX_VALUE >> 24) - rackSum[r]) << 20 | r;
+            }
+        }
+        keys = Arrays.copyOf(keys, count);
+        Arrays.sort(keys);
+        int[] out = new int[count];
+        for (int i = 0; i < count; i++) {
+            out[i] = (int) (keys[i] & ((1 << 20) - 1));
+        }
+        return out;
+    }
+
+    /** Nodes of one rack with usable GPUs, most usable first (ties: lower index). */
+    private static int[] nodesByFreeDescending(ClusterView v, int rack, int[] usable) {
+        long[] keys = new long[16];
+        int count = 0;
+        for (int node = 0; node < usable.length; node++) {
+            if (usable[node] > 0 && v.rack(node) == rack) {
+                if (count == keys.length) {
+                    keys = Arrays.copyOf(keys, count * 2);
+                }
+                keys[count++] = ((long) (1 << 20) - usable[node]) << 32 | node;
+            }
+        }
+        keys = Arrays.copyOf(keys, count);
+        Arrays.sort(keys);
+        int[] out = new int[count];
+        for (int i = 0; i < count; i++) {
+            out[i] = (int) (keys[i] & 0xFFFFFFFFL);
+        }
+        return out;
     }
 }
