@@ -58,6 +58,16 @@ public final class TransferEngine {
      */
     public Progress.Snapshot run(Storage source, Storage destination, List<TransferItem> items, SyncLevel syncLevel,
                                  TransferJournal journal, Progress progress, Listener listener, AtomicBoolean cancelled) {
+        return run(source, destination, items, syncLevel, true, journal, progress, listener, cancelled);
+    }
+
+    /**
+     * As above; with {@code verify} false the destination is not read back (chunks are still
+     * hashed at the source for the journal, and S3 still checks Content-MD5).
+     */
+    public Progress.Snapshot run(Storage source, Storage destination, List<TransferItem> items, SyncLevel syncLevel,
+                                 boolean verify, TransferJournal journal, Progress progress, Listener listener,
+                                 AtomicBoolean cancelled) {
         List<FileJob> jobs = new ArrayList<>();
         for (TransferItem item : items) {
             expand(source, destination, item, jobs);
@@ -75,7 +85,7 @@ public final class TransferEngine {
         }
         listener.event("TransferPlanned", jobs.size() + " files, " + toSend.size() + " to send ("
                 + progress.bytesTotal.get() + " bytes), " + (jobs.size() - toSend.size()) + " already at the destination");
-        new Run(source, destination, journal, progress, listener, cancelled).sendAll(toSend);
+        new Run(source, destination, verify, journal, progress, listener, cancelled).sendAll(toSend);
         return progress.snapshot();
     }
 
@@ -182,16 +192,20 @@ public final class TransferEngine {
         private final List<OpenFile> opened = new java.util.concurrent.CopyOnWriteArrayList<>();
         private long nextSendNanos = System.nanoTime();
 
-        Run(Storage source, Storage destination, TransferJournal journal, Progress progress, Listener listener,
-            AtomicBoolean cancelled) {
+        private final boolean verify;
+
+        Run(Storage source, Storage destination, boolean verify, TransferJournal journal, Progress progress,
+            Listener listener, AtomicBoolean cancelled) {
+            this.verify = verify;
             this.source = source;
             this.destination = destination;
             this.journal = journal;
             this.progress = progress;
             this.listener = listener;
             this.cancelled = cancelled;
+            // direct buffers: file reads and writes then copy no bytes between the Java heap and native memory
             this.buffers = ThreadLocal.withInitial(() -> new ByteBuffer[] {
-                    ByteBuffer.allocate(options.chunkBytes()), ByteBuffer.allocate(options.chunkBytes())});
+                    ByteBuffer.allocateDirect(options.chunkBytes()), ByteBuffer.allocateDirect(options.chunkBytes())});
         }
 
         /** Spaces chunk sends so that the transfer stays under maxBytesPerSecond. */
@@ -350,7 +364,7 @@ public final class TransferEngine {
                     }
                     ByteBuffer back = pair[1];
                     back.clear().limit(length);
-                    if (up.readBack(offset, back)) {
+                    if (verify && up.readBack(offset, back)) {
                         back.flip();
                         String actual = Sha256.hex(back);
                         if (!actual.equals(expected)) {
@@ -384,7 +398,7 @@ public final class TransferEngine {
             private void finish(Upload up) throws IOException {
                 up.commit(job.modified(), journal.receipts(key));
                 ByteBuffer probe = ByteBuffer.allocate(0);
-                if (!up.readBack(0, probe)) {
+                if (verify && !up.readBack(0, probe)) {
                     verifyCommitted();
                 }
                 journal.fileDone(key, job.size(), job.modified().toEpochMilli());

@@ -140,7 +140,7 @@ public final class TransferProvider implements ActionProvider {
         TransferJournal journal = TransferJournal.open(journals.resolve(ctx.actionId() + ".journal"));
         try {
             Progress.Snapshot done = new TransferEngine(options).run(source.storage(), destination.storage(),
-                    transfer.items(), transfer.syncLevel(), journal, progress, (code, text) -> ctx.log(code, text, null),
+                    transfer.items(), transfer.syncLevel(), transfer.verifyChecksum(), journal, progress, (code, text) -> ctx.log(code, text, null),
                     cancelled);
             ObjectNode details = progressDetails(transfer, done);
             details.put("status", "SUCCEEDED");
@@ -194,6 +194,7 @@ public final class TransferProvider implements ActionProvider {
         d.put("checksum_mismatches", s.checksumMismatches());
         d.put("retries", s.retries());
         d.put("checksum_algorithm", "SHA-256");
+        d.put("verify_checksum", transfer.verifyChecksum());
         d.put("sync_level", transfer.syncLevel() == null ? null : transfer.syncLevel().name().toLowerCase(java.util.Locale.ROOT));
         return d;
     }

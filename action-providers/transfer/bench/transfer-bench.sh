@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Throughput of the transfer provider against cp -r and rclone on the same data, same run.
+#   action-providers/transfer/bench/transfer-bench.sh [BENCH_DIR]
+# Needs the runner jar (mvn -B -q -o -pl action-providers/transfer package -DskipTests), curl, python3;
+# rclone when installed. Data sets: one 2 GiB file; 10,000 files of 16 KiB. Prints one line per run;
+# never asserts. Sizes can be lowered with LARGE_MIB=.. SMALL_COUNT=.. for a quick look.
+set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+bench="${1:-/tmp/continuum-transfer-bench}"
+large_mib="${LARGE_MIB:-2048}"
+small_count="${SMALL_COUNT:-10000}"
+parallelism="${PARALLELISM:-4}"
+jar="$(ls "$here"/target/continuum-transfer-provider-*-runner.jar | head -1)"
+java="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java"
+mkdir -p "$bench/src/large" "$bench/src/small"
+
+if [ ! -f "$bench/src/large/data.bin" ] || [ "$(stat -c %s "$bench/src/large/data.bin")" -ne $((large_mib * 1048576)) ]; then
+  head -c $((large_mib * 1048576)) /dev/urandom > "$bench/src/large/data.bin"
+fi
+if [ "$(find "$bench/src/small" -type f | wc -l)" -ne "$small_count" ]; then
+  rm -rf "$bench/src/small"; mkdir -p "$bench/src/small"
+  python3 - "$bench/src/small" "$small_count" <<'PY'
+import os, sys
+root, n = sys.argv[1], int(sys.argv[2])
+for i in range(n):
+    d = os.path.join(root, "d%03d" % (i // 100))
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "f%05d.bin" % i), "wb") as f:
+        f.write(os.urandom(16384))
+PY
+fi
+
+cat > "$bench/endpoints.json" <<JSON
+{"endpoints": [
+  {"id": "src", "type": "directory", "root": "$bench/src", "owner": "local:anonymous"},
+  {"id": "dst", "type": "directory", "root": "$bench/dst", "owner": "local:anonymous"}]}
+JSON
+rm -rf "$bench/state" "$bench/dst"; mkdir -p "$bench/dst"
+"$java" -jar "$jar" --endpoints "$bench/endpoints.json" --state "$bench/state" --port 0 \
+    --parallelism "$parallelism" > "$bench/provider.log" 2>&1 &
+provider=$!
+trap 'kill $provider 2>/dev/null || true' EXIT
+for _ in $(seq 100); do grep -q "listening on" "$bench/provider.log" && break; sleep 0.2; done
+url="$(grep -o 'http://[^ ]*/providers/transfer' "$bench/provider.log" | head -1)"
+
+now() { date +%s.%N; }
+report() { # name dataset bytes seconds
+  python3 -c "import sys; n,d,b,s=sys.argv[1:]; b=int(b); s=float(s); print(f'{d:6s} {n:28s} {s:8.2f} s {b/s/1e6:9.1f} MB/s')" "$@"
+}
+bytes_of() { du -sb --apparent-size "$1" | cut -f1; }
+
+run_continuum() { # dataset verify
+  local ds="$1" verify="$2" body t0 t1 id status
+  rm -rf "$bench/dst/c-$ds"
+  sync
+  body="{\"request_id\":\"bench-$ds-$RANDOM\",\"body\":{\"source_endpoint_id\":\"src\",\"destination_endpoint_id\":\"dst\",\"transfer_items\":[{\"source_path\":\"/$ds\",\"destination_path\":\"/c-$ds\",\"recursive\":true}],\"verify_checksum\":$verify}}"
+  t0=$(now)
+  id=$(curl -s -XPOST "$url/transfer/run" -H 'Content-Type: application/json' -d "$body" | python3 -c 'import json,sys; print(json.load(sys.stdin)["action_id"])')
+  while :; do
+    status=$(curl -s "$url/transfer/$id/status" | python3 -c 'import json,sys; print(json.load(sys.stdin)["status"])')
+    [ "$status" = ACTIVE ] || break
+    sleep 0.1
+  done
+  t1=$(now)
+  [ "$status" = SUCCEEDED ] || { echo "continuum transfer $ds ended $status"; curl -s "$url/transfer/$id/status"; exit 1; }
+  report "continuum (verify=$verify)" "$ds" "$(bytes_of "$bench/src/$ds")" "$(python3 -c "print($t1-$t0)")"
+}
+
+run_cp() {
+  local ds="$1" t0 t1
+  rm -rf "$bench/dst/cp-$ds"; sync
+  t0=$(now); cp -r "$bench/src/$ds" "$bench/dst/cp-$ds"; t1=$(now)
+  report "cp -r" "$ds" "$(bytes_of "$bench/src/$ds")" "$(python3 -c "print($t1-$t0)")"
+}
+
+run_rclone() {
+  local ds="$1" t0 t1
+  command -v rclone >/dev/null || { echo "$ds rclone: not installed"; return; }
+  rm -rf "$bench/dst/rc-$ds"; sync
+  t0=$(now); rclone copy -q --transfers "$parallelism" "$bench/src/$ds" "$bench/dst/rc-$ds"; t1=$(now)
+  report "rclone copy (hash check)" "$ds" "$(bytes_of "$bench/src/$ds")" "$(python3 -c "print($t1-$t0)")"
+}
+
+echo "# $(date -u +%FT%TZ) $(nproc) cores; data in page cache; parallelism $parallelism; large ${large_mib} MiB, small ${small_count} x 16 KiB"
+for ds in large small; do
+  cat "$bench/src/$ds"/* > /dev/null 2>&1 || find "$bench/src/$ds" -type f -exec cat {} + > /dev/null
+  for round in 1 2; do
+    run_cp "$ds"; run_rclone "$ds"; run_continuum "$ds" true; run_continuum "$ds" false
+  done
+  rm -rf "$bench/dst"/*
+done
