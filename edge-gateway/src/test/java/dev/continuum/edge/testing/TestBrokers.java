@@ -18,9 +18,16 @@ public final class TestBrokers {
     public static synchronized Brokers.Broker shared() {
         if (shared == null) {
             // -Dcontinuum.test.broker=embedded checks the path a machine without Mosquitto takes
-            shared = "embedded".equals(System.getProperty("continuum.test.broker"))
-                    ? Brokers.EmbeddedBroker.start(Brokers.freePort(), null)
-                    : Brokers.machineOrEmbedded("127.0.0.1", 1883);
+            // -Dcontinuum.test.broker=127.0.0.1:18830 points at another broker (e.g. a tuned Mosquitto)
+            String choice = System.getProperty("continuum.test.broker", "");
+            if (choice.equals("embedded")) {
+                shared = Brokers.EmbeddedBroker.start(Brokers.freePort(), null);
+            } else if (choice.contains(":")) {
+                shared = Brokers.machineOrEmbedded(choice.substring(0, choice.lastIndexOf(':')),
+                        Integer.parseInt(choice.substring(choice.lastIndexOf(':') + 1)));
+            } else {
+                shared = Brokers.machineOrEmbedded("127.0.0.1", 1883);
+            }
             System.out.println("[test broker] " + (shared.embedded() ? "embedded Moquette" : "machine broker")
                     + " at " + shared.host() + ":" + shared.port());
         }
