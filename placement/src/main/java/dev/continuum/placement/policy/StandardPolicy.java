@@ -171,48 +171,84 @@ public final class StandardPolicy implements Policy {
         ClusterView v = ctx.cluster();
         Demand d = w.job().demand();
         double now = ctx.now();
-        Comparator<ActiveJob> leastImportantFirst = Comparator.<ActiveJob>comparingDouble(j -> -order.of(j, now))
-                .thenComparingLong(j -> -j.seq());
+        // each eligible job's key computed once; least important (highest key, latest arrival) first
+        record Victim(ActiveJob job, double key) {
+        }
+        List<Victim> eligibleJobs = new ArrayList<>();
+        for (ActiveJob r : ctx.running()) {
+            if (eligible.test(r)) {
+                eligibleJobs.add(new Victim(r, order.of(r, now)));
+            }
+        }
+        if (eligibleJobs.isEmpty()) {
+            return false;
+        }
         if (d.gpus() > v.maxGpusPerNode()) {
-            List<ActiveJob> victims = new ArrayList<>();
+            eligibleJobs.sort(Comparator.comparingDouble((Victim x) -> -x.key).thenComparingLong(x -> -x.job.seq()));
             long freeable = (long) v.totalGpus() * 1000 - v.allocatedGpuMilli();
-            for (ActiveJob r : ctx.running()) {
-                if (eligible.test(r)) {
-                    victims.add(r);
-                    freeable += r.placement().gpuMilli();
-                }
+            for (Victim x : eligibleJobs) {
+                freeable += x.job.placement().gpuMilli();
             }
             if (freeable < d.totalGpuMilli()) {
                 return false;
             }
-            victims.sort(leastImportantFirst);
-            for (ActiveJob r : victims) {
+            for (Victim x : eligibleJobs) {
                 if (GangPlacement.place(d, v, options.consolidate()) != null) {
                     break;
                 }
-                ctx.preempt(r, reason);
+                ctx.preempt(x.job, reason);
             }
             return GangPlacement.place(d, v, options.consolidate()) != null;
         }
+        // only nodes that host an eligible victim can gain room
+        @SuppressWarnings("unchecked")
+        List<Victim>[] byNode = new List[v.nodeCount()];
+        int[] touched = new int[16];
+        int touchedCount = 0;
+        for (Victim x : eligibleJobs) {
+            for (Slice s : x.job.placement().slices()) {
+                int node = s.node();
+                if (byNode[node] == null) {
+                    byNode[node] = new ArrayList<>(2);
+                    if (touchedCount == touched.length) {
+                        touched = java.util.Arrays.copyOf(touched, touched.length * 2);
+                    }
+                    touched[touchedCount++] = node;
+                }
+                byNode[node].add(x);
+            }
+        }
+        java.util.Arrays.sort(touched, 0, touchedCount);
+        Comparator<Victim> leastImportantFirst = Comparator.comparingDouble((Victim x) -> -x.key)
+                .thenComparingLong(x -> -x.job.seq());
         int bestNode = -1;
         List<ActiveJob> bestVictims = null;
         long bestCost = Long.MAX_VALUE;
-        // only nodes that host an eligible victim can gain room: find them from the running set
-        java.util.TreeMap<Integer, List<ActiveJob>> byNode = new java.util.TreeMap<>();
-        for (ActiveJob r : ctx.running()) {
-            if (eligible.test(r)) {
-                for (Slice s : r.placement().slices()) {
-                    byNode.computeIfAbsent(s.node(), n -> new ArrayList<>()).add(r);
-                }
-            }
-        }
-        for (var e : byNode.entrySet()) {
-            int node = e.getKey();
+        for (int i = 0; i < touchedCount; i++) {
+            int node = touched[i];
             if (d.gpus() > 0 && (v.spec(node).gpus() < d.gpus() || !d.acceptsModel(v.spec(node).gpuModel()))) {
                 continue;
             }
-            List<ActiveJob> candidates = e.getValue();
-            candidates.sort(leastImportantFirst);
+            List<Victim> here = byNode[node];
+            if (!d.fractional() && d.gpus() > 0) {
+                // cheap bound before the exact check: whole GPUs that preempting everyone here would free
+                int bound = v.fullyFreeGpus(node);
+                for (Victim x : here) {
+                    for (Slice s : x.job.placement().slices()) {
+                        if (s.node() == node && s.milliPerGpu() == 1000) {
+                            bound += s.gpus().length;
+                        }
+                    }
+                }
+                if (bound < d.gpus() || (long) (d.gpus() - v.fullyFreeGpus(node)) * 1000 >= bestCost) {
+                    continue;
+                }
+            }
+            here.sort(leastImportantFirst);
+            List<ActiveJob> candidates = new ArrayList<>(here.size());
+            for (Victim x : here) {
+                candidates.add(x.job);
+            }
             List<ActiveJob> chosen = fewestToFree(d, v, node, candidates);
             if (chosen == null) {
                 continue;

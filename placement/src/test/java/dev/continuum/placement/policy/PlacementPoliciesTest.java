@@ -137,4 +137,26 @@ class PlacementPoliciesTest {
         assertThat(round(w, elastic, 10)).containsExactly("resize:stretchy", "start:newcomer");
         assertThat(a.allocatedGpus()).isEqualTo(4);
     }
+
+    @Test
+    void weightedBestFitShouldTradeGpuPackingForCpuPackingWhereGpuFirstBestFitDoesNot() {
+        Job cpuHog = new Job("hog", "", "", 0, new Demand(0, 0, Set.of(), 60_000, 0), 1000, 0, true, true, 0, 0, 0);
+        Job gpus = job("gpus", 0, 6, 1000);
+        Job one = job("one", 1, 1, 10);
+
+        Policy weighted = Policies.parse("fifo+bestfit-weighted");
+        Workload ww = workload(twoNodes, weighted);
+        occupy(ww, gpus, 0, 0, 0, 1, 2, 3, 4, 5);
+        occupy(ww, cpuHog, 1, 0);
+        ww.arrive(one, 1);
+        Policy gpuFirst = Policies.parse("fifo+bestfit");
+        Workload wg = workload(twoNodes, gpuFirst);
+        occupy(wg, gpus, 0, 0, 0, 1, 2, 3, 4, 5);
+        occupy(wg, cpuHog, 1, 0);
+        wg.arrive(one, 1);
+
+        // n0: 1/8 GPU + all CPU left; n1: 7/8 GPU + 1/16 CPU left
+        assertThat(startedOn(ww, weighted, 1)).isEqualTo(1);
+        assertThat(startedOn(wg, gpuFirst, 1)).isEqualTo(0);
+    }
 }
