@@ -1,9 +1,14 @@
 package dev.continuum.engine.app;
 
 /**
- * Who is calling. The auth issue replaces the local implementation with one backed by the
- * verified bearer token; nothing else in the engine needs to change.
+ * Who is calling: the user named by the verified bearer token (adapters/auth/TokenCaller), or the
+ * configured local user when API authentication is off.
  */
 public interface CurrentCaller {
     String userId();
+
+    /** The caller as the use cases see them; unrestricted only when authentication is off. */
+    default Viewer viewer() {
+        return Viewer.of(userId());
+    }
 }

@@ -64,8 +64,14 @@ public class FlowService {
         return flows.create(flow).replaceWith(flow);
     }
 
-    public Uni<FlowRecord> update(UUID id, FlowDraft draft) {
-        return get(id).flatMap(current -> {
+    public Uni<FlowRecord> update(UUID id, FlowDraft draft, Viewer viewer) {
+        return visible(id, viewer).flatMap(current -> {
+            if (viewer.restricted() && !Access.administersFlow(current, viewer.id())) {
+                throw new AccessDenied("Only the flow's owners and administrators may update flow " + id + ".");
+            }
+            if (viewer.restricted() && draft.roles() != null && !Access.ownsFlow(current, viewer.id())) {
+                throw new AccessDenied("Only the flow's owners may change who holds its roles.");
+            }
             JsonNode definition = draft.definition() != null ? draft.definition() : current.definition();
             JsonNode schema = draft.inputSchema() != null ? draft.inputSchema() : current.inputSchema();
             List<FieldIssue> issues = check(definition, schema);
@@ -82,16 +88,41 @@ public class FlowService {
         });
     }
 
+    /** The flow, without any access check: for use cases that decide access themselves. */
     public Uni<FlowRecord> get(UUID id) {
         return flows.find(id).map(found -> found.orElseThrow(() -> EngineError.notFound("Flow", id.toString())));
     }
 
-    public Uni<List<FlowRecord>> list(int limit, int offset) {
-        return flows.list(limit, offset);
+    /** The flow if the viewer may see it; otherwise "not found", exactly as if it did not exist. */
+    public Uni<FlowRecord> visible(UUID id, Viewer viewer) {
+        return get(id).map(flow -> {
+            if (viewer.restricted() && !Access.seesFlow(flow, viewer.id())) {
+                throw EngineError.notFound("Flow", id.toString());
+            }
+            return flow;
+        });
     }
 
-    public Uni<Void> delete(UUID id) {
-        return flows.delete(id).map(deleted -> {
+    /** The version a run was started from (also of a deleted flow), without any access check. */
+    public Uni<FlowRecord> version(UUID id, int version) {
+        return flows.findVersion(id, version).map(found -> found.orElseThrow(() -> EngineError.notFound("Flow", id.toString())));
+    }
+
+    /** The flows the viewer may see, newest first. Filters in memory (fine for catalogues of thousands). */
+    public Uni<List<FlowRecord>> list(int limit, int offset, Viewer viewer) {
+        if (!viewer.restricted()) {
+            return flows.list(limit, offset);
+        }
+        return Pages.filtered((batch, from) -> flows.list(batch, from), flow -> Access.seesFlow(flow, viewer.id()), limit, offset);
+    }
+
+    public Uni<Void> delete(UUID id, Viewer viewer) {
+        return visible(id, viewer).flatMap(flow -> {
+            if (viewer.restricted() && !Access.ownsFlow(flow, viewer.id())) {
+                throw new AccessDenied("Only the flow's owners may delete flow " + id + ".");
+            }
+            return flows.delete(id);
+        }).map(deleted -> {
             if (!deleted) {
                 throw EngineError.notFound("Flow", id.toString());
             }

@@ -48,8 +48,12 @@ public class RunService {
         this.maxStateBytes = config.runs().maxStateBytes();
     }
 
-    public Uni<RunRecord> start(UUID flowId, StartRequest request, String userId) {
-        return flows.get(flowId).flatMap(flow -> {
+    public Uni<RunRecord> start(UUID flowId, StartRequest request, Viewer viewer) {
+        String userId = viewer.id();
+        return flows.visible(flowId, viewer).flatMap(flow -> {
+            if (viewer.restricted() && !Access.startsFlow(flow, userId)) {
+                throw new AccessDenied("You may see flow " + flowId + " but not start it: ask an owner to add you to its flow_starters.");
+            }
             JsonNode input = request.body() == null || request.body().isNull()
                     ? JsonNodeFactory.instance.objectNode() : request.body();
             checkStart(flow, input, request);
@@ -108,20 +112,75 @@ public class RunService {
         return pointer.startsWith("/input/") ? pointer.substring("/input".length()) : pointer;
     }
 
-    public Uni<RunRecord> get(UUID runId) {
+    /** Without any access check: for the driver-facing paths (pushes, signals). */
+    Uni<RunRecord> get(UUID runId) {
         return runs.find(runId).map(found -> found.orElseThrow(() -> EngineError.notFound("Run", runId.toString())));
     }
 
-    public Uni<List<RunRecord>> list(RunQuery query) {
-        return runs.list(query);
+    /** The run if the viewer may see it; otherwise "not found", exactly as if it did not exist. */
+    public Uni<RunRecord> get(UUID runId, Viewer viewer) {
+        return access(runId, viewer, false);
     }
 
-    public Uni<List<RunEventRecord>> log(UUID runId, int afterSeq, int limit) {
-        return get(runId).flatMap(run -> runs.events(runId, afterSeq, limit));
+    /** The run if the viewer may manage it (403 when they may only see it, 404 when not even that). */
+    private Uni<RunRecord> managed(UUID runId, Viewer viewer) {
+        return access(runId, viewer, true);
     }
 
-    public Uni<RunRecord> cancel(UUID runId, String reason) {
+    private Uni<RunRecord> access(UUID runId, Viewer viewer, boolean manage) {
         return get(runId).flatMap(run -> {
+            if (!viewer.restricted() || viewer.id().equals(run.ownerId())) {
+                return Uni.createFrom().item(run);
+            }
+            return flows.version(run.flowId(), run.flowVersion()).map(flow -> {
+                if (!Access.seesRun(run, flow, viewer.id())) {
+                    throw EngineError.notFound("Run", runId.toString());
+                }
+                if (manage && !Access.managesRun(run, flow, viewer.id())) {
+                    throw new AccessDenied("You may monitor run " + runId + " but not manage it.");
+                }
+                return run;
+            });
+        });
+    }
+
+    /** The runs the viewer may see. Filters in memory, reading flow roles once per flow version. */
+    public Uni<List<RunRecord>> list(RunQuery query, Viewer viewer) {
+        if (!viewer.restricted()) {
+            return runs.list(query);
+        }
+        java.util.Map<String, FlowRecord> flowCache = new java.util.concurrent.ConcurrentHashMap<>();
+        return Pages.filtered((batch, from) -> runs.list(new RunQuery(query.flowId(), query.status(), query.label(), query.tag(), batch, from))
+                        .flatMap(found -> preloadFlows(found, viewer, flowCache).replaceWith(found)),
+                run -> viewer.id().equals(run.ownerId())
+                        || (flowCache.containsKey(run.flowId() + "/" + run.flowVersion())
+                            && Access.seesRun(run, flowCache.get(run.flowId() + "/" + run.flowVersion()), viewer.id())),
+                query.limit(), query.offset());
+    }
+
+    private Uni<Void> preloadFlows(List<RunRecord> found, Viewer viewer, java.util.Map<String, FlowRecord> cache) {
+        List<RunRecord> missing = found.stream()
+                .filter(run -> !viewer.id().equals(run.ownerId()) && !cache.containsKey(run.flowId() + "/" + run.flowVersion()))
+                .collect(java.util.stream.Collectors.toMap(run -> run.flowId() + "/" + run.flowVersion(), run -> run, (a, b) -> a))
+                .values().stream().toList();
+        if (missing.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        Uni<Void> chain = Uni.createFrom().voidItem();
+        for (RunRecord run : missing) {
+            chain = chain.flatMap(v -> flows.version(run.flowId(), run.flowVersion())
+                    .invoke(flow -> cache.put(run.flowId() + "/" + run.flowVersion(), flow))
+                    .onFailure().recoverWithNull().replaceWithVoid());
+        }
+        return chain;
+    }
+
+    public Uni<List<RunEventRecord>> log(UUID runId, int afterSeq, int limit, Viewer viewer) {
+        return get(runId, viewer).flatMap(run -> runs.events(runId, afterSeq, limit));
+    }
+
+    public Uni<RunRecord> cancel(UUID runId, String reason, Viewer viewer) {
+        return managed(runId, viewer).flatMap(run -> {
             if (finished(run)) {
                 throw EngineError.conflict("Run already finished",
                         "Run " + runId + " is " + run.state().status() + "; only ACTIVE or INACTIVE runs can be cancelled.");
@@ -131,8 +190,8 @@ public class RunService {
         });
     }
 
-    public Uni<RunRecord> resume(UUID runId) {
-        return get(runId).flatMap(run -> {
+    public Uni<RunRecord> resume(UUID runId, Viewer viewer) {
+        return managed(runId, viewer).flatMap(run -> {
             if (run.state().status() != RunStatus.INACTIVE) {
                 throw EngineError.conflict("Run is not inactive",
                         "Run " + runId + " is " + run.state().status() + "; only INACTIVE runs can be resumed.");
@@ -141,8 +200,8 @@ public class RunService {
         });
     }
 
-    public Uni<Void> release(UUID runId) {
-        return get(runId).flatMap(run -> {
+    public Uni<Void> release(UUID runId, Viewer viewer) {
+        return managed(runId, viewer).flatMap(run -> {
             if (!finished(run)) {
                 throw EngineError.conflict("Run still active",
                         "Run " + runId + " is " + run.state().status() + "; cancel it or let it finish before releasing it.");

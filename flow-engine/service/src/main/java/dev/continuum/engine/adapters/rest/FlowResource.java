@@ -92,26 +92,26 @@ public class FlowResource {
     public Uni<Views.Page<Views.Flow>> list(@QueryParam("limit") @DefaultValue("100") int limit,
                                            @QueryParam("offset") @DefaultValue("0") int offset) {
         Paging.check(limit, offset);
-        return flows.list(limit + 1, offset).map(found -> Paging.page(found.stream().map(Views.Flow::of).toList(), limit, offset));
+        return flows.list(limit + 1, offset, caller.viewer()).map(found -> Paging.page(found.stream().map(Views.Flow::of).toList(), limit, offset));
     }
 
     @GET
     @Path("/{flowId}")
     public Uni<Views.Flow> get(@PathParam("flowId") String flowId) {
-        return flows.get(Ids.parse(flowId, "flowId")).map(Views.Flow::of);
+        return flows.visible(Ids.parse(flowId, "flowId"), caller.viewer()).map(Views.Flow::of);
     }
 
     @PUT
     @Path("/{flowId}")
     @Operation(summary = "Update a flow: creates a new version; running runs keep theirs")
     public Uni<Views.Flow> update(@PathParam("flowId") String flowId, FlowBody body) {
-        return flows.update(Ids.parse(flowId, "flowId"), required(body).draft()).map(Views.Flow::of);
+        return flows.update(Ids.parse(flowId, "flowId"), required(body).draft(), caller.viewer()).map(Views.Flow::of);
     }
 
     @DELETE
     @Path("/{flowId}")
     public Uni<Response> delete(@PathParam("flowId") String flowId) {
-        return flows.delete(Ids.parse(flowId, "flowId")).map(v -> Response.noContent().build());
+        return flows.delete(Ids.parse(flowId, "flowId"), caller.viewer()).map(v -> Response.noContent().build());
     }
 
     @POST
@@ -120,7 +120,7 @@ public class FlowResource {
     public Uni<Response> run(@PathParam("flowId") String flowId, RunBody body) {
         RunBody request = body == null ? new RunBody(null, null, null) : body;
         return runs.start(Ids.parse(flowId, "flowId"), new RunService.StartRequest(request.body(), request.label(), request.tags()),
-                caller.userId()).map(run -> Response.created(URI.create("/runs/" + run.id())).entity(Views.Run.of(run)).build());
+                caller.viewer()).map(run -> Response.created(URI.create("/runs/" + run.id())).entity(Views.Run.of(run)).build());
     }
 
     private static FlowBody required(FlowBody body) {

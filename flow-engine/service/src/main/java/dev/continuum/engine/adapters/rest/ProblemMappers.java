@@ -32,6 +32,11 @@ public class ProblemMappers {
         return problem(status, e.kind().name().toLowerCase().replace('_', '-'), e.title(), e.getMessage(), e.issues());
     }
 
+    @ServerExceptionMapper
+    public Response accessDenied(dev.continuum.engine.app.AccessDenied e) {
+        return problem(403, "forbidden", "Not allowed", e.getMessage(), List.of());
+    }
+
     @ServerExceptionMapper(priority = jakarta.ws.rs.Priorities.USER - 100)
     public Response unknownField(UnrecognizedPropertyException e) {
         return unreadableJson(e);
@@ -47,6 +52,8 @@ public class ProblemMappers {
         String pointer = e instanceof JsonMappingException m ? pointer(m) : "";
         String reason = e instanceof UnrecognizedPropertyException u
                 ? "'" + u.getPropertyName() + "' is not a known field."
+                : e.getCause() instanceof com.fasterxml.jackson.core.JsonParseException parse
+                        ? "is not valid JSON: " + parse.getOriginalMessage()
                 : e instanceof JsonMappingException ? "has the wrong type or shape." : "The body is not valid JSON: " + e.getOriginalMessage();
         String detail = pointer.isEmpty() ? reason : pointer + " " + reason;
         return problem(400, "invalid", "Invalid request body", detail, List.of(new FieldIssue(pointer, reason)));
@@ -73,6 +80,23 @@ public class ProblemMappers {
         return e.getPath().stream().map(ref -> ref.getFieldName() != null ? ref.getFieldName() : String.valueOf(ref.getIndex()))
                 .map(part -> "/" + part).collect(Collectors.joining());
     }
+
+    /** 401 with the RFC 6750 challenge: no or unusable bearer token. */
+    public static Response unauthorized(String title, String detail) {
+        return Response.fromResponse(problem(401, "unauthorized", title, detail, List.of()))
+                .header("WWW-Authenticate", "Bearer").build();
+    }
+
+    /** The problem body as JSON text, for refusals written outside JAX-RS (Vert.x failure handlers). */
+    public static String problemJson(int status, String type, String title, String detail) {
+        try {
+            return JSON.writeValueAsString(new Problem("https://continuum.dev/problems/" + type, title, status, detail, List.of()));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 
     private static Response problem(int status, String type, String title, String detail, List<FieldIssue> errors) {
         return Response.status(status).type(PROBLEM_JSON)

@@ -42,9 +42,11 @@ public class RunResource {
     private static final int MAX_LOG_PAGE = 1000;
 
     private final RunService runs;
+    private final dev.continuum.engine.app.CurrentCaller caller;
 
-    public RunResource(RunService runs) {
+    public RunResource(RunService runs, dev.continuum.engine.app.CurrentCaller caller) {
         this.runs = runs;
+        this.caller = caller;
     }
 
     @GET
@@ -59,13 +61,13 @@ public class RunResource {
         }
         RunQuery query = new RunQuery(Optional.ofNullable(flowId).map(id -> Ids.parse(id, "flow_id")),
                 Optional.ofNullable(status), Optional.ofNullable(label), Optional.ofNullable(tag), limit + 1, offset);
-        return runs.list(query).map(found -> Paging.page(found.stream().map(Views.Run::of).toList(), limit, offset));
+        return runs.list(query, caller.viewer()).map(found -> Paging.page(found.stream().map(Views.Run::of).toList(), limit, offset));
     }
 
     @GET
     @Path("/{runId}")
     public Uni<Views.Run> get(@PathParam("runId") String runId) {
-        return runs.get(Ids.parse(runId, "runId")).map(Views.Run::of);
+        return runs.get(Ids.parse(runId, "runId"), caller.viewer()).map(Views.Run::of);
     }
 
     @GET
@@ -77,7 +79,7 @@ public class RunResource {
             throw EngineError.invalidField("/limit", "limit must be between 1 and " + MAX_LOG_PAGE + ".");
         }
         var id = Ids.parse(runId, "runId");
-        return runs.log(id, marker, limit + 1).map(events -> {
+        return runs.log(id, marker, limit + 1, caller.viewer()).map(events -> {
             boolean more = events.size() > limit;
             var page = (more ? events.subList(0, limit) : events).stream().map(Views.Event::of).toList();
             return new Views.Log(id, page, more, page.isEmpty() ? null : page.get(page.size() - 1).seq());
@@ -88,20 +90,20 @@ public class RunResource {
     @Path("/{runId}/cancel")
     public Uni<Views.Run> cancel(@PathParam("runId") String runId, String body) {
         String reason = CancelBody.reasonIn(body);
-        return runs.cancel(Ids.parse(runId, "runId"), reason).map(Views.Run::of);
+        return runs.cancel(Ids.parse(runId, "runId"), reason, caller.viewer()).map(Views.Run::of);
     }
 
     @POST
     @Path("/{runId}/resume")
     public Uni<Views.Run> resume(@PathParam("runId") String runId) {
-        return runs.resume(Ids.parse(runId, "runId")).map(Views.Run::of);
+        return runs.resume(Ids.parse(runId, "runId"), caller.viewer()).map(Views.Run::of);
     }
 
     @POST
     @Path("/{runId}/release")
     @Operation(summary = "Forget a finished run and its log")
     public Uni<Response> release(@PathParam("runId") String runId) {
-        return runs.release(Ids.parse(runId, "runId")).map(v -> Response.noContent().build());
+        return runs.release(Ids.parse(runId, "runId"), caller.viewer()).map(v -> Response.noContent().build());
     }
 
     @POST

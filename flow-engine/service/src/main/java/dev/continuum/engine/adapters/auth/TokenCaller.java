@@ -1,0 +1,44 @@
+package dev.continuum.engine.adapters.auth;
+
+import dev.continuum.engine.app.CurrentCaller;
+import dev.continuum.engine.app.Viewer;
+import dev.continuum.engine.config.EngineConfig;
+import io.quarkus.security.identity.SecurityIdentity;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+/**
+ * The caller named by the verified bearer token ({@code preferred_username}; quarkus-oidc has
+ * already checked issuer, signature, expiry and audience). With auth off, the configured local user.
+ */
+@ApplicationScoped
+public class TokenCaller implements CurrentCaller {
+
+    private final AuthConfig auth;
+    private final String localUser;
+
+    @Inject
+    SecurityIdentity identity;
+
+    public TokenCaller(AuthConfig auth, EngineConfig engine) {
+        this.auth = auth;
+        this.localUser = engine.localUser();
+    }
+
+    @Override
+    public String userId() {
+        if (!auth.enabled()) {
+            return localUser;
+        }
+        if (identity.isAnonymous()) {
+            // AuthGate refuses anonymous requests before any resource runs; reaching here is a wiring bug.
+            throw new IllegalStateException("no authenticated caller on a protected request");
+        }
+        return identity.getPrincipal().getName();
+    }
+
+    @Override
+    public Viewer viewer() {
+        return auth.enabled() ? Viewer.of(userId()) : Viewer.unrestricted(localUser);
+    }
+}

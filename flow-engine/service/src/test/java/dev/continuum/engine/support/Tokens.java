@@ -1,0 +1,33 @@
+package dev.continuum.engine.support;
+
+import dev.continuum.auth.keycloak.KeycloakServer;
+import dev.continuum.auth.oidc.ClientCredentials;
+import dev.continuum.auth.oidc.TokenClient;
+
+/** Tokens for the demo realm's local-only users, straight from the test Keycloak. */
+public final class Tokens {
+
+    public static final ClientCredentials CLI = ClientCredentials.publicClient("continuum-cli");
+    public static final ClientCredentials ENGINE = ClientCredentials.confidential("continuum-engine", "continuum-engine-local-secret");
+
+    private Tokens() {}
+
+    public static String of(String user) {
+        return client().password(CLI, user, user + "-local-only", "openid").accessToken();
+    }
+
+    /** A token from a different realm of the same Keycloak: right user name, wrong issuer. */
+    public static String fromOtherIssuer(String user) {
+        return new TokenClient(KeycloakServer.shared().issuer("elsewhere"))
+                .password(CLI, user, user + "-local-only", "openid").accessToken();
+    }
+
+    /** What the engine would hand the built-in providers: a token whose audience is not the engine. */
+    public static String forProvider(String user, String audience, String scope) {
+        return client().exchange(ENGINE, of(user), audience, scope, false).accessToken();
+    }
+
+    public static TokenClient client() {
+        return new TokenClient(KeycloakServer.shared().issuer());
+    }
+}
