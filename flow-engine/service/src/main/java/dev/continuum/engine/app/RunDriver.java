@@ -162,29 +162,30 @@ public class RunDriver {
         Uni<RunRecord> load = known != null ? Uni.createFrom().item(known)
                 : runs.find(runId).map(found -> found.orElseThrow(() -> new IllegalStateException("run vanished")));
         return load.flatMap(run -> interpreters.forVersion(run.flowId(), run.flowVersion())
-                .flatMap(interpreter -> turn(runId, interpreter, run.state(), true)));
+                .flatMap(interpreter -> turn(runId, interpreter, run.state(), run.updatedAt(), true)));
     }
 
-    private Uni<Void> turn(UUID runId, Interpreter interpreter, RunState state, boolean readInbox) {
+    /** {@code basedOn} is when {@code state} was committed; a commit fails if the run moved on since. */
+    private Uni<Void> turn(UUID runId, Interpreter interpreter, RunState state, Instant basedOn, boolean readInbox) {
         nudged.remove(runId);
         Uni<List<RunStore.InboxItem>> inbox = readInbox ? runs.inbox(runId) : Uni.createFrom().item(List.of());
         return inbox.flatMap(items -> {
             Instant now = clock.instant();
             List<Effect> due = dueEffects(interpreter, state, now);
             if (items.isEmpty() && due.isEmpty()) {
-                return runs.commit(runId, instanceId, state, List.of(), wakeAt(interpreter, state, now), null, now, List.of())
-                        .replaceWithVoid();
+                return runs.commit(runId, instanceId, basedOn, state, List.of(), wakeAt(interpreter, state, now), null, now,
+                                List.of()).replaceWithVoid();
             }
             List<RunEvent> events = new ArrayList<>();
             items.forEach(item -> events.add(inboxEvent(item)));
             return perform(runId, due).flatMap(outcomes -> {
                 events.addAll(outcomes);
-                return advance(runId, interpreter, state, events, items);
+                return advance(runId, interpreter, state, basedOn, events, items);
             });
         });
     }
 
-    private Uni<Void> advance(UUID runId, Interpreter interpreter, RunState state, List<RunEvent> events,
+    private Uni<Void> advance(UUID runId, Interpreter interpreter, RunState state, Instant basedOn, List<RunEvent> events,
                               List<RunStore.InboxItem> consumed) {
         Instant now = clock.instant();
         RunState current = state;
@@ -201,7 +202,8 @@ public class RunDriver {
         RunState next = current;
         boolean more = !dueEffects(interpreter, next, now).isEmpty() || nudged.contains(runId);
         List<Long> inboxIds = consumed.stream().map(RunStore.InboxItem::id).toList();
-        return runs.commit(runId, instanceId, next, log, wakeAt(interpreter, next, now), more ? leaseUntil() : null, now, inboxIds)
+        return runs.commit(runId, instanceId, basedOn, next, log, wakeAt(interpreter, next, now), more ? leaseUntil() : null,
+                        now, inboxIds)
                 .flatMap(committed -> {
                     if (!committed) {
                         LOG.warnf("run %s was taken over by another instance; this one stops driving it", runId);
@@ -209,7 +211,7 @@ public class RunDriver {
                     }
                     transitions.increment(log.size());
                     afterCommit.forEach(this::fireAndForget);
-                    return more ? turn(runId, interpreter, next, nudged.contains(runId)) : Uni.createFrom().voidItem();
+                    return more ? turn(runId, interpreter, next, now, nudged.contains(runId)) : Uni.createFrom().voidItem();
                 });
     }
 

@@ -21,12 +21,16 @@ public interface RunStore {
     Uni<Void> insert(RunRecord run, List<LogEntry> log, Instant nextWakeAt, String leaseOwner, Instant leaseUntil);
 
     /**
-     * Stores the run's new state and appends its log, if {@code leaseOwner} still holds the lease.
+     * Stores the run's new state and appends its log, if {@code leaseOwner} still holds the lease and
+     * nobody committed since the state this step started from (stored {@code updated_at} equals
+     * {@code basedOn}; the commit sets it to {@code now}). The lease alone is not enough: an instance
+     * whose slow turn outlived its lease can hold the lease again (its own scan re-claimed the run)
+     * after another instance has moved the run on; committing the stale turn would repeat steps.
      * {@code leaseUntil} null releases the lease. Consumed inbox items are deleted in the same transaction.
-     * @return false when the lease was lost (another instance took the run over)
+     * @return false when the lease was lost or the run moved on (another instance took the run over)
      */
-    Uni<Boolean> commit(UUID runId, String leaseOwner, RunState state, List<LogEntry> log, Instant nextWakeAt,
-                        Instant leaseUntil, Instant now, List<Long> consumedInbox);
+    Uni<Boolean> commit(UUID runId, String leaseOwner, Instant basedOn, RunState state, List<LogEntry> log,
+                        Instant nextWakeAt, Instant leaseUntil, Instant now, List<Long> consumedInbox);
 
     /** Leases up to {@code limit} runs whose next wake-up is due and that nobody holds. */
     Uni<List<UUID>> claimDue(String owner, Instant now, Instant leaseUntil, int limit);

@@ -11,8 +11,9 @@ import java.util.Set;
  * started and completed once, in order. Echo states are the ones whose effects are counted.
  *
  * @param milestones the expected log, one "code state" per entry, without ActionPolled (polls may repeat)
+ * @param ordered    whether the log must follow that order (parallel branches interleave freely)
  */
-record DurabilityFlow(JsonNode definition, List<String> milestones, Set<String> echoStates) {
+record DurabilityFlow(JsonNode definition, List<String> milestones, boolean ordered, Set<String> echoStates) {
 
     static final Set<String> ECHO_STATES = Set.of("Acquire", "Analyse", "Store", "Publish");
 
@@ -53,7 +54,38 @@ record DurabilityFlow(JsonNode definition, List<String> milestones, Set<String> 
                 "PassCompleted Done",
                 "FlowSucceeded Done");
         try {
-            return new DurabilityFlow(EngineApi.JSON.readTree(definition), milestones, ECHO_STATES);
+            return new DurabilityFlow(EngineApi.JSON.readTree(definition), milestones, true, ECHO_STATES);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("the test flow is not JSON", e);
+        }
+    }
+
+    /**
+     * A Parallel state: one branch calls the slow provider, the other two echoes in a row, so
+     * the second branch can move on while the first branch's call is still in flight.
+     */
+    static DurabilityFlow fork(String providersUrl, String slowUrl) {
+        String definition = """
+                {"StartAt":"Fork","States":{
+                  "Fork":{"Type":"Parallel","ResultPath":"$.forked","Next":"Done","Branches":[
+                    {"StartAt":"Slow","States":{
+                      "Slow":{"Type":"Action","ActionUrl":"%2$s","Parameters":{"step":"slow"},"End":true}}},
+                    {"StartAt":"Quick","States":{
+                      "Quick":{"Type":"Action","ActionUrl":"%1$s/echo","Parameters":{"step":"quick"},"Next":"Then"},
+                      "Then":{"Type":"Action","ActionUrl":"%1$s/echo","Parameters":{"step":"then"},"End":true}}}]},
+                  "Done":{"Type":"Pass","End":true}}}"""
+                .formatted(providersUrl, slowUrl);
+        List<String> milestones = List.of(
+                "FlowStarted",
+                "ParallelStarted Fork",
+                "ActionStarted Slow", "ActionCompleted Slow",
+                "ActionStarted Quick", "ActionCompleted Quick",
+                "ActionStarted Then", "ActionCompleted Then",
+                "ParallelCompleted Fork",
+                "PassCompleted Done",
+                "FlowSucceeded Done");
+        try {
+            return new DurabilityFlow(EngineApi.JSON.readTree(definition), milestones, false, Set.of("Quick", "Then"));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("the test flow is not JSON", e);
         }

@@ -236,6 +236,21 @@ final class DurabilityRig implements AutoCloseable {
         return counts;
     }
 
+    /** Lines of all engine outputs so far that contain the text (e.g. lost leases), for the story a test prints. */
+    long engineLogLines(String containing) {
+        try (var files = Files.list(workDir)) {
+            return files.filter(f -> f.getFileName().toString().startsWith("engine-")).mapToLong(f -> {
+                try (var lines = Files.lines(f)) {
+                    return lines.filter(line -> line.contains(containing)).count();
+                } catch (IOException | UncheckedIOException e) {
+                    return 0;
+                }
+            }).sum();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** Prints what happened, with the seconds since the rig started, so a CI log tells the story. */
     void say(String format, Object... args) {
         double seconds = Duration.between(began, Instant.now()).toMillis() / 1000.0;

@@ -8,6 +8,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,21 +26,18 @@ class TwoInstanceIT {
     @Test
     void shouldRunEveryStepOnceWhenTwoInstancesShareRunsAndOneIsKilled() {
         try (DurabilityRig rig = DurabilityRig.create("two-instances")) {
-            DurabilityFlow flow = DurabilityFlow.pipeline(rig.providersUrl(), 1, 1);
+            DurabilityFlow flow = DurabilityFlow.pipeline(rig.providersUrl(), 2, 2);
             List<EngineInstance> engines = rig.startEngines("A", "B");
             EngineInstance a = engines.get(0);
             EngineInstance b = engines.get(1);
             String flowId = a.api().publishFlow("two instances", flow.definition());
 
-            List<String> runs = new ArrayList<>();
-            for (int i = 0; i < 40; i++) {
-                EngineInstance via = i % 2 == 0 ? a : b;
-                ObjectNode input = EngineApi.JSON.createObjectNode().put("sample", "s-" + i);
-                runs.add(via.api().startRun(flowId, input, "via-" + via.instanceId()));
-            }
+            List<String> runs = startRunsThroughBoth(a, b, flowId, 40);
             int expectedEffects = runs.size() * flow.echoStates().size();
-            rig.awaitCondition("a quarter of the echo effects", Duration.ofSeconds(60),
-                    () -> rig.effects().size() >= expectedEffects / 4);
+            rig.say("started %d runs through A and B; %d/%d echo effects so far", runs.size(), rig.effects().size(),
+                    expectedEffects);
+            rig.awaitCondition("a third of the echo effects", Duration.ofSeconds(60),
+                    () -> rig.effects().size() >= expectedEffects / 3);
             double byA = a.api().transitionsCommitted();
             a.kill();
             long leasedByA = rig.liveLeases().values().stream().filter("A"::equals).count();
@@ -83,6 +86,61 @@ class TwoInstanceIT {
 
             assertThat(problems).as("runs started on A and finished by B").isEmpty();
             assertThat(rig.effects().size()).isEqualTo(runs.size() * flow.echoStates().size());
+        }
+    }
+
+    @Test
+    void shouldNotRepeatAStepWhenAnInstanceLosesItsLeaseDuringASlowCall() {
+        try (DurabilityRig rig = DurabilityRig.create("slow-call");
+             SlowEchoProvider slow = new SlowEchoProvider(Duration.ofSeconds(12))) {
+            DurabilityFlow flow = DurabilityFlow.fork(rig.providersUrl(), slow.url());
+            List<EngineInstance> engines = rig.startEngines("A", "B");
+            EngineInstance a = engines.get(0);
+            EngineInstance b = engines.get(1);
+            String flowId = a.api().publishFlow("slow call", flow.definition());
+
+            List<String> runs = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                runs.add(a.api().startRun(flowId, EngineApi.JSON.createObjectNode().put("sample", "slow-" + i), "on-A"));
+            }
+            Duration took = rig.awaitFinished(b.api(), runs, Duration.ofSeconds(90));
+            List<String> problems = new ArrayList<>(RunAudit.problems(b.api(), runs, flow, rig.effects()));
+            slow.effectsByRequestId().forEach((requestId, count) -> {
+                if (count != 1) {
+                    problems.add("slow request " + requestId + " took effect " + count + " times");
+                }
+            });
+            rig.say("%d runs finished in %d ms; %d turns found their lease taken over; slow effects %s; %d problems",
+                    runs.size(), took.toMillis(), rig.engineLogLines("was taken over"), slow.effectsByRequestId().values(),
+                    problems.size());
+
+            assertThat(problems).as("runs whose slow call outlived the lease of the instance that made it").isEmpty();
+            assertThat(slow.effectsByRequestId()).hasSize(runs.size());
+        }
+    }
+
+    /** Half the runs through each instance, from several clients at once, as a busy facility would. */
+    private static List<String> startRunsThroughBoth(EngineInstance a, EngineInstance b, String flowId, int count) {
+        ExecutorService clients = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<String>> started = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                EngineInstance via = i % 2 == 0 ? a : b;
+                ObjectNode input = EngineApi.JSON.createObjectNode().put("sample", "s-" + i);
+                started.add(clients.submit(() -> via.api().startRun(flowId, input, "via-" + via.instanceId())));
+            }
+            List<String> runs = new ArrayList<>();
+            for (Future<String> run : started) {
+                runs.add(run.get(60, TimeUnit.SECONDS));
+            }
+            return runs;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new AssertionError("starting runs failed: " + e.getMessage(), e);
+        } finally {
+            clients.shutdownNow();
         }
     }
 }

@@ -71,8 +71,8 @@ public class PgRunStore implements RunStore {
     }
 
     @Override
-    public Uni<Boolean> commit(UUID runId, String leaseOwner, RunState state, List<LogEntry> log, Instant nextWakeAt,
-                               Instant leaseUntil, Instant now, List<Long> consumedInbox) {
+    public Uni<Boolean> commit(UUID runId, String leaseOwner, Instant basedOn, RunState state, List<LogEntry> log,
+                               Instant nextWakeAt, Instant leaseUntil, Instant now, List<Long> consumedInbox) {
         boolean finished = state.status().name().matches("SUCCEEDED|FAILED|ENDED");
         // One statement, hence one transaction and one round trip: the state, the consumed inbox items and
         // the new log entries change together, and only while this instance still holds the lease.
@@ -84,7 +84,8 @@ public class PgRunStore implements RunStore {
                                    lease_owner = CASE WHEN $8::timestamptz IS NULL THEN NULL ELSE lease_owner END,
                                    lease_until = $8::timestamptz, updated_at = $7::timestamptz,
                                    completed_at = CASE WHEN $9::boolean THEN completed_at ELSE COALESCE(completed_at, $7::timestamptz) END
-                            WHERE id = $1 AND lease_owner = $2 AND (completed_at IS NULL OR NOT $9::boolean)
+                            WHERE id = $1 AND lease_owner = $2 AND updated_at = $12::timestamptz
+                                  AND (completed_at IS NULL OR NOT $9::boolean)
                             RETURNING event_seq),
                         consumed AS (
                             DELETE FROM run_inbox WHERE id = ANY($10::bigint[]) AND EXISTS (SELECT 1 FROM updated)),
@@ -96,7 +97,7 @@ public class PgRunStore implements RunStore {
                         SELECT event_seq FROM updated""")
                 .execute(Tuple.from(new Object[]{runId, leaseOwner, write(state.toJson()), state.status().name(),
                         log.size(), odt(nextWakeAt), odt(now), odt(leaseUntil), !finished,
-                        consumedInbox.toArray(new Long[0]), eventRows(log)}))
+                        consumedInbox.toArray(new Long[0]), eventRows(log), odt(basedOn)}))
                 .map(rows -> rows.rowCount() > 0);
     }
 
