@@ -16,6 +16,8 @@ import dev.continuum.placement.trace.SyntheticTrace;
 import dev.continuum.placement.trace.TraceReader;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -35,6 +37,7 @@ import java.util.Locale;
  * a Helios-format synthetic trace (written as cluster_log.csv, read back) under the order policies.
  */
 public final class SimulatorBench {
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     private static final List<String> OPENB_POLICIES = List.of("fifo", "sjf", "srtf", "las", "qssf", "fifo+fgd",
             "fifo+worstfit", "fifo+dotprod", "las+migrate", "fifo+synergy");
     private static final List<String> FILL_PLACEMENTS = List.of("fgd", "bestfit", "bestfit-weighted", "dotprod", "worstfit", "firstfit");
@@ -96,17 +99,23 @@ public final class SimulatorBench {
         List<SimulationResult> results = new ArrayList<>();
         for (String p : OPENB_POLICIES) {
             long[] ms = new long[4];
+            long[] cpu = new long[4];
             SimulationResult last = null;
             for (int i = 0; i < ms.length; i++) {
                 long t = System.nanoTime();
+                long c0 = THREADS.getCurrentThreadCpuTime();
                 try (TraceReader r = new OpenbPodReader(pods, false)) {
                     last = new Simulator(config).run(Policies.parse(p), r);
                 }
+                cpu[i] = (THREADS.getCurrentThreadCpuTime() - c0) / 1_000_000;
                 ms[i] = (System.nanoTime() - t) / 1_000_000;
             }
             long[] measured = Arrays.copyOfRange(ms, 1, 4);
+            long[] measuredCpu = Arrays.copyOfRange(cpu, 1, 4);
             Arrays.sort(measured);
-            System.out.printf(Locale.ROOT, "  %-14s median %5d ms  (warm-up %d ms)%n", p, measured[1], ms[0]);
+            Arrays.sort(measuredCpu);
+            System.out.printf(Locale.ROOT, "  %-14s median wall %5d ms, thread CPU %5d ms  (warm-up: wall %d ms, CPU %d ms)%n",
+                    p, measured[1], measuredCpu[1], ms[0], cpu[0]);
             results.add(last);
         }
         System.out.print(MetricsWriter.table(results));
@@ -177,6 +186,7 @@ public final class SimulatorBench {
                 System.gc();
                 long[] liveAfterGc = {0};
                 long t = System.nanoTime();
+                long c0 = THREADS.getCurrentThreadCpuTime();
                 SimulationResult r = new Simulator(SimulationConfig.of(c)).run(Policies.parse(p),
                         new SyntheticTrace(n, 42, 0.9, c.totalGpus(), 64, 1000),
                         (policy, seen, simSeconds) -> {
@@ -184,9 +194,11 @@ public final class SimulatorBench {
                                 liveAfterGc[0] = Math.max(liveAfterGc[0], liveHeap());
                             }
                         });
+                long cpuMs = (THREADS.getCurrentThreadCpuTime() - c0) / 1_000_000;
                 long ms = (System.nanoTime() - t) / 1_000_000;
-                System.out.printf(Locale.ROOT, "  %-6s %,10d jobs  %6d ms  %,9.0f jobs/s  live heap (max of GCs every 100k jobs) %3d MB  (avg JCT %s, util %.1f%%)%n",
-                        p, n, ms, n * 1000.0 / ms, liveAfterGc[0] >> 20, MetricsWriter.duration(r.jct().mean()), r.meanUtilization() * 100);
+                System.out.printf(Locale.ROOT, "  %-6s %,10d jobs  wall %6d ms  thread CPU %6d ms  %,9.0f jobs/CPU-s  live heap %3d MB  (avg JCT %s, util %.1f%%, preemptions %d)%n",
+                        p, n, ms, cpuMs, n * 1000.0 / Math.max(1, cpuMs), liveAfterGc[0] >> 20, MetricsWriter.duration(r.jct().mean()),
+                        r.meanUtilization() * 100, r.preemptions());
             }
         }
     }
