@@ -6,6 +6,7 @@ import dev.continuum.edge.messaging.MqttLink;
 import dev.continuum.edge.protocol.CredentialGrant;
 import dev.continuum.edge.protocol.DeviceStatus;
 import dev.continuum.edge.protocol.Heartbeat;
+import dev.continuum.edge.protocol.ModelDeployment;
 import dev.continuum.edge.protocol.ProgressMessage;
 import dev.continuum.edge.protocol.Registration;
 import dev.continuum.edge.protocol.ResultMessage;
@@ -95,6 +96,7 @@ public final class EdgeGateway implements AutoCloseable {
     public CompletableFuture<Void> start() {
         link.subscribe(topics.tasks(config.deviceId()), 1, m -> intake.execute(() -> admit(m)));
         link.subscribe(topics.credential(config.deviceId()), 1, this::onGrant);
+        link.subscribe(topics.models(config.deviceId()), 1, m -> intake.execute(() -> deploy(m)));
         link.onConnection(sessionPresent -> onConnected());
         worker.start();
         long period = config.heartbeatInterval().toMillis();
@@ -231,6 +233,41 @@ public final class EdgeGateway implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    // ---- models ---------------------------------------------------------------------------
+
+    /** Fetches (if not cached), verifies by digest and deploys a model; the next heartbeat shows it. */
+    private void deploy(MqttLink.Incoming message) {
+        message.ack();
+        ModelDeployment d;
+        try {
+            d = Wire.decode(message.payload(), ModelDeployment.class);
+            if (d.name() == null || d.version() == null || d.digest() == null) {
+                throw new IllegalArgumentException("deployment needs name, version and digest");
+            }
+            if (!models.has(d.digest())) {
+                URI url = URI.create(d.url());
+                try (java.io.InputStream in = switch (url.getScheme()) {
+                    case "file" -> Files.newInputStream(Path.of(url));
+                    case "http", "https" -> java.net.http.HttpClient.newHttpClient().send(
+                            java.net.http.HttpRequest.newBuilder(url).build(),
+                            java.net.http.HttpResponse.BodyHandlers.ofInputStream()).body();
+                    default -> throw new IllegalArgumentException("model url must be file:, http: or https:");
+                }) {
+                    models.install(in, d.digest());
+                }
+            }
+            models.deploy(d.name(), d.version(), d.digest());
+            if (d.retire() != null && !d.retire().equals(d.digest())) {
+                models.retire(d.retire());
+            }
+            LOG.info(() -> config.deviceId() + " deployed " + d.name() + "@" + d.version() + " = " + d.digest());
+        } catch (Exception e) {
+            LOG.warning(() -> config.deviceId() + " refused model deployment: " + e.getMessage());
+            return;
+        }
+        heartbeat();
     }
 
     // ---- heartbeat ------------------------------------------------------------------------

@@ -81,6 +81,11 @@ public final class TaskDispatcher implements AutoCloseable {
         return p.result;
     }
 
+    /** Asks a device to fetch (by URL), verify (by digest) and deploy a model; its heartbeats show the outcome. */
+    public CompletableFuture<Void> deployModel(String deviceId, dev.continuum.edge.protocol.ModelDeployment deployment) {
+        return link.publish(topics.models(deviceId), Wire.encode(deployment), false);
+    }
+
     /** Stops waiting for a task (e.g. cancelled); a late result is ignored. */
     public void forget(String taskId) {
         Pending p = pending.remove(taskId);

@@ -26,6 +26,7 @@ public record Topics(String root) {
     public String results(String deviceId) { return device(deviceId) + "/results"; }
     public String progress(String deviceId) { return device(deviceId) + "/progress"; }
     public String credential(String deviceId) { return device(deviceId) + "/credential"; }
+    public String models(String deviceId) { return device(deviceId) + "/models"; }
     public String register(String deviceId) { return root + "/register/" + checkId(deviceId); }
 
     public String allStatuses() { return root + "/devices/+/status"; }

@@ -267,6 +267,63 @@ class EdgeLinkTest {
     }
 
     @Test
+    void shouldRunTasksWaitingTogetherAsOneBatchWithTheSameAnswers() throws Exception {
+        String id = TestBrokers.freshId("gw");
+        GatewayConfig cfg = config(id, broker.host(), broker.port(), 5).withMaxBatch(16);
+        // tasks that arrived before a restart wait in the spool together
+        TaskSpool spool = TaskSpool.open(cfg.stateDir().resolve("spool"), cfg.spoolLimits(), Clock.systemUTC());
+        List<TaskMessage> tasks = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            tasks.add(task("b-" + i, "ocr-cls", 100 + i));
+            spool.admit(tasks.get(i));
+        }
+        List<CompletableFuture<ResultMessage>> results = new ArrayList<>();
+        for (TaskMessage t : tasks) {
+            results.add(cloud.dispatcher.send(id, t));
+        }
+        EdgeGateway gw = track(new EdgeGateway(cfg, vertx, Clock.systemUTC()));
+        gw.models().deploy("ocr-cls", "1", gw.models().install(TestModels.ocrClassifier()));
+
+        gw.start().get(10, TimeUnit.SECONDS);
+
+        CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+        assertThat(gw.tasksRun()).isEqualTo(8);
+        try (dev.continuum.edge.inference.ModelRepository alone =
+                     new dev.continuum.edge.inference.ModelRepository(state.resolve("alone"), false);
+             var lease = alone.acquire(alone.install(TestModels.ocrClassifier()))) {
+            for (int i = 0; i < 8; i++) {
+                ResultMessage r = results.get(i).join();
+                assertThat(r.batchSize()).isEqualTo(8);
+                float[] expected = lease.model().run(TestModels.CLS_SHAPE, tasks.get(i).input().values()).values();
+                assertThat(r.output().values()).containsExactly(expected, org.assertj.core.data.Offset.offset(1e-4f));
+            }
+        }
+    }
+
+    @Test
+    void shouldDeployAModelSentOverMqttOnlyWhenItsDigestMatches() throws Exception {
+        String id = TestBrokers.freshId("gw");
+        EdgeGateway gw = startGateway(config(id, broker.host(), broker.port(), 5));
+        Path model = TestModels.ocrClassifier();
+        String digest;
+        try (dev.continuum.edge.inference.ModelRepository scratch =
+                     new dev.continuum.edge.inference.ModelRepository(state.resolve("scratch"), false)) {
+            digest = scratch.install(model);
+        }
+        String wrong = "sha256:" + "0".repeat(64);
+
+        cloud.dispatcher.deployModel(id, new dev.continuum.edge.protocol.ModelDeployment("bad", "1", wrong,
+                model.toUri().toString(), null)).get(5, TimeUnit.SECONDS);
+        cloud.dispatcher.deployModel(id, new dev.continuum.edge.protocol.ModelDeployment("ocr-cls", "2", digest,
+                model.toUri().toString(), null)).get(5, TimeUnit.SECONDS);
+
+        assertThat(Await.until(Duration.ofSeconds(10), () -> cloud.fleet.device(id)
+                .map(d -> d.heartbeat() != null && d.heartbeat().hasModel("ocr-cls@2")).orElse(false))).isTrue();
+        assertThat(cloud.fleet.device(id).orElseThrow().heartbeat().hasModel("bad")).isFalse();
+        assertThat(gw.models().has("ocr-cls@2")).isTrue();
+    }
+
+    @Test
     void shouldFinishSpooledTasksAfterGatewayRestart() throws Exception {
         String id = TestBrokers.freshId("gw");
         GatewayConfig cfg = config(id, broker.host(), broker.port(), 5);
