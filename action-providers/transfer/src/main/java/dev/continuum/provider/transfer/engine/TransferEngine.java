@@ -262,7 +262,11 @@ public final class TransferEngine {
                 }
             }
             for (OpenFile file : opened) {
-                file.close();   // keeps partial data of unfinished files for a resume
+                if (cancelled.get()) {
+                    file.abort();   // a cancelled transfer leaves no partial files behind
+                } else {
+                    file.close();   // keeps partial data of unfinished files for a resume
+                }
             }
             if (cancelled.get()) {
                 throw new TransferFailedException("Cancelled", "the transfer was cancelled");
@@ -309,6 +313,16 @@ public final class TransferEngine {
                     }
                 }
                 return upload;
+            }
+
+            synchronized void abort() {
+                if (upload != null && remaining.get() > 0) {
+                    try {
+                        upload.abort();
+                    } catch (IOException ignored) {
+                        // best effort: a leftover partial file is harmless and overwritten next time
+                    }
+                }
             }
 
             synchronized void close() {

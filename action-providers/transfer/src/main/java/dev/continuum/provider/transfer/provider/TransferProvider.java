@@ -149,10 +149,11 @@ public final class TransferProvider implements ActionProvider {
             journal.delete();
             ctx.complete(details);
         } catch (TransferFailedException e) {
-            journal.close();
             if (cancelled.get()) {
-                return;   // the framework reports the cancellation
+                journal.delete();   // nothing to resume: the framework reports the cancellation
+                return;
             }
+            journal.close();
             ObjectNode details = progressDetails(transfer, progress.snapshot());
             details.put("code", e.code()).put("description", e.getMessage());
             ctx.log("TransferFailed", e.getMessage(), details);

@@ -25,13 +25,17 @@ public final class ProviderHarness implements AutoCloseable {
     public final Http http;
 
     public ProviderHarness(EndpointRegistry endpoints, Path state) throws Exception {
+        this(endpoints, state, TransferOptions.defaults());
+    }
+
+    public ProviderHarness(EndpointRegistry endpoints, Path state, TransferOptions base) throws Exception {
         Router router = Router.router(vertx);
         CallerResolver fromHeader = rc -> {
             String who = rc.request().getHeader("X-Test-Caller");
             return who == null ? Caller.ANONYMOUS : Caller.of(who);
         };
         TransferProviders.mountAll(router, BASE, vertx, endpoints,
-                TransferOptions.defaults().withChunkBytes(5 * 1024 * 1024).withProgressEvery(Duration.ofMillis(100)),
+                base.withChunkBytes(5 * 1024 * 1024).withProgressEvery(Duration.ofMillis(100)),
                 state, fromHeader);
         server = vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1")
                 .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
