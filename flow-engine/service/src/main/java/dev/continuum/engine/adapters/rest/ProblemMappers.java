@@ -32,6 +32,15 @@ public class ProblemMappers {
         return problem(status, e.kind().name().toLowerCase().replace('_', '-'), e.title(), e.getMessage(), e.issues());
     }
 
+    /** quarkus-oidc cannot reach the identity provider to check a token: the caller should retry, not sign in again. */
+    @ServerExceptionMapper
+    public Response identityProviderDown(io.quarkus.oidc.OIDCException e) {
+        LOG.warn("cannot check a bearer token: " + e.getMessage());
+        return Response.fromResponse(problem(503, "identity-provider-unavailable", "Identity provider unavailable",
+                "The engine cannot reach the identity provider to check your token. Try again shortly.", List.of()))
+                .header("Retry-After", "5").build();
+    }
+
     @ServerExceptionMapper
     public Response accessDenied(dev.continuum.engine.app.AccessDenied e) {
         return problem(403, "forbidden", "Not allowed", e.getMessage(), List.of());
