@@ -174,7 +174,9 @@ public final class TaskSpool {
         }
         Delivery d = undelivered.remove(seq);
         String key = key(taskId);
-        write(done.resolve(key + ".json"), Wire.encode(d.result()));
+        // not fsynced: losing this record in a crash only means a later repeat of the task id, which
+        // the cloud would have to send after already holding the result, runs again
+        write(done.resolve(key + ".json"), Wire.encode(d.result()), false);
         delete(outbox.resolve(name(seq, key)));
     }
 
@@ -272,6 +274,10 @@ public final class TaskSpool {
     }
 
     private void write(Path target, byte[] content) {
+        write(target, content, limits.fsync());
+    }
+
+    private void write(Path target, byte[] content, boolean sync) {
         Path tmp = target.getParent().getParent().resolve(target.getFileName() + ".tmp");
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                 StandardOpenOption.WRITE)) {
@@ -279,7 +285,7 @@ public final class TaskSpool {
             while (buf.hasRemaining()) {
                 ch.write(buf);
             }
-            if (limits.fsync()) {
+            if (sync) {
                 ch.force(true);
             }
         } catch (IOException e) {
