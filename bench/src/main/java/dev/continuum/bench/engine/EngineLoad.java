@@ -45,6 +45,9 @@ public final class EngineLoad implements Callable<Integer> {
     @Option(names = "--timeout-s", defaultValue = "600", description = "Give up on a phase after this long (default ${DEFAULT-VALUE}).")
     long timeoutSeconds;
 
+    @Option(names = "--give-up-s", defaultValue = "60", description = "A run still ACTIVE after this long stops holding a slot and is reported as ACTIVE (default ${DEFAULT-VALUE}).")
+    long giveUpSeconds;
+
     @Option(names = "--engine-pid", description = "Engine process id (same machine): also print the engine's CPU time per run.")
     Long enginePid;
 
@@ -54,7 +57,8 @@ public final class EngineLoad implements Callable<Integer> {
             throw new CommandLine.ParameterException(new CommandLine(this), "--concurrency must be between 1 and 1000");
         }
         EngineClient engine = new EngineClient(api);
-        LoadDriver driver = new LoadDriver(engine, Duration.ofMillis(pollMillis), Duration.ofSeconds(timeoutSeconds));
+        LoadDriver driver = new LoadDriver(engine, Duration.ofMillis(pollMillis), Duration.ofSeconds(timeoutSeconds),
+                Duration.ofSeconds(giveUpSeconds));
         String flowId = engine.publishFlow("bench: five-step flow", FiveStepFlow.definition(api, sleepSeconds));
         String tag = UUID.randomUUID().toString().substring(0, 8);
         if (warmup > 0) {

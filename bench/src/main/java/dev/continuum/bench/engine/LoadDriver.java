@@ -30,11 +30,17 @@ public final class LoadDriver {
     private final EngineClient engine;
     private final Duration pollInterval;
     private final Duration timeout;
+    private final Duration giveUpAfter;
 
-    public LoadDriver(EngineClient engine, Duration pollInterval, Duration timeout) {
+    /**
+     * @param giveUpAfter a run still ACTIVE this long after it started no longer holds a slot; it shows up as
+     *                    ACTIVE in the report (a stuck run is a finding, and must not stall the measurement)
+     */
+    public LoadDriver(EngineClient engine, Duration pollInterval, Duration timeout, Duration giveUpAfter) {
         this.engine = engine;
         this.pollInterval = pollInterval;
         this.timeout = timeout;
+        this.giveUpAfter = giveUpAfter;
     }
 
     public Phase drive(String flowId, int runs, int concurrency, String label) throws InterruptedException {
@@ -85,7 +91,9 @@ public final class LoadDriver {
                 Set<String> active = engine.activeRunIds(label);
                 // A run acknowledged after the list was asked for may be missing from it while still active.
                 inFlight.forEach((id, acknowledged) -> {
-                    if (acknowledged < asked && !active.contains(id) && inFlight.remove(id) != null) {
+                    boolean done = acknowledged < asked && !active.contains(id);
+                    boolean givenUp = asked - acknowledged > giveUpAfter.toNanos();
+                    if ((done || givenUp) && inFlight.remove(id) != null) {
                         finished.incrementAndGet();
                         slots.release();
                     }
