@@ -37,6 +37,8 @@ public final class KeycloakServer implements AutoCloseable {
     public static final List<String> REALM_RESOURCES = List.of("keycloak/continuum-realm.json", "keycloak/elsewhere-realm.json");
 
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(Long.getLong("continuum.keycloak.start-timeout-s", 240));
+    private static final String SHARED_PORT_PROPERTY = "continuum.keycloak.shared.port";
+    private static final String SHARED_PASSWORD_PROPERTY = "continuum.keycloak.shared.admin-password";
     private static KeycloakServer shared;
 
     private final Process process;
@@ -52,23 +54,37 @@ public final class KeycloakServer implements AutoCloseable {
     }
 
     /**
-     * One Keycloak per JVM, started on first use and stopped when the JVM exits. When
+     * One Keycloak per JVM, started on first use and stopped when the JVM exits. "Per JVM" holds
+     * across class loaders too (Quarkus tests load this class once per application restart): the
+     * running instance is announced in system properties, which every class loader shares. When
      * {@code CONTINUUM_TEST_KEYCLOAK_PORT} names a port where a Keycloak with the Continuum realm already
      * runs (started by {@link #main}), that one is used instead (bootstrap admin password in
      * {@code CONTINUUM_TEST_KEYCLOAK_ADMIN_PASSWORD}), which saves the start-up time while iterating.
      */
-    public static synchronized KeycloakServer shared() {
-        String running = System.getenv("CONTINUUM_TEST_KEYCLOAK_PORT");
-        if (shared == null && running != null && !running.isBlank()) {
-            shared = new KeycloakServer(null, Integer.parseInt(running.trim()), null,
-                    System.getenv().getOrDefault("CONTINUUM_TEST_KEYCLOAK_ADMIN_PASSWORD", ""));
-        }
-        if (shared == null || (shared.process != null && !shared.process.isAlive())) {
-            shared = start(freePort());
-            KeycloakServer started = shared;
+    public static KeycloakServer shared() {
+        // System.getProperties() is one object for the whole JVM, unlike this class's static fields.
+        synchronized (System.getProperties()) {
+            if (shared != null && (shared.process == null || shared.process.isAlive())) {
+                return shared;
+            }
+            String running = System.getenv("CONTINUUM_TEST_KEYCLOAK_PORT");
+            if (running != null && !running.isBlank()) {
+                shared = new KeycloakServer(null, Integer.parseInt(running.trim()), null,
+                        System.getenv().getOrDefault("CONTINUUM_TEST_KEYCLOAK_ADMIN_PASSWORD", ""));
+                return shared;
+            }
+            String announcedPort = System.getProperty(SHARED_PORT_PROPERTY);
+            if (announcedPort != null) {
+                shared = new KeycloakServer(null, Integer.parseInt(announcedPort), null, System.getProperty(SHARED_PASSWORD_PROPERTY));
+                return shared;
+            }
+            KeycloakServer started = start(freePort());
             Runtime.getRuntime().addShutdownHook(new Thread(started::close, "keycloak-stop"));
+            System.setProperty(SHARED_PORT_PROPERTY, String.valueOf(started.port));
+            System.setProperty(SHARED_PASSWORD_PROPERTY, started.adminPassword);
+            shared = started;
+            return shared;
         }
-        return shared;
     }
 
     /** Unpacks (once) and starts Keycloak on {@code port}, returning when the realm answers. */
