@@ -5,7 +5,9 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -27,25 +29,29 @@ class CrashRecoveryIT {
             EngineInstance engine = rig.startEngine("solo");
             String flowId = engine.api().publishFlow("crash test", flow.definition());
             List<String> runs = new ArrayList<>();
+            Map<String, Integer> activeAtKill = new LinkedHashMap<>();
 
             runs.addAll(startRuns(engine, flowId, "batch-1"));
-            kill(rig, engine, "right after starting " + RUNS_PER_BATCH + " runs");
+            kill(rig, engine, "right after starting runs", activeAtKill);
 
+            // A fresh batch after each restart, so every kill finds work in flight however slow the restart was.
             engine = rig.restart(engine);
             runs.addAll(startRuns(engine, flowId, "batch-2"));
             int effectsBefore = rig.effects().size();
             rig.awaitCondition("new echo effects", Duration.ofSeconds(30), () -> rig.effects().size() >= effectsBefore + 3);
-            kill(rig, engine, "as echo effects landed, before their steps could commit");
+            kill(rig, engine, "as echo effects landed, before their steps could commit", activeAtKill);
 
             engine = rig.restart(engine);
+            List<String> batch3 = startRuns(engine, flowId, "batch-3");
+            runs.addAll(batch3);
             EngineApi api = engine.api();
-            rig.awaitCondition("runs in sleep or wait", Duration.ofSeconds(30), () -> asleep(api, runs) >= runs.size() / 3);
-            kill(rig, engine, "while runs sleep (provider action) or wait (engine timer)");
+            rig.awaitCondition("runs in sleep or wait", Duration.ofSeconds(30), () -> asleep(api, batch3) >= batch3.size() / 3);
+            kill(rig, engine, "while runs sleep (provider action) or wait (engine timer)", activeAtKill);
 
             engine = rig.restart(engine);
             int effectsAtRestart = rig.effects().size();
             rig.awaitCondition("recovery under way", Duration.ofSeconds(20), () -> rig.effects().size() >= effectsAtRestart + 2);
-            kill(rig, engine, "while catching up after a restart");
+            kill(rig, engine, "while catching up after a restart", activeAtKill);
 
             engine = rig.restart(engine);
             Duration rest = rig.awaitFinished(engine.api(), runs, Duration.ofSeconds(120));
@@ -53,6 +59,8 @@ class CrashRecoveryIT {
             rig.say("all %d runs finished %d ms after the last restart; %d echo effects for %d echo actions; %d problems",
                     runs.size(), rest.toMillis(), rig.effects().size(), runs.size() * flow.echoStates().size(), problems.size());
 
+            assertThat(activeAtKill).as("active runs at each kill (a kill with none would test nothing)")
+                    .allSatisfy((when, active) -> assertThat(active).as(when).isPositive());
             assertThat(problems).as("what the runs show after 4 kills").isEmpty();
             assertThat(rig.effects().size()).isEqualTo(runs.size() * flow.echoStates().size());
         }
@@ -67,10 +75,12 @@ class CrashRecoveryIT {
         return runs;
     }
 
-    private static void kill(DurabilityRig rig, EngineInstance engine, String when) {
+    private static void kill(DurabilityRig rig, EngineInstance engine, String when, Map<String, Integer> activeAtKill) {
         engine.kill();
+        Map<String, Integer> byStatus = rig.runsByStatus();
+        activeAtKill.put("kill " + (activeAtKill.size() + 1) + " " + when, byStatus.getOrDefault("ACTIVE", 0));
         rig.say("kill -9 engine %s %s: runs %s, %d leases left behind, %d echo effects so far", engine.instanceId(), when,
-                rig.runsByStatus(), rig.liveLeases().size(), rig.effects().size());
+                byStatus, rig.liveLeases().size(), rig.effects().size());
     }
 
     /** Runs whose latest milestone is the start of the sleep action or of the Wait state. */

@@ -149,6 +149,8 @@ final class DurabilityRig implements AutoCloseable {
         // Push callbacks to a dead engine are lost; a short poll cap lets the polling fallback finish sleeps promptly.
         env.put("CONTINUUM_RUNS_POLL_MAX", "2s");
         env.put("CONTINUUM_PROVIDERS_BUILTIN_ENABLED", "false");
+        // These tests are about durability, not identity: every request acts as the local user.
+        env.put("CONTINUUM_AUTH_ENABLED", "false");
         List<String> command = new ArrayList<>(List.of(ChildProcess.javaBinary()));
         command.addAll(CHILD_JVM);
         command.addAll(List.of("-jar", engineJar.toString()));
