@@ -37,8 +37,9 @@ public final class KeycloakServer implements AutoCloseable {
     public static final List<String> REALM_RESOURCES = List.of("keycloak/continuum-realm.json", "keycloak/elsewhere-realm.json");
 
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(Long.getLong("continuum.keycloak.start-timeout-s", 240));
-    private static final String SHARED_PORT_PROPERTY = "continuum.keycloak.shared.port";
-    private static final String SHARED_PASSWORD_PROPERTY = "continuum.keycloak.shared.admin-password";
+    // Not under "continuum.": the engine's config mapping owns that prefix and rejects unknown keys.
+    private static final String SHARED_PORT_PROPERTY = "dev.continuum.auth.keycloak.shared-port";
+    private static final String SHARED_PASSWORD_PROPERTY = "dev.continuum.auth.keycloak.shared-admin-password";
     private static KeycloakServer shared;
 
     private final Process process;
