@@ -115,13 +115,21 @@ public class RunDriver {
                 }));
     }
 
-    /** Drives a run this instance has just leased; {@code known} saves a read when the caller has it. */
+    /**
+     * Drives a run this instance has just leased; {@code known} saves a read when the caller has it.
+     * A caller that knows the run has just been created saves the inbox read too: nothing can be
+     * queued for it yet, and whatever is pushed later nudges it.
+     */
     public void launch(UUID runId, RunRecord known) {
+        launch(runId, known, known == null);
+    }
+
+    private void launch(UUID runId, RunRecord known, boolean readInbox) {
         if (!driving.add(runId)) {
             nudged.add(runId);
             return;
         }
-        onContext(() -> drive(runId, known).subscribe().with(
+        onContext(() -> drive(runId, known, readInbox).subscribe().with(
                 done -> stoppedDriving(runId),
                 failure -> {
                     driving.remove(runId);
@@ -154,15 +162,15 @@ public class RunDriver {
         onContext(() -> runs.claim(runId, instanceId, clock.instant(), leaseUntil()).subscribe().with(
                 // A drive that finished while the claim was under way may have committed after the claim read.
                 found -> found.ifPresent(run -> launch(runId,
-                        Objects.equals(drivesBefore, drivesDone.get(runId)) ? run : null)),
+                        Objects.equals(drivesBefore, drivesDone.get(runId)) ? run : null, true)),
                 failure -> LOG.warnf("could not take run %s: %s", runId, failure.getMessage())));
     }
 
-    private Uni<Void> drive(UUID runId, RunRecord known) {
+    private Uni<Void> drive(UUID runId, RunRecord known, boolean readInbox) {
         Uni<RunRecord> load = known != null ? Uni.createFrom().item(known)
                 : runs.find(runId).map(found -> found.orElseThrow(() -> new IllegalStateException("run vanished")));
         return load.flatMap(run -> interpreters.forVersion(run.flowId(), run.flowVersion())
-                .flatMap(interpreter -> turn(runId, interpreter, run.state(), run.updatedAt(), true)));
+                .flatMap(interpreter -> turn(runId, interpreter, run.state(), run.updatedAt(), readInbox)));
     }
 
     /** {@code basedOn} is when {@code state} was committed; a commit fails if the run moved on since. */
