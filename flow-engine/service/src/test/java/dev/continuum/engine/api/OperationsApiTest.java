@@ -55,4 +55,13 @@ class OperationsApiTest {
         given().contentType("application/json").body("{not json").when().post("/runs/" + runId + "/cancel")
                 .then().statusCode(400).contentType("application/problem+json");
     }
+
+    @Test
+    void shouldRefuseAFlowWithTwoStatesOfTheSameName() {
+        String body = """
+                {"definition":{"StartAt":"A","States":{"A":{"Type":"Pass","End":true},"A":{"Type":"Pass","End":true}}}}""";
+        given().contentType("application/json").body(body).when().post("/flows/validate")
+                .then().statusCode(400).contentType("application/problem+json")
+                .body("detail", containsString("Duplicate field 'A'"));
+    }
 }
