@@ -95,17 +95,21 @@ final class DefaultActionContext implements ActionContext {
     @Override
     public Scheduled schedule(Duration delay, Runnable task) {
         long[] holder = new long[1];
-        long id = vertx.setTimer(Math.max(1, delay.toMillis()), t -> {
-            if (!timers.remove(t)) {
-                return;
-            }
-            vertx.executeBlocking(() -> {
-                task.run();
-                return null;
-            }, false).onFailure(e -> LOG.log(System.Logger.Level.ERROR, "scheduled task of action " + actionId + " failed", e));
-        });
-        holder[0] = id;
-        timers.add(id);
+        // The timer may fire on another thread before its id is recorded; the lock makes it wait for that.
+        synchronized (timers) {
+            holder[0] = vertx.setTimer(Math.max(1, delay.toMillis()), t -> {
+                synchronized (timers) {
+                    if (!timers.remove(t)) {
+                        return;
+                    }
+                }
+                vertx.executeBlocking(() -> {
+                    task.run();
+                    return null;
+                }, false).onFailure(e -> LOG.log(System.Logger.Level.ERROR, "scheduled task of action " + actionId + " failed", e));
+            });
+            timers.add(holder[0]);
+        }
         return () -> timers.remove(holder[0]) && vertx.cancelTimer(holder[0]);
     }
 
