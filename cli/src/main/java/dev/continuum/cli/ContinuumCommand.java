@@ -8,6 +8,8 @@ import dev.continuum.cli.client.EngineClient;
 import dev.continuum.cli.commands.CancelCommand;
 import dev.continuum.cli.commands.DeployCommand;
 import dev.continuum.cli.commands.FlowsCommand;
+import dev.continuum.cli.commands.LoginCommand;
+import dev.continuum.cli.commands.LogoutCommand;
 import dev.continuum.cli.commands.LogsCommand;
 import dev.continuum.cli.commands.ReleaseCommand;
 import dev.continuum.cli.commands.ResumeCommand;
@@ -17,6 +19,8 @@ import dev.continuum.cli.commands.StatusCommand;
 import dev.continuum.cli.commands.UpdateCommand;
 import dev.continuum.cli.commands.ValidateCommand;
 import dev.continuum.cli.commands.WatchCommand;
+import dev.continuum.cli.signin.BearerTokens;
+import dev.continuum.cli.signin.SignInStore;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -26,14 +30,17 @@ import picocli.CommandLine.Spec;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.time.Clock;
+import java.util.Map;
 
 /** {@code continuum}: the engine's REST API for people at a terminal. Options here apply to every subcommand. */
 @Command(name = "continuum", mixinStandardHelpOptions = true, version = "continuum CLI 0.1.0",
         description = "Validate, deploy, start and follow Continuum flows from a terminal.",
         footer = {"", "Exit codes:", "  0  done (watch: the run SUCCEEDED)", "  1  flow invalid (validate), run FAILED or ENDED (watch)",
                 "  2  wrong command line, or a file or --input that is not readable JSON",
-                "  3  the engine refused the request", "  4  the engine could not be reached", "  5  internal error in the CLI"},
-        subcommands = {ValidateCommand.class, DeployCommand.class, UpdateCommand.class, FlowsCommand.class,
+                "  3  the engine refused the request", "  4  the engine could not be reached", "  5  internal error in the CLI",
+                "  6  sign-in needed: not signed in, sign-in expired, or the engine refused the token (run `continuum login`)"},
+        subcommands = {LoginCommand.class, LogoutCommand.class, ValidateCommand.class, DeployCommand.class, UpdateCommand.class, FlowsCommand.class,
                 StartCommand.class, WatchCommand.class, StatusCommand.class, LogsCommand.class, RunsCommand.class,
                 CancelCommand.class, ResumeCommand.class, ReleaseCommand.class})
 public final class ContinuumCommand implements Runnable {
@@ -50,6 +57,13 @@ public final class ContinuumCommand implements Runnable {
 
     @Spec
     private CommandSpec spec;
+
+    private final Map<String, String> environment;
+    private BearerTokens tokens;
+
+    public ContinuumCommand(Map<String, String> environment) {
+        this.environment = Map.copyOf(environment);
+    }
 
     /**
      * Stricter than JSON itself: a state defined twice under one name, or text left after the document, would
@@ -88,7 +102,20 @@ public final class ContinuumCommand implements Runnable {
                 || !("http".equals(address.getScheme()) || "https".equals(address.getScheme()))) {
             throw new UsageProblem("--api must be an http(s) URL such as " + DEFAULT_API + ", not '" + api + "'");
         }
-        return new EngineClient(api, mapper);
+        return new EngineClient(api, mapper, tokens()::current);
+    }
+
+    /** The environment the command runs in (tests pass their own: config folder, service account). */
+    public Map<String, String> environment() {
+        return environment;
+    }
+
+    /** One per command line, so a service account's token is fetched once and reused until it runs out. */
+    public BearerTokens tokens() {
+        if (tokens == null) {
+            tokens = new BearerTokens(environment, SignInStore.fromEnvironment(environment), Clock.systemUTC());
+        }
+        return tokens;
     }
 
     public PrintWriter out() {

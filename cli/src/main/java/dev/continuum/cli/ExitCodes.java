@@ -15,6 +15,8 @@ public final class ExitCodes {
     public static final int UNREACHABLE = 4;
     /** Something failed inside the CLI itself; a bug to report. */
     public static final int INTERNAL = 5;
+    /** Not signed in, the sign-in ran out or was revoked, or the engine refused the token: run {@code continuum login}. */
+    public static final int SIGN_IN = 6;
 
     private ExitCodes() {}
 }

@@ -5,10 +5,12 @@ import dev.continuum.cli.client.ApiProblem;
 import dev.continuum.cli.client.EngineUnreachable;
 import dev.continuum.cli.client.Problem;
 import dev.continuum.cli.files.FileProblem;
+import dev.continuum.cli.signin.SignInNeeded;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 
 /** Entry point of the {@code continuum} command; turns every failure into one readable message and an exit code. */
 public final class Main {
@@ -25,7 +27,12 @@ public final class Main {
 
     /** Runs one command line, writing to the given streams; returns the exit code (see {@link ExitCodes}). */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
-        ContinuumCommand root = new ContinuumCommand();
+        return run(args, out, err, System.getenv());
+    }
+
+    /** As {@link #run(String[], PrintWriter, PrintWriter)} with the given environment instead of the process's. */
+    public static int run(String[] args, PrintWriter out, PrintWriter err, Map<String, String> environment) {
+        ContinuumCommand root = new ContinuumCommand(environment);
         CommandLine line = new CommandLine(root);
         line.setOut(out);
         line.setErr(err);
@@ -46,7 +53,16 @@ public final class Main {
                 } else {
                     problem.lines().forEach(err::println);
                 }
+                if (problem.status() == 401) {
+                    err.println("continuum: the engine wants a valid sign-in: run `continuum login` (scripts: set "
+                            + "CONTINUUM_CLIENT_ID and CONTINUUM_CLIENT_SECRET)");
+                    return ExitCodes.SIGN_IN;
+                }
                 return ExitCodes.REFUSED;
+            }
+            case SignInNeeded needed -> {
+                err.println("continuum: " + needed.getMessage());
+                return ExitCodes.SIGN_IN;
             }
             case EngineUnreachable unreachable -> {
                 err.println("continuum: " + unreachable.hint());

@@ -24,7 +24,8 @@ final class FakeEngine implements AutoCloseable {
 
     static final ObjectMapper JSON = new ObjectMapper();
 
-    record Request(String method, String path, Map<String, String> query, String body) {
+    /** {@code authorization}: the Authorization header as sent, or null. */
+    record Request(String method, String path, Map<String, String> query, String body, String authorization) {
         JsonNode json() {
             try {
                 return JSON.readTree(body);
@@ -91,7 +92,7 @@ final class FakeEngine implements AutoCloseable {
     private void handle(HttpExchange exchange) throws IOException {
         String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
         Request request = new Request(exchange.getRequestMethod(), exchange.getRequestURI().getPath(),
-                query(exchange.getRequestURI().getRawQuery()), body);
+                query(exchange.getRequestURI().getRawQuery()), body, exchange.getRequestHeaders().getFirst("Authorization"));
         requests.add(request);
         Function<Request, Response> route = routes.get(request.method() + " " + request.path());
         Response response = route != null ? route.apply(request) : Response.problem(404,

@@ -22,18 +22,22 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * `continuum up`: brings the platform up on one machine with nothing installed but a JDK —
- * PostgreSQL from Maven artifacts when no database is configured, then the engine — and runs
- * the example flow to completion so the user sees it work.
+ * Keycloak and PostgreSQL from Maven artifacts when no external ones are configured, then the
+ * engine with sign-in required, and the edge ({@link EdgeUp}: MQTT broker, inference provider, two
+ * gateways) — and runs the example flows to completion, as the local demo scientist, so the user
+ * sees it work.
  */
 public final class Up {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    private record Options(int port, Path dataDir, Path engineJar, boolean example, boolean exitAfterExample) {}
+    private record Options(int port, int keycloakPort, Path dataDir, Path engineJar, boolean example, boolean exitAfterExample,
+                           boolean edge) {}
 
     public static void main(String[] args) throws Exception {
         // Embedded PostgreSQL narrates every start and stop; the user needs only our summary lines.
@@ -43,16 +47,35 @@ public final class Up {
         List<AutoCloseable> running = new ArrayList<>();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> closeAll(running)));
 
+        LocalIdentity.Setup identity = identity(options, running);
         Map<String, String> db = database(options, running);
-        Process engine = startEngine(options, db);
+        Process engine = startEngine(options, db, identity.engineEnv());
         running.add(0, () -> stop(engine));
+        // the edge starts while the engine boots; it is stopped before the engine
+        Optional<EdgeUp> edge = Optional.empty();
+        try {
+            // with sign-in on, the provider accepts only tokens issued for it (the engine's delegated ones)
+            Map<String, String> providerAuth = identity.enabled()
+                    ? Map.of("CONTINUUM_AUTH_ENABLED", "true", "CONTINUUM_AUTH_ISSUER", identity.issuer().orElseThrow())
+                    : Map.of();
+            edge = options.edge() ? EdgeUp.start(Path.of("").toAbsolutePath(), options.dataDir(), providerAuth) : Optional.empty();
+        } catch (IllegalStateException e) {
+            fail("cannot bring the edge up: " + e.getMessage() + " (--no-edge starts without it)");
+        }
+        edge.ifPresent(e -> running.add(0, e));
         String api = "http://127.0.0.1:" + options.port();
         awaitReady(api, engine, options.dataDir().resolve("engine.log"));
         say("Continuum API:  " + api + "   (OpenAPI " + api + "/q/openapi, Swagger UI " + api + "/q/swagger-ui)");
 
         int exit = 0;
         if (options.example()) {
-            exit = runExample(api);
+            exit = runExample(api, identity, "/examples/hello-continuum.json", Map.of("${providers}", api + "/providers"),
+                    "{\"body\":{\"name\":\"Continuum\"},\"label\":\"example\"}");
+            if (edge.isPresent() && exit == 0) {
+                exit = runExample(api, identity, "/examples/edge-inference.json",
+                        Map.of("${inference}", edge.get().providerUrl()),
+                        "{\"body\":{\"frame\":\"file:" + EdgeUp.EXAMPLE_FRAME + "\"},\"label\":\"edge example\"}");
+            }
         }
         if (options.exitAfterExample()) {
             closeAll(running);
@@ -64,23 +87,32 @@ public final class Up {
 
     private static Options parse(String[] args) {
         int port = 8080;
+        int keycloakPort = 8180;
         Path dataDir = Path.of(".continuum");
         Path jar = Path.of("flow-engine/service/target/quarkus-app/quarkus-run.jar");
         boolean example = true;
         boolean exit = false;
+        boolean edge = true;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--port" -> port = Integer.parseInt(value(args, ++i, "--port"));
+                case "--keycloak-port" -> keycloakPort = Integer.parseInt(value(args, ++i, "--keycloak-port"));
                 case "--data-dir" -> dataDir = Path.of(value(args, ++i, "--data-dir"));
                 case "--engine-jar" -> jar = Path.of(value(args, ++i, "--engine-jar"));
                 case "--no-example" -> example = false;
                 case "--exit" -> exit = true;
+                case "--no-edge" -> edge = false;
                 case "--help", "-h" -> {
                     System.out.println("""
-                            usage: continuum up [--port 8080] [--data-dir .continuum] [--no-example] [--exit]
-                              Starts PostgreSQL (embedded, unless CONTINUUM_DB_HOST is set) and the engine,
-                              then runs the example flow and prints its run id and output.
-                              --exit  stop everything after the example run (exit code 0 when it succeeded)""");
+                            usage: continuum up [--port 8080] [--keycloak-port 8180] [--data-dir .continuum] [--no-example] [--no-edge] [--exit]
+                              Starts Keycloak (unless CONTINUUM_AUTH_ISSUER names one), PostgreSQL (embedded, unless
+                              CONTINUUM_DB_HOST is set) and the engine with sign-in required, then runs the example
+                              flow as the local demo scientist and prints its run id and output.
+                              Also starts an MQTT broker (embedded Moquette, unless CONTINUUM_MQTT_BROKER=host:port is
+                              set), the inference provider and two edge gateways (gw-1, gw-2; --no-edge: none), and
+                              runs a second example that classifies an image on a gateway.
+                              --exit  stop everything after the example runs (exit code 0 when they succeeded)
+                              CONTINUUM_AUTH_ENABLED=false  no sign-in at all (development only; keep it on this machine)""");
                     System.exit(0);
                 }
                 default -> fail("unknown option '" + args[i] + "' (try --help)");
@@ -89,7 +121,7 @@ public final class Up {
         if (!Files.isRegularFile(jar)) {
             fail("the engine is not built: " + jar + " is missing. Build it with: mvn -B -q install -DskipTests");
         }
-        return new Options(port, dataDir.toAbsolutePath(), jar.toAbsolutePath(), example, exit);
+        return new Options(port, keycloakPort, dataDir.toAbsolutePath(), jar.toAbsolutePath(), example, exit, edge);
     }
 
     private static String value(String[] args, int i, String option) {
@@ -97,6 +129,15 @@ public final class Up {
             fail(option + " needs a value");
         }
         return args[i];
+    }
+
+    private static LocalIdentity.Setup identity(Options options, List<AutoCloseable> running) throws IOException {
+        try {
+            return LocalIdentity.prepare(System.getenv(), options.dataDir(), options.keycloakPort(), running, Up::say);
+        } catch (IllegalStateException | java.io.UncheckedIOException e) {
+            fail("cannot start the sign-in service: " + e.getMessage());
+            throw e;
+        }
     }
 
     /** The configured database, or an embedded PostgreSQL whose data survives restarts in the data dir. */
@@ -124,13 +165,14 @@ public final class Up {
                 "CONTINUUM_DB_NAME", "continuum", "CONTINUUM_DB_USER", "postgres");
     }
 
-    private static Process startEngine(Options options, Map<String, String> db) throws IOException {
+    private static Process startEngine(Options options, Map<String, String> db, Map<String, String> auth) throws IOException {
         Path log = options.dataDir().resolve("engine.log");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         ProcessBuilder builder = new ProcessBuilder(java, "-jar", options.engineJar().toString())
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.to(log.toFile()));
         builder.environment().putAll(db);
+        builder.environment().putAll(auth);
         builder.environment().put("QUARKUS_HTTP_PORT", String.valueOf(options.port()));
         say("Engine:         starting (log in " + log + ")");
         return builder.start();
@@ -155,22 +197,34 @@ public final class Up {
         fail("the engine did not become ready within 120 s; see " + log);
     }
 
-    private static int runExample(String api) throws Exception {
-        String flow;
-        try (InputStream in = Up.class.getResourceAsStream("/examples/hello-continuum.json")) {
-            flow = new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("${providers}", api + "/providers");
+    private static int runExample(String api, LocalIdentity.Setup identity, String resource,
+                                  Map<String, String> placeholders, String start) throws Exception {
+        Optional<String> token = identity.enabled() ? identity.demoToken() : Optional.of("");
+        if (token.isEmpty()) {
+            say("Example:        skipped: the demo users exist only in the Keycloak that `up` starts. Sign in with"
+                    + " `./continuum cli login` and deploy deploy/src/main/resources/examples/hello-continuum.json.");
+            return 0;
         }
-        JsonNode created = post(api + "/flows", flow, 201);
+        String bearer = token.get();
+        String flow;
+        try (InputStream in = Up.class.getResourceAsStream(resource)) {
+            flow = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        for (Map.Entry<String, String> p : placeholders.entrySet()) {
+            flow = flow.replace(p.getKey(), p.getValue());
+        }
+        JsonNode created = post(api + "/flows", flow, 201, bearer);
         String flowId = created.path("id").asText();
         say("Example flow:   " + flowId + " (" + created.path("title").asText() + ")");
-        JsonNode run = post(api + "/flows/" + flowId + "/run", "{\"body\":{\"name\":\"Continuum\"},\"label\":\"example\"}", 201);
+        JsonNode run = post(api + "/flows/" + flowId + "/run", start, 201, bearer);
         String runId = run.path("run_id").asText();
-        say("Run:            " + runId + " started; watch it at " + api + "/runs/" + runId);
+        say("Run:            " + runId + " started" + (bearer.isEmpty() ? "" : " as " + LocalIdentity.DEMO_USER)
+                + "; watch it at " + api + "/runs/" + runId);
         Instant deadline = Instant.now().plus(Duration.ofMinutes(2));
         String status = run.path("status").asText();
         while (status.equals("ACTIVE") && Instant.now().isBefore(deadline)) {
             Thread.sleep(200);
-            run = get(api + "/runs/" + runId);
+            run = get(api + "/runs/" + runId, bearer);
             status = run.path("status").asText();
             System.out.print("\r                status " + status + " ...");
         }
@@ -180,8 +234,8 @@ public final class Up {
         return status.equals("SUCCEEDED") ? 0 : 1;
     }
 
-    private static JsonNode post(String url, String body, int expected) throws Exception {
-        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(url))
+    private static JsonNode post(String url, String body, int expected, String bearer) throws Exception {
+        HttpResponse<String> response = HTTP.send(authorized(HttpRequest.newBuilder(URI.create(url)), bearer)
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != expected) {
@@ -190,9 +244,13 @@ public final class Up {
         return JSON.readTree(response.body());
     }
 
-    private static JsonNode get(String url) throws Exception {
-        return JSON.readTree(HTTP.send(HttpRequest.newBuilder(URI.create(url)).build(),
+    private static JsonNode get(String url, String bearer) throws Exception {
+        return JSON.readTree(HTTP.send(authorized(HttpRequest.newBuilder(URI.create(url)), bearer).build(),
                 HttpResponse.BodyHandlers.ofString()).body());
+    }
+
+    private static HttpRequest.Builder authorized(HttpRequest.Builder request, String bearer) {
+        return bearer.isEmpty() ? request : request.header("Authorization", "Bearer " + bearer);
     }
 
     private static int freePort() throws IOException {

@@ -1,60 +1,175 @@
 package dev.continuum.deploy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.continuum.auth.oidc.ClientCredentials;
+import dev.continuum.auth.oidc.TokenClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The README's run command on a machine with nothing running: `up --exit` starts an embedded
- * PostgreSQL and the engine, runs the example flow, prints its id, output and the API URL, and
- * stops everything again. Run twice on one data directory, the second start finds the first's data.
+ * The README's run command on a machine with nothing running: `up` starts a real Keycloak, an embedded
+ * PostgreSQL and the engine with sign-in required, an embedded MQTT broker, the inference provider and
+ * two gateways, runs the example flows as the demo scientist (the second classifies a frame on a
+ * gateway with the real ONNX model), and
+ * stops everything again. While it is up, the API refuses a call without a token and accepts the
+ * scientist's. Run again on the same data directory, it finds the first start's data and vault key.
  */
 class UpIT {
 
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration START_LIMIT = Duration.ofMinutes(8);
+
     @Test
-    void shouldBringPlatformUpRunExampleToSuccessAndKeepDataAcrossRestarts(@TempDir Path dataDir) throws Exception {
-        String first = up(dataDir);
-        assertThat(first).contains("Continuum API:  http://127.0.0.1:")
-                .containsPattern("Run:\\s+[0-9a-f-]{36} started")
-                .contains("finished: SUCCEEDED")
-                .contains("\"said\" : \"Hello, Continuum!\"");
+    void shouldStartKeycloakRequireATokenRunTheExampleAsTheScientistAndKeepDataAcrossRestarts(@TempDir Path dataDir)
+            throws Exception {
+        int apiPort = freePort();
+        int keycloakPort = freePort();
+        Path firstOutput = dataDir.resolve("up-first.txt");
+        Process first = launch(dataDir, firstOutput, apiPort, keycloakPort, false);
+        String text;
+        try {
+            text = awaitLine(first, firstOutput, "Continuum is up.");
+            assertThat(text).contains("starting Keycloak " + "26.7.3" + " on 127.0.0.1:" + keycloakPort)
+                    .contains("Demo users:     scientist / scientist-local-only")
+                    .contains("LOCAL USE ONLY")
+                    .containsPattern("Run:\\s+[0-9a-f-]{36} started as scientist")
+                    .contains("finished: SUCCEEDED")
+                    .contains("\"said\" : \"Hello, Continuum!\"")
+                    // the edge: embedded broker, two gateways, a frame classified by the real model
+                    .containsPattern("Gateways:\\s+gw-1, gw-2 online")
+                    .contains("Edge inference example")
+                    .containsPattern("\"device\" : \"gw-[12]\"")
+                    .contains("\"model_digest\" : \"sha256:");
+            assertThat(text.split("finished: SUCCEEDED", -1)).as("both example runs succeeded").hasSize(3);
+            Matcher inference = Pattern.compile("Inference:\\s+(http://\\S+/providers/inference)").matcher(text);
+            assertThat(inference.find()).as("up printed the inference provider's URL").isTrue();
+            HttpResponse<String> anonymousRun = HTTP.send(HttpRequest.newBuilder(URI.create(inference.group(1) + "/run"))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"body\":{\"model\":\"ocr-cls@1\",\"input_ref\":\"file:x\"}}"))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(anonymousRun.statusCode()).as("the inference provider refuses a run without a token").isEqualTo(401);
+            String api = "http://127.0.0.1:" + apiPort;
+
+            HttpResponse<String> anonymous = get(api + "/flows", null);
+            assertThat(anonymous.statusCode()).isEqualTo(401);
+            assertThat(anonymous.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).contains("problem+json"));
+
+            String token = new TokenClient(issuer(text)).password(ClientCredentials.publicClient("continuum-cli"),
+                    "scientist", "scientist-local-only", "openid").accessToken();
+            HttpResponse<String> signedIn = get(api + "/flows", token);
+            assertThat(signedIn.statusCode()).isEqualTo(200);
+            List<String> titles = new ArrayList<>();
+            JSON.readTree(signedIn.body()).path("items").forEach(f -> titles.add(f.path("title").asText()));
+            assertThat(titles).as("the scientist sees the example flow `up` published as her").contains("Hello, Continuum");
+        } finally {
+            first.destroy();   // SIGTERM, as Ctrl-C would
+            assertThat(first.waitFor(2, TimeUnit.MINUTES)).as("up stops on SIGTERM").isTrue();
+        }
+        assertThat(listening(keycloakPort)).as("Keycloak stopped with the engine").isFalse();
+        assertThat(listening(apiPort)).as("engine stopped").isFalse();
+        Path vaultKey = dataDir.resolve("vault.key");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(vaultKey))).isEqualTo("rw-------");
+        String key = Files.readString(vaultKey);
         assertThat(Files.isDirectory(dataDir.resolve("postgres"))).isTrue();
 
-        String second = up(dataDir);
-        assertThat(second).contains("finished: SUCCEEDED");
+        Path secondOutput = dataDir.resolve("up-second.txt");
+        Process second = launch(dataDir, secondOutput, freePort(), freePort(), true);
+        boolean done = second.waitFor(START_LIMIT.toSeconds(), TimeUnit.SECONDS);
+        String again = Files.readString(secondOutput, StandardCharsets.UTF_8);
+        System.out.println(again);
+        if (!done) {
+            second.destroyForcibly();
+        }
+        assertThat(done).as("second up finished in time").isTrue();
+        assertThat(second.exitValue()).as("second up exit code; output:\n" + again).isZero();
+        assertThat(again).contains("finished: SUCCEEDED");
+        assertThat(Files.readString(vaultKey)).as("the vault key is made once and kept").isEqualTo(key);
     }
 
-    private static String up(Path dataDir) throws IOException, InterruptedException {
+    private static Process launch(Path dataDir, Path output, int apiPort, int keycloakPort, boolean exit) throws IOException {
         Path repo = Path.of("").toAbsolutePath().getParent();
-        Path runner = Files.list(Path.of("target")).filter(p -> p.toString().endsWith("-runner.jar")).findFirst()
-                .orElseThrow(() -> new AssertionError("deploy runner jar is not built"));
-        Path output = dataDir.resolve("up-" + System.nanoTime() + ".txt");
-        Process up = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar", runner.toAbsolutePath().toString(), "--port", String.valueOf(freePort()),
-                "--data-dir", dataDir.toString(), "--exit"))
-                .directory(repo.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(output.toFile())
-                .start();
-        up.getOutputStream().close();
-        boolean done = up.waitFor(4, TimeUnit.MINUTES);
-        String text = Files.readString(output, StandardCharsets.UTF_8);
-        if (!done) {
-            up.destroyForcibly();
+        Path runner;
+        try (var files = Files.list(Path.of("target"))) {
+            runner = files.filter(p -> p.toString().endsWith("-runner.jar")).findFirst()
+                    .orElseThrow(() -> new AssertionError("deploy runner jar is not built"));
         }
-        System.out.println(text);
-        assertThat(done).as("up finished in time").isTrue();
-        assertThat(up.exitValue()).as("up exit code; output:\n" + text).isZero();
-        return text;
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar", runner.toAbsolutePath().toString(), "--port", String.valueOf(apiPort),
+                "--keycloak-port", String.valueOf(keycloakPort), "--data-dir", dataDir.toString()));
+        if (exit) {
+            command.add("--exit");
+        }
+        ProcessBuilder builder = new ProcessBuilder(command).directory(repo.toFile())
+                .redirectErrorStream(true).redirectOutput(output.toFile());
+        // A developer's own settings must not turn this into a test of something else.
+        builder.environment().remove("CONTINUUM_AUTH_ISSUER");
+        builder.environment().remove("CONTINUUM_AUTH_ENABLED");
+        builder.environment().remove("CONTINUUM_DB_HOST");
+        Process up = builder.start();
+        up.getOutputStream().close();
+        return up;
+    }
+
+    private static String awaitLine(Process up, Path output, String line) throws Exception {
+        Instant deadline = Instant.now().plus(START_LIMIT);
+        while (Instant.now().isBefore(deadline)) {
+            String text = Files.readString(output, StandardCharsets.UTF_8);
+            if (text.contains(line)) {
+                System.out.println(text);
+                return text;
+            }
+            if (!up.isAlive()) {
+                throw new AssertionError("up exited with " + up.exitValue() + " before '" + line + "':\n" + text);
+            }
+            Thread.sleep(500);
+        }
+        throw new AssertionError("no '" + line + "' within " + START_LIMIT + ":\n" + Files.readString(output));
+    }
+
+    private static String issuer(String upOutput) {
+        Matcher m = Pattern.compile("Issuer:\\s+(\\S+)").matcher(upOutput);
+        assertThat(m.find()).as("up prints the issuer").isTrue();
+        return m.group(1);
+    }
+
+    private static HttpResponse<String> get(String url, String token) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static boolean listening(int port) {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     private static int freePort() throws IOException {

@@ -90,13 +90,21 @@ public final class KeycloakServer implements AutoCloseable {
 
     /** Unpacks (once) and starts Keycloak on {@code port}, returning when the realm answers. */
     public static KeycloakServer start(int port) {
+        return start(port, install().resolve("keycloak-" + port + ".log"));
+    }
+
+    /**
+     * Starts Keycloak on {@code port} writing its output to {@code log} ({@code continuum up} keeps it
+     * beside its other data); returns when the Continuum realm answers.
+     */
+    public static KeycloakServer start(int port, Path log) {
         Path home = install();
         try {
             Path imports = Files.createDirectories(home.resolve("data/import"));
             for (String resource : REALM_RESOURCES) {
                 copyResource(resource, imports.resolve(Path.of(resource).getFileName().toString()));
             }
-            Path log = home.resolve("keycloak-" + port + ".log");
+            Files.createDirectories(log.toAbsolutePath().getParent());
             String adminPassword = UUID.randomUUID().toString();
             ProcessBuilder builder = new ProcessBuilder(home.resolve("bin/kc.sh").toString(), "start-dev",
                     "--http-port=" + port, "--http-host=127.0.0.1", "--http-management-port=" + freePort(),

@@ -86,6 +86,30 @@ public final class TokenClient {
         return post(client, form);
     }
 
+    public static final String DEVICE_CODE = "urn:ietf:params:oauth:grant-type:device_code";
+
+    /** RFC 8628 step 1: asks for a user code the person confirms in a browser (the CLI's sign-in). */
+    public DeviceAuthorization deviceAuthorization(ClientCredentials client, String scope) {
+        Map<String, String> form = new LinkedHashMap<>();
+        putIfPresent(form, "scope", scope);
+        JsonNode body = send(client, URI.create(issuer + "/protocol/openid-connect/auth/device"), form);
+        return new DeviceAuthorization(body.path("device_code").asText(), body.path("user_code").asText(),
+                body.path("verification_uri").asText(), Optional.ofNullable(body.path("verification_uri_complete").asText(null)),
+                Duration.ofSeconds(body.path("expires_in").asLong(600)), Duration.ofSeconds(Math.max(1, body.path("interval").asLong(5))));
+    }
+
+    /**
+     * RFC 8628 step 2, one poll: the tokens once the person approved. Until then it throws
+     * {@link TokenRefusedException} with {@code authorization_pending} or {@code slow_down}; a refusal
+     * is {@code access_denied}, a code that ran out {@code expired_token}.
+     */
+    public TokenResponse deviceToken(ClientCredentials client, String deviceCode) {
+        Map<String, String> form = new LinkedHashMap<>();
+        form.put("grant_type", DEVICE_CODE);
+        form.put("device_code", deviceCode);
+        return post(client, form);
+    }
+
     public TokenResponse refresh(ClientCredentials client, String refreshToken, String scope) {
         Map<String, String> form = new LinkedHashMap<>();
         form.put("grant_type", "refresh_token");
@@ -132,7 +156,8 @@ public final class TokenClient {
             }
             return body;
         } catch (IOException e) {
-            throw new UncheckedIOException("identity provider " + issuer + " did not answer: " + e.getMessage(), e);
+            throw new UncheckedIOException("identity provider " + issuer + " did not answer: "
+                    + (e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName()), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while calling the identity provider", e);

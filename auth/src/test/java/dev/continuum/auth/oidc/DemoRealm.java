@@ -1,7 +1,6 @@
 package dev.continuum.auth.oidc;
 
 import dev.continuum.auth.keycloak.KeycloakServer;
-import org.junit.jupiter.api.Assumptions;
 
 /** The shared test Keycloak and the demo realm's local-only identities. */
 final class DemoRealm {
@@ -13,8 +12,6 @@ final class DemoRealm {
     private DemoRealm() {}
 
     static KeycloakServer keycloak() {
-        Assumptions.assumeTrue(KeycloakServer.distributionZip().isPresent(),
-                "Keycloak " + KeycloakServer.VERSION + " zip is not in the local Maven repository");
         return KeycloakServer.shared();
     }
 

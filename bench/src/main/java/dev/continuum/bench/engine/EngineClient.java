@@ -15,7 +15,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /** The few engine API calls the load driver makes, over one keep-alive HTTP/1.1 client. */
 public final class EngineClient {
@@ -25,9 +27,16 @@ public final class EngineClient {
 
     private final String api;
     private final HttpClient http;
+    private final Supplier<Optional<String>> bearer;
 
     public EngineClient(String api) {
+        this(api, Optional::empty);
+    }
+
+    /** {@code bearer}: the token for each call (an engine with auth on refuses calls without one). */
+    public EngineClient(String api, Supplier<Optional<String>> bearer) {
         this.api = FiveStepFlow.trimSlash(api);
+        this.bearer = bearer;
         this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(5)).build();
     }
@@ -82,6 +91,7 @@ public final class EngineClient {
     private JsonNode send(String method, String path, JsonNode body, int expected) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(api + path)).timeout(Duration.ofSeconds(60))
                 .header("Accept", "application/json");
+        bearer.get().ifPresent(token -> request.header("Authorization", "Bearer " + token));
         if (body != null) {
             request.header("Content-Type", "application/json")
                     .method(method, HttpRequest.BodyPublishers.ofString(body.toString()));
@@ -89,6 +99,10 @@ public final class EngineClient {
             request.method(method, HttpRequest.BodyPublishers.noBody());
         }
         HttpResponse<String> response = exchange(request.build());
+        if (response.statusCode() == 401) {
+            throw new IllegalStateException(method + " " + path + " answered HTTP 401: the engine wants a token; pass --token, "
+                    + "or set CONTINUUM_CLIENT_ID and CONTINUUM_CLIENT_SECRET (service account, renewed) and --issuer");
+        }
         if (response.statusCode() != expected) {
             throw new IllegalStateException(method + " " + path + " answered HTTP " + response.statusCode()
                     + " (expected " + expected + "): " + response.body());

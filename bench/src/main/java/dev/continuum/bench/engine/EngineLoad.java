@@ -1,16 +1,21 @@
 package dev.continuum.bench.engine;
 
+import dev.continuum.auth.oidc.ClientCredentials;
+import dev.continuum.auth.oidc.ServiceAccountToken;
+import dev.continuum.auth.oidc.TokenClient;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.math.BigDecimal;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 
 /**
  * Load driver for a running engine (issue 3): publishes the five-step flow, runs it N times with
@@ -48,6 +53,14 @@ public final class EngineLoad implements Callable<Integer> {
     @Option(names = "--give-up-s", defaultValue = "60", description = "A run still ACTIVE after this long stops holding a slot and is reported as ACTIVE (default ${DEFAULT-VALUE}).")
     long giveUpSeconds;
 
+    @Option(names = "--token", description = "Bearer token sent as is (it expires, after 5 min in the local realm: "
+            + "for longer runs use a service account, CONTINUUM_CLIENT_ID and CONTINUUM_CLIENT_SECRET).")
+    String token;
+
+    @Option(names = "--issuer", defaultValue = "${env:CONTINUUM_AUTH_ISSUER:-http://127.0.0.1:8180/realms/continuum}",
+            description = "Identity provider for the service account in CONTINUUM_CLIENT_ID / CONTINUUM_CLIENT_SECRET (default ${DEFAULT-VALUE}).")
+    String issuer;
+
     @Option(names = "--engine-pid", description = "Engine process id (same machine): also print the engine's CPU time per run.")
     Long enginePid;
 
@@ -56,7 +69,7 @@ public final class EngineLoad implements Callable<Integer> {
         if (concurrency < 1 || concurrency > 1000) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--concurrency must be between 1 and 1000");
         }
-        EngineClient engine = new EngineClient(api);
+        EngineClient engine = new EngineClient(api, bearer());
         LoadDriver driver = new LoadDriver(engine, Duration.ofMillis(pollMillis), Duration.ofSeconds(timeoutSeconds),
                 Duration.ofSeconds(giveUpSeconds));
         String flowId = engine.publishFlow("bench: five-step flow", FiveStepFlow.definition(api, sleepSeconds));
@@ -79,11 +92,32 @@ public final class EngineLoad implements Callable<Integer> {
         return report.statuses().keySet().stream().allMatch("SUCCEEDED"::equals) ? 0 : 1;
     }
 
+    /** --token, else a renewed service-account token when CONTINUUM_CLIENT_ID/SECRET are set, else none (auth off). */
+    private Supplier<Optional<String>> bearer() {
+        if (token != null && !token.isBlank()) {
+            return () -> Optional.of(token);
+        }
+        String id = System.getenv("CONTINUUM_CLIENT_ID");
+        String secret = System.getenv("CONTINUUM_CLIENT_SECRET");
+        if (id == null || id.isBlank() || secret == null || secret.isBlank()) {
+            return Optional::empty;
+        }
+        ServiceAccountToken account = new ServiceAccountToken(new TokenClient(issuer),
+                ClientCredentials.confidential(id, secret), Clock.systemUTC());
+        return () -> Optional.of(account.current());
+    }
+
     private Optional<Duration> engineCpu() {
         return enginePid == null ? Optional.empty() : ProcessCpu.used(enginePid);
     }
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new EngineLoad()).execute(args));
+        System.exit(new CommandLine(new EngineLoad())
+                .setExecutionExceptionHandler((failure, line, parsed) -> {
+                    // A refused or unreachable engine is the user's to fix: one line, no stack trace.
+                    line.getErr().println("engine-load: " + failure.getMessage());
+                    return 2;
+                })
+                .execute(args));
     }
 }

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -30,10 +31,17 @@ public final class EngineClient {
     private final String api;
     private final HttpClient http;
     private final ObjectMapper json;
+    private final Supplier<Optional<String>> bearer;
 
     public EngineClient(String api, ObjectMapper json) {
+        this(api, json, Optional::empty);
+    }
+
+    /** {@code bearer} gives the token for each call (asked every time: a stored sign-in may need renewing). */
+    public EngineClient(String api, ObjectMapper json, Supplier<Optional<String>> bearer) {
         this.api = api.endsWith("/") ? api.substring(0, api.length() - 1) : api;
         this.json = json;
+        this.bearer = bearer;
         this.http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).version(HttpClient.Version.HTTP_1_1).build();
     }
 
@@ -104,6 +112,7 @@ public final class EngineClient {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(api + path))
                 .timeout(REQUEST_TIMEOUT)
                 .header("Accept", "application/json, application/problem+json");
+        bearer.get().ifPresent(token -> request.header("Authorization", "Bearer " + token));
         if (body != null) {
             request.header("Content-Type", "application/json")
                     .method(method, HttpRequest.BodyPublishers.ofString(write(body), StandardCharsets.UTF_8));

@@ -6,6 +6,7 @@ import dev.continuum.edge.messaging.MqttLink;
 import dev.continuum.edge.protocol.CredentialGrant;
 import dev.continuum.edge.protocol.DeviceStatus;
 import dev.continuum.edge.protocol.Heartbeat;
+import dev.continuum.edge.protocol.InputRef;
 import dev.continuum.edge.protocol.ModelDeployment;
 import dev.continuum.edge.protocol.ProgressMessage;
 import dev.continuum.edge.protocol.Registration;
@@ -16,17 +17,22 @@ import dev.continuum.edge.protocol.Topics;
 import dev.continuum.edge.protocol.Wire;
 import dev.continuum.edge.resources.ResourceProbe;
 import dev.continuum.edge.store.TaskSpool;
+import dev.continuum.provider.path.UnsafePathException;
 import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -51,6 +57,7 @@ import java.util.logging.Logger;
 public final class EdgeGateway implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(EdgeGateway.class.getName());
+    private static final long MAX_INPUT_FILE_BYTES = 256L * 1024 * 1024;
 
     private final GatewayConfig config;
     private final Topics topics;
@@ -66,10 +73,13 @@ public final class EdgeGateway implements AutoCloseable {
     private final AtomicLong tasksRun = new AtomicLong();
     private final AtomicLong heartbeatSeq = new AtomicLong();
     private final AtomicInteger running = new AtomicInteger();
+    private final StageTimes stages = new StageTimes();
+    private final Map<String, Long> admittedAt = new ConcurrentHashMap<>();
     private final Path credentialFile;
     private volatile String credential;
     private volatile String pendingNonce;
     private volatile boolean stopping;
+    private volatile Path dataRoot;
 
     public EdgeGateway(GatewayConfig config, Vertx vertx, Clock clock) {
         this.config = config;
@@ -94,7 +104,10 @@ public final class EdgeGateway implements AutoCloseable {
 
     /** Connects, registers if needed, and starts working; completes on the first connection. */
     public CompletableFuture<Void> start() {
-        link.subscribe(topics.tasks(config.deviceId()), 1, m -> intake.execute(() -> admit(m)));
+        link.subscribe(topics.tasks(config.deviceId()), 1, m -> {
+            long arrived = System.nanoTime();
+            intake.execute(() -> admit(m, arrived));
+        });
         link.subscribe(topics.credential(config.deviceId()), 1, this::onGrant);
         link.subscribe(topics.models(config.deviceId()), 1, m -> intake.execute(() -> deploy(m)));
         link.onConnection(sessionPresent -> onConnected());
@@ -103,6 +116,8 @@ public final class EdgeGateway implements AutoCloseable {
         timers.scheduleAtFixedRate(this::heartbeat, period, period, TimeUnit.MILLISECONDS);
         timers.scheduleAtFixedRate(this::registerIfNeeded, 3, 3, TimeUnit.SECONDS);
         timers.scheduleAtFixedRate(this::flushResults, 2, 2, TimeUnit.SECONDS);
+        // results kept for repeated task ids are forgotten after keepDone, so done/ stays bounded
+        timers.scheduleAtFixedRate(this::pruneDone, 1, 3600, TimeUnit.SECONDS);
         return link.start();
     }
 
@@ -125,6 +140,11 @@ public final class EdgeGateway implements AutoCloseable {
     /** How many tasks reached ONNX Runtime (a repeated task id does not count twice). */
     public long tasksRun() {
         return tasksRun.get();
+    }
+
+    /** Median time per stage of the task path (decode, spool, queue, ONNX, result, publish). */
+    public StageTimes stageTimes() {
+        return stages;
     }
 
     public int queuedTasks() {
@@ -290,7 +310,9 @@ public final class EdgeGateway implements AutoCloseable {
 
     // ---- tasks ----------------------------------------------------------------------------
 
-    private void admit(MqttLink.Incoming message) {
+    private void admit(MqttLink.Incoming message, long arrived) {
+        long start = System.nanoTime();
+        stages.record(StageTimes.Stage.HANDOFF, start - arrived);
         TaskMessage task;
         try {
             task = Wire.decode(message.payload(), TaskMessage.class);
@@ -302,13 +324,21 @@ public final class EdgeGateway implements AutoCloseable {
             message.ack();
             return;
         }
+        long decoded = System.nanoTime();
+        stages.record(StageTimes.Stage.DECODE, decoded - start);
+        admittedAt.put(task.taskId(), decoded);
         TaskSpool.Admission admission;
         try {
-            admission = spool.admit(task);
+            admission = spool.admit(task, message.payload());
         } catch (RuntimeException e) {
             // could not persist: do not ack, so the broker redelivers it later
             LOG.log(Level.WARNING, "cannot spool task " + task.taskId(), e);
             return;
+        }
+        long spooled = System.nanoTime();
+        stages.record(StageTimes.Stage.SPOOL, spooled - decoded);
+        if (!(admission instanceof TaskSpool.Accepted)) {
+            admittedAt.remove(task.taskId());
         }
         message.ack();
         switch (admission) {
@@ -336,6 +366,7 @@ public final class EdgeGateway implements AutoCloseable {
     }
 
     private void runNextBatch() {
+        long start = System.nanoTime();
         List<TaskSpool.Spooled> head = spool.head(config.maxBatch());
         List<TaskSpool.Spooled> batch = new ArrayList<>();
         List<Tensor> inputs = new ArrayList<>();
@@ -367,6 +398,14 @@ public final class EdgeGateway implements AutoCloseable {
         if (batch.isEmpty()) {
             return;
         }
+        long resolved = System.nanoTime();
+        for (TaskSpool.Spooled s : batch) {
+            Long admitted = admittedAt.remove(s.task().taskId());
+            if (admitted != null) {
+                stages.record(StageTimes.Stage.QUEUE, start - admitted);
+            }
+        }
+        stages.record(StageTimes.Stage.INPUT, resolved - start);
         String model = batch.get(0).task().model();
         List<BatchInference.Outcome> outcomes;
         String digest;
@@ -378,7 +417,9 @@ public final class EdgeGateway implements AutoCloseable {
                         Wire.encode(new ProgressMessage(s.task().taskId(), config.deviceId(), "running", 0)));
             }
             tasksRun.addAndGet(batch.size());
+            long onnx = System.nanoTime();
             outcomes = BatchInference.run(lease.model(), inputs);
+            stages.record(StageTimes.Stage.ONNX, System.nanoTime() - onnx);
         } catch (RuntimeException e) {
             for (TaskSpool.Spooled s : batch) {
                 finish(s, ResultMessage.failed(s.task().taskId(), config.deviceId(), e.getMessage()));
@@ -401,28 +442,55 @@ public final class EdgeGateway implements AutoCloseable {
 
     private Tensor resolveInput(TaskMessage task) {
         if (task.input() != null) {
-            task.input().values(); // validates shape against data
-            return task.input();
+            // decoded (base64) and checked once here; ONNX gets these values without a second decode
+            return Tensor.of(task.input().shape(), task.input().values());
         }
         if (task.inputRef() == null) {
             throw new IllegalArgumentException("neither input nor input_ref");
         }
-        URI ref = URI.create(task.inputRef());
-        if (!"file".equals(ref.getScheme())) {
-            throw new IllegalArgumentException("input_ref must be a file: URI on the device, got " + task.inputRef());
-        }
+        // confined to the data directory: syntax by InputRef, symlinks by resolveIn, and the last
+        // component is opened without following a link planted after the check
         try {
-            Tensor t = Wire.decode(Files.readAllBytes(Path.of(ref)), Tensor.class);
-            t.values();
-            return t;
+            Path file = InputRef.parse(task.inputRef()).resolveIn(dataRoot());
+            if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+                throw new IllegalArgumentException("input_ref " + task.inputRef() + " names no file in the data directory");
+            }
+            if (Files.size(file) > MAX_INPUT_FILE_BYTES) {
+                throw new IllegalArgumentException("input_ref " + task.inputRef() + " is larger than "
+                        + MAX_INPUT_FILE_BYTES / (1024 * 1024) + " MB");
+            }
+            byte[] bytes;
+            try (var in = Files.newInputStream(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+                bytes = in.readAllBytes();
+            }
+            Tensor t = Wire.decode(bytes, Tensor.class);
+            return Tensor.of(t.shape(), t.values());
+        } catch (UnsafePathException e) {
+            throw new IllegalArgumentException(e.getMessage());
+        } catch (NoSuchFileException e) {
+            throw new IllegalArgumentException("input_ref " + task.inputRef() + " names no file in the data directory");
         } catch (IOException e) {
-            throw new IllegalArgumentException("cannot read " + ref + ": " + e.getMessage());
+            throw new IllegalArgumentException("cannot read input_ref " + task.inputRef() + ": " + e.getMessage());
         }
     }
 
+    private Path dataRoot() throws IOException {
+        Path root = dataRoot;
+        if (root == null) {
+            Files.createDirectories(config.dataDir());
+            root = config.dataDir().toRealPath();
+            dataRoot = root;
+        }
+        return root;
+    }
+
     private void finish(TaskSpool.Spooled s, ResultMessage result) {
+        long start = System.nanoTime();
         spool.finish(s.task().taskId(), result);
+        long durable = System.nanoTime();
+        stages.record(StageTimes.Stage.RESULT, durable - start);
         send(result);
+        stages.record(StageTimes.Stage.PUBLISH, System.nanoTime() - durable);
     }
 
     // ---- results --------------------------------------------------------------------------
@@ -449,6 +517,17 @@ public final class EdgeGateway implements AutoCloseable {
                         spool.delivered(result.taskId());
                     }
                 });
+    }
+
+    private void pruneDone() {
+        try {
+            int removed = spool.pruneDone();
+            if (removed > 0) {
+                LOG.fine(() -> config.deviceId() + " forgot " + removed + " delivered results past their keep time");
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "pruning delivered results failed", e);
+        }
     }
 
     private static Thread thread(Runnable r, String name) {

@@ -10,7 +10,7 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * {@code java -jar continuum-edge-gateway-*-runner.jar --device-id gw-1 --broker 127.0.0.1:1883
- * --state-dir /var/lib/continuum/gw-1 --bootstrap-token TOKEN [--model name@version=path.onnx]...
+ * --state-dir /var/lib/continuum/gw-1 [--data-dir DIR] --bootstrap-token TOKEN [--model name@version=path.onnx]...
  * [--topic-root continuum] [--heartbeat-seconds 5] [--keep-alive-seconds 10] [--max-batch 16]
  * [--embedded-broker]}
  */
@@ -22,6 +22,7 @@ public final class EdgeGatewayMain {
         String deviceId = null;
         String broker = "127.0.0.1:1883";
         Path stateDir = null;
+        Path dataDir = null;
         String bootstrap = System.getenv("CONTINUUM_BOOTSTRAP_TOKEN");
         String root = "continuum";
         int heartbeat = 5;
@@ -34,6 +35,7 @@ public final class EdgeGatewayMain {
                 case "--device-id" -> deviceId = args[++i];
                 case "--broker" -> broker = args[++i];
                 case "--state-dir" -> stateDir = Path.of(args[++i]);
+                case "--data-dir" -> dataDir = Path.of(args[++i]);
                 case "--bootstrap-token" -> bootstrap = args[++i];
                 case "--topic-root" -> root = args[++i];
                 case "--heartbeat-seconds" -> heartbeat = Integer.parseInt(args[++i]);
@@ -60,7 +62,8 @@ public final class EdgeGatewayMain {
         GatewayConfig config = GatewayConfig.of(deviceId, host, port, stateDir, bootstrap)
                 .withTopics(new Topics(root))
                 .withHeartbeat(Duration.ofSeconds(heartbeat), keepAlive)
-                .withMaxBatch(maxBatch);
+                .withMaxBatch(maxBatch)
+                .withDataDir(dataDir != null ? dataDir : stateDir.resolve("data"));
         Vertx vertx = Vertx.vertx();
         EdgeGateway gateway = new EdgeGateway(config, vertx, Clock.systemUTC());
         for (String m : models) {
@@ -90,7 +93,7 @@ public final class EdgeGatewayMain {
 
     private static void usage(String problem) {
         System.err.println(problem);
-        System.err.println("usage: --device-id ID [--broker host:port] [--state-dir DIR] [--bootstrap-token T] "
+        System.err.println("usage: --device-id ID [--broker host:port] [--state-dir DIR] [--data-dir DIR (input_ref root; default STATE/data)] [--bootstrap-token T] "
                 + "[--model name@version=file.onnx]... [--topic-root R] [--heartbeat-seconds N] "
                 + "[--keep-alive-seconds N] [--max-batch N] [--embedded-broker]");
         System.exit(2);

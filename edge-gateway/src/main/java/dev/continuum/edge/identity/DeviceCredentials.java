@@ -23,7 +23,8 @@ import javax.crypto.spec.SecretKeySpec;
  *   <li>a <b>device credential</b>, exchanged for it at registration:
  *       {@code v1.<deviceId>.<issuedEpochSeconds>.<credentialId>.<mac>}.</li>
  * </ul>
- * Revoking a device refuses its current credential and its bootstrap token until reinstated.
+ * Revoking a device refuses its current credential and its bootstrap token until reinstated; with
+ * {@link #persistRevocations} revocations are kept on disk and survive a restart.
  * This is the interim identity until the Keycloak issue gives devices service-account clients.
  */
 public final class DeviceCredentials {
@@ -37,6 +38,7 @@ public final class DeviceCredentials {
     private final SecureRandom random = new SecureRandom();
     private final Set<String> revokedDevices = ConcurrentHashMap.newKeySet();
     private final Set<String> revokedCredentialIds = ConcurrentHashMap.newKeySet();
+    private volatile RevocationLog log;
 
     public DeviceCredentials(byte[] signingKey, byte[] bootstrapKey, Clock clock) {
         if (signingKey.length < 32 || bootstrapKey.length < 32) {
@@ -51,6 +53,28 @@ public final class DeviceCredentials {
     public static DeviceCredentials fromSecret(String secret, Clock clock) {
         byte[] root = secret.getBytes(StandardCharsets.UTF_8);
         return new DeviceCredentials(hmac(root, "continuum-device-credential"), hmac(root, "continuum-bootstrap"), clock);
+    }
+
+    /**
+     * Keeps revocations in {@code revocations} from now on, starting from what it already holds, so
+     * they survive a restart. Returns this.
+     */
+    public DeviceCredentials persistRevocations(RevocationLog revocations) {
+        this.log = revocations;
+        reloadRevocations();
+        return this;
+    }
+
+    /** Re-reads the revocation log when another process (an operator's {@code --revoke-device}) appended to it. */
+    public void reloadRevocations() {
+        RevocationLog current = log;
+        if (current == null) {
+            return;
+        }
+        RevocationLog.Revoked r = current.read();
+        revokedDevices.addAll(r.devices());
+        revokedDevices.retainAll(r.devices());
+        revokedCredentialIds.addAll(r.credentialIds());
     }
 
     public String bootstrapToken(String deviceId) {
@@ -103,11 +127,17 @@ public final class DeviceCredentials {
 
     /** Refuses the device's credentials and bootstrap token from now on. */
     public void revokeDevice(String deviceId) {
+        if (log != null) {
+            log.append("device", deviceId);
+        }
         revokedDevices.add(deviceId);
     }
 
     /** Lets a revoked device register again (with its bootstrap token); old credentials stay refused if revoked one by one. */
     public void reinstateDevice(String deviceId) {
+        if (log != null) {
+            log.append("reinstate", deviceId);
+        }
         revokedDevices.remove(deviceId);
     }
 
@@ -115,6 +145,9 @@ public final class DeviceCredentials {
     public void revokeCredential(String credential) {
         String[] parts = credential.split("\\.");
         if (parts.length == 5) {
+            if (log != null) {
+                log.append("credential", parts[3]);
+            }
             revokedCredentialIds.add(parts[3]);
         }
     }

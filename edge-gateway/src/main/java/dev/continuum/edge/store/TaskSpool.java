@@ -29,17 +29,23 @@ import java.util.stream.Stream;
  * Store-and-forward on local disk, so a gateway cut off from the broker keeps working and a
  * restarted one loses nothing.
  * <pre>
- *   inbox/&lt;seq&gt;-&lt;key&gt;.json   tasks accepted, not yet finished, run in seq order
- *   outbox/&lt;seq&gt;-&lt;key&gt;.json  results not yet acknowledged by the broker, sent in seq order
- *   done/&lt;key&gt;.json          results delivered; kept {@code keepDone} so a repeated task id gets
- *                            its result again instead of a second run
+ *   journal.log     append-only: task accepted, result recorded, result delivered ({@link SpoolJournal})
+ *   done/&lt;key&gt;.json  results delivered; kept {@code keepDone} so a repeated task id gets its result
+ *                   again instead of a second run (a hint: written without a sync)
  * </pre>
+ * A task is durable before {@link #admit} returns (so before the broker gets its PUBACK); a result
+ * is durable before {@link #finish} returns (so before it is published), and it stays in the
+ * journal until {@link #delivered}. The worker may start on a task while its record is still being
+ * synced: its result is published only after the result record is durable, which implies the
+ * task's record is too, and a crash before that re-runs the task with no result ever seen.
  * The inbox is bounded by total bytes (a task that would overflow it is refused, never silently
  * dropped) and by age (a task older than {@code maxAge}, or past its own deadline, is finished
- * as FAILED "expired" without running). Each file is written to a temporary name, optionally
- * fsynced, then atomically renamed, so a crash leaves either the whole entry or none.
+ * as FAILED "expired" without running). The journal is rewritten with only the live records
+ * when it has grown past {@code max(64 MB, 2 x live bytes)}.
  */
 public final class TaskSpool {
+
+    static final long COMPACT_AT = 64L * 1024 * 1024;
 
     public record Limits(long maxBytes, Duration maxAge, Duration keepDone, boolean fsync) {
         public static Limits defaults() {
@@ -66,59 +72,84 @@ public final class TaskSpool {
     /** A task waiting in the inbox. */
     public record Spooled(long sequence, TaskMessage task, Instant receivedAt, long bytes) {}
 
-    private record Delivery(long sequence, ResultMessage result) {}
+    private record Delivery(long sequence, ResultMessage result, byte[] json, long offset) {}
 
-    private final Path inbox;
-    private final Path outbox;
+    private record Appended(Admission admission, long offset) {}
+
     private final Path done;
     private final Limits limits;
     private final Clock clock;
+    private final long compactAt;
     private final TreeMap<Long, Spooled> waiting = new TreeMap<>();
+    /** The journal record of each waiting task, rewritten as it is when the journal is compacted. */
+    private final Map<Long, SpoolJournal.Entry> waitingJson = new java.util.HashMap<>();
     private final Map<String, Long> waitingByTask = new java.util.HashMap<>();
     private final TreeMap<Long, Delivery> undelivered = new TreeMap<>();
     private final Map<String, Long> undeliveredByTask = new java.util.HashMap<>();
+    private SpoolJournal journal;
     private long nextSequence = 1;
     private long bytes;
+    private long resultBytes;
 
-    private TaskSpool(Path dir, Limits limits, Clock clock) {
-        this.inbox = dir.resolve("inbox");
-        this.outbox = dir.resolve("outbox");
+    private TaskSpool(Path dir, Limits limits, Clock clock, long compactAt) {
         this.done = dir.resolve("done");
         this.limits = limits;
         this.clock = clock;
+        this.compactAt = compactAt;
     }
 
     /** Opens (creating if needed) the spool in {@code dir} and reloads whatever a previous process left. */
     public static TaskSpool open(Path dir, Limits limits, Clock clock) {
-        TaskSpool spool = new TaskSpool(dir, limits, clock);
-        spool.reload();
+        return open(dir, limits, clock, COMPACT_AT);
+    }
+
+    static TaskSpool open(Path dir, Limits limits, Clock clock, long compactAt) {
+        TaskSpool spool = new TaskSpool(dir, limits, clock, compactAt);
+        spool.reload(dir);
         return spool;
     }
 
-    public synchronized Admission admit(TaskMessage task) {
-        String key = key(task.taskId());
+    /** Spools a task; when it answers Accepted, the task is on disk. */
+    public Admission admit(TaskMessage task) {
+        return admit(task, Wire.encode(task));
+    }
+
+    /**
+     * Spools a task whose message arrived as {@code raw} (its JSON, kept as it came: no second
+     * encoding of a large tensor); when it answers Accepted, the task is on disk.
+     */
+    public Admission admit(TaskMessage task, byte[] raw) {
+        Appended a = append(task, raw);
+        journal.awaitDurable(a.offset());
+        return a.admission();
+    }
+
+    private synchronized Appended append(TaskMessage task, byte[] raw) {
         if (waitingByTask.containsKey(task.taskId())) {
-            return new Duplicate(Optional.empty());
+            return new Appended(new Duplicate(Optional.empty()), 0);
         }
         Long pendingResult = undeliveredByTask.get(task.taskId());
         if (pendingResult != null) {
-            return new Duplicate(Optional.of(undelivered.get(pendingResult).result()));
+            return new Appended(new Duplicate(Optional.of(undelivered.get(pendingResult).result())), 0);
         }
-        Path finished = done.resolve(key + ".json");
+        Path finished = done.resolve(key(task.taskId()) + ".json");
         if (Files.exists(finished)) {
-            return new Duplicate(Optional.of(Wire.decode(read(finished), ResultMessage.class)));
+            return new Appended(new Duplicate(Optional.of(Wire.decode(read(finished), ResultMessage.class))), 0);
         }
-        byte[] json = Wire.encode(new StoredTask(task, clock.instant().toString()));
+        byte[] json = raw;
         if (bytes + json.length > limits.maxBytes()) {
-            return new Rejected("spool full: " + bytes + " of " + limits.maxBytes() + " bytes in use");
+            return new Appended(new Rejected("spool full: " + bytes + " of " + limits.maxBytes() + " bytes in use"), 0);
         }
         long seq = nextSequence++;
-        write(inbox.resolve(name(seq, key)), json);
-        waiting.put(seq, new Spooled(seq, task, clock.instant(), json.length));
+        Instant now = clock.instant();
+        SpoolJournal.Entry entry = new SpoolJournal.Entry(SpoolJournal.TASK, seq, now.toEpochMilli(), json);
+        long offset = journal.append(entry);
+        waiting.put(seq, new Spooled(seq, task, now, json.length));
+        waitingJson.put(seq, entry);
         waitingByTask.put(task.taskId(), seq);
         bytes += json.length;
         notifyAll();
-        return new Accepted(seq, waiting.size() - 1);
+        return new Appended(new Accepted(seq, waiting.size() - 1), offset);
     }
 
     /** The oldest waiting tasks, in order (they stay spooled until {@link #finish}). */
@@ -145,25 +176,34 @@ public final class TaskSpool {
         return s.task().expiredAt(now) || s.receivedAt().plus(limits.maxAge()).isBefore(now);
     }
 
-    /** Records the result of a waiting task: it moves from the inbox to the outbox in one step. */
-    public synchronized void finish(String taskId, ResultMessage result) {
-        Long seq = waitingByTask.remove(taskId);
-        if (seq == null) {
-            return;
+    /** Records the result of a waiting task in one record; returns once it is on disk. */
+    public void finish(String taskId, ResultMessage result) {
+        long offset = record(taskId, result);
+        if (offset > 0) {
+            journal.awaitDurable(offset);
         }
-        Spooled s = waiting.remove(seq);
-        String key = key(taskId);
-        long outSeq = nextSequence++;
-        write(outbox.resolve(name(outSeq, key)), Wire.encode(result));
-        delete(inbox.resolve(name(seq, key)));
-        bytes -= s.bytes();
-        undelivered.put(outSeq, new Delivery(outSeq, result));
-        undeliveredByTask.put(taskId, outSeq);
     }
 
-    /** Results still to deliver, oldest first. */
+    private synchronized long record(String taskId, ResultMessage result) {
+        Long seq = waitingByTask.remove(taskId);
+        if (seq == null) {
+            return 0;
+        }
+        Spooled s = waiting.remove(seq);
+        waitingJson.remove(seq);
+        byte[] json = Wire.encode(result);
+        long outSeq = nextSequence++;
+        long offset = journal.append(new SpoolJournal.Entry(SpoolJournal.RESULT, seq, outSeq, json));
+        bytes -= s.bytes();
+        resultBytes += json.length;
+        undelivered.put(outSeq, new Delivery(outSeq, result, json, offset));
+        undeliveredByTask.put(taskId, outSeq);
+        return offset;
+    }
+
+    /** Results on disk still to deliver, oldest first. */
     public synchronized List<ResultMessage> undelivered() {
-        return undelivered.values().stream().map(Delivery::result).toList();
+        return undelivered.values().stream().filter(d -> journal.durable(d.offset())).map(Delivery::result).toList();
     }
 
     /** The broker has the result: keep it only as the answer to a repeated task id. */
@@ -173,11 +213,14 @@ public final class TaskSpool {
             return;
         }
         Delivery d = undelivered.remove(seq);
-        String key = key(taskId);
-        // not fsynced: losing this record in a crash only means a later repeat of the task id, which
-        // the cloud would have to send after already holding the result, runs again
-        write(done.resolve(key + ".json"), Wire.encode(d.result()), false);
-        delete(outbox.resolve(name(seq, key)));
+        resultBytes -= d.json().length;
+        // neither is synced: losing them in a crash only means the result is published once more
+        // (the cloud ignores a repeat), or a much later repeat of the task id runs again
+        writeDone(done.resolve(key(taskId) + ".json"), d.json());
+        journal.append(new SpoolJournal.Entry(SpoolJournal.DELIVERED, seq, 0, new byte[0]));
+        if (journal.size() > Math.max(compactAt, 2 * (bytes + resultBytes))) {
+            compact();
+        }
     }
 
     public synchronized int queued() {
@@ -205,39 +248,30 @@ public final class TaskSpool {
         return removed;
     }
 
+    /** An inbox file of the one-file-per-entry spool (read once, when it is moved into the journal). */
     private record StoredTask(
             @com.fasterxml.jackson.annotation.JsonProperty("task") TaskMessage task,
             @com.fasterxml.jackson.annotation.JsonProperty("received_at") String receivedAt) {}
 
-    private void reload() {
+    private void compact() {
+        List<SpoolJournal.Entry> live = new ArrayList<>();
+        for (Spooled s : waiting.values()) {
+            live.add(waitingJson.get(s.sequence()));
+        }
+        for (Delivery d : undelivered.values()) {
+            live.add(new SpoolJournal.Entry(SpoolJournal.RESULT, 0, d.sequence(), d.json()));
+        }
+        journal.rewrite(live);
+        // every kept record is durable now
+        undelivered.replaceAll((seq, d) -> new Delivery(seq, d.result(), d.json(), 0));
+    }
+
+    private void reload(Path dir) {
         try {
-            Files.createDirectories(inbox);
-            Files.createDirectories(outbox);
             Files.createDirectories(done);
-            for (Path p : sorted(inbox)) {
-                byte[] json = read(p);
-                long seq = sequenceOf(p);
-                StoredTask stored = Wire.decode(json, StoredTask.class);
-                waiting.put(seq, new Spooled(seq, stored.task(), Instant.parse(stored.receivedAt()), json.length));
-                waitingByTask.put(stored.task().taskId(), seq);
-                bytes += json.length;
-                nextSequence = Math.max(nextSequence, seq + 1);
-            }
-            for (Path p : sorted(outbox)) {
-                long seq = sequenceOf(p);
-                ResultMessage result = Wire.decode(read(p), ResultMessage.class);
-                // a crash between writing the result and removing the task leaves both: the result wins
-                Long dup = waitingByTask.remove(result.taskId());
-                if (dup != null) {
-                    Spooled s = waiting.remove(dup);
-                    bytes -= s.bytes();
-                    delete(inbox.resolve(name(dup, key(result.taskId()))));
-                }
-                undelivered.put(seq, new Delivery(seq, result));
-                undeliveredByTask.put(result.taskId(), seq);
-                nextSequence = Math.max(nextSequence, seq + 1);
-            }
-            try (Stream<Path> tmp = Files.list(inbox.getParent())) {
+            journal = SpoolJournal.open(dir.resolve("journal.log"), limits.fsync(), this::replay);
+            importFileSpool(dir);
+            try (Stream<Path> tmp = Files.list(dir)) {
                 tmp.filter(p -> p.getFileName().toString().endsWith(".tmp")).forEach(TaskSpool::delete);
             }
         } catch (IOException e) {
@@ -245,19 +279,69 @@ public final class TaskSpool {
         }
     }
 
-    private static List<Path> sorted(Path dir) throws IOException {
-        try (Stream<Path> files = Files.list(dir)) {
-            return new ArrayList<>(files.filter(p -> p.toString().endsWith(".json")).sorted().toList());
+    private void replay(SpoolJournal.Entry e) {
+        switch (e.type()) {
+            case SpoolJournal.TASK -> {
+                nextSequence = Math.max(nextSequence, e.a() + 1);
+                TaskMessage task = Wire.decode(e.payload(), TaskMessage.class);
+                waiting.put(e.a(), new Spooled(e.a(), task, Instant.ofEpochMilli(e.b()), e.payload().length));
+                waitingJson.put(e.a(), e);
+                waitingByTask.put(task.taskId(), e.a());
+                bytes += e.payload().length;
+            }
+            case SpoolJournal.RESULT -> {
+                nextSequence = Math.max(nextSequence, e.b() + 1);
+                ResultMessage result = Wire.decode(e.payload(), ResultMessage.class);
+                Long taskSeq = waitingByTask.remove(result.taskId());
+                if (taskSeq != null) {
+                    bytes -= waiting.remove(taskSeq).bytes();
+                    waitingJson.remove(taskSeq);
+                }
+                undelivered.put(e.b(), new Delivery(e.b(), result, e.payload(), 0));
+                undeliveredByTask.put(result.taskId(), e.b());
+                resultBytes += e.payload().length;
+            }
+            case SpoolJournal.DELIVERED -> {
+                Delivery d = undelivered.remove(e.a());
+                if (d != null) {
+                    undeliveredByTask.remove(d.result().taskId());
+                    resultBytes -= d.json().length;
+                }
+            }
+            default -> throw new IllegalStateException("unknown spool record type " + e.type());
         }
     }
 
-    private static long sequenceOf(Path p) {
-        String n = p.getFileName().toString();
-        return Long.parseLong(n.substring(0, n.indexOf('-')));
-    }
-
-    private static String name(long seq, String key) {
-        return String.format("%020d-%s.json", seq, key);
+    /** A spool written by an earlier version (one file per entry in inbox/ and outbox/) moves into the journal. */
+    private void importFileSpool(Path dir) throws IOException {
+        for (String sub : List.of("inbox", "outbox")) {
+            Path old = dir.resolve(sub);
+            if (!Files.isDirectory(old)) {
+                continue;
+            }
+            List<Path> files;
+            try (Stream<Path> list = Files.list(old)) {
+                files = list.filter(p -> p.toString().endsWith(".json")).sorted().toList();
+            }
+            for (Path p : files) {
+                byte[] json = read(p);
+                long seq = nextSequence++;
+                SpoolJournal.Entry entry;
+                if (sub.equals("inbox")) {
+                    StoredTask stored = Wire.decode(json, StoredTask.class);
+                    entry = new SpoolJournal.Entry(SpoolJournal.TASK, seq, Instant.parse(stored.receivedAt()).toEpochMilli(),
+                            Wire.encode(stored.task()));
+                } else {
+                    entry = new SpoolJournal.Entry(SpoolJournal.RESULT, 0, seq, json);
+                }
+                replay(entry);
+                journal.awaitDurable(journal.append(entry));
+            }
+            try (Stream<Path> rest = Files.list(old)) {
+                rest.forEach(TaskSpool::delete);
+            }
+            delete(old);
+        }
     }
 
     /** A file-name-safe key for a task id: itself when harmless, else a hash. */
@@ -273,20 +357,13 @@ public final class TaskSpool {
         }
     }
 
-    private void write(Path target, byte[] content) {
-        write(target, content, limits.fsync());
-    }
-
-    private void write(Path target, byte[] content, boolean sync) {
+    private static void writeDone(Path target, byte[] content) {
         Path tmp = target.getParent().getParent().resolve(target.getFileName() + ".tmp");
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                 StandardOpenOption.WRITE)) {
             ByteBuffer buf = ByteBuffer.wrap(content);
             while (buf.hasRemaining()) {
                 ch.write(buf);
-            }
-            if (sync) {
-                ch.force(true);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + target, e);

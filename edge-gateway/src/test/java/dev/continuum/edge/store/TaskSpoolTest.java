@@ -76,13 +76,13 @@ class TaskSpoolTest {
 
     @Test
     void shouldRefuseTasksBeyondItsSizeBound() {
-        TaskSpool spool = TaskSpool.open(dir, limits.withMaxBytes(350), clock);
+        TaskSpool spool = TaskSpool.open(dir, limits.withMaxBytes(200), clock);
 
         List<TaskSpool.Admission> admissions = List.of(spool.admit(task("t1")), spool.admit(task("t2")),
                 spool.admit(task("t3")), spool.admit(task("t4")));
 
         assertThat(admissions).hasAtLeastOneElementOfType(TaskSpool.Rejected.class);
-        assertThat(spool.bytesInUse()).isLessThanOrEqualTo(350);
+        assertThat(spool.bytesInUse()).isLessThanOrEqualTo(200);
         assertThat(admissions.get(0)).isInstanceOf(TaskSpool.Accepted.class);
     }
 
@@ -107,6 +107,78 @@ class TaskSpoolTest {
         assertThat(TaskSpool.open(dir, limits, clock).head(5)).extracting(s -> s.task().taskId())
                 .containsExactly("../../etc/passwd", "run-1/state-A/1");
         assertThat(dir.getParent().resolve("etc")).doesNotExist();
+    }
+
+    @Test
+    void shouldKeepWaitingTasksAndUndeliveredResultsWhenTheJournalIsCompacted() {
+        TaskSpool spool = TaskSpool.open(dir, limits, clock, 1); // compact at every delivery
+        for (int i = 0; i < 6; i++) {
+            spool.admit(task("t" + i));
+        }
+        spool.finish("t0", ok("t0"));
+        spool.finish("t1", ok("t1"));
+        spool.finish("t2", ok("t2"));
+        spool.delivered("t0");
+        spool.delivered("t2");
+
+        TaskSpool reopened = TaskSpool.open(dir, limits, clock);
+
+        assertThat(reopened.head(10)).extracting(s -> s.task().taskId()).containsExactly("t3", "t4", "t5");
+        assertThat(reopened.undelivered()).extracting(ResultMessage::taskId).containsExactly("t1");
+        assertThat(reopened.admit(task("t2"))).isInstanceOfSatisfying(TaskSpool.Duplicate.class,
+                d -> assertThat(d.result()).isPresent());
+    }
+
+    @Test
+    void shouldKeepEverythingBeforeARecordTornByACrash() throws Exception {
+        TaskSpool spool = TaskSpool.open(dir, limits, clock);
+        spool.admit(task("t1"));
+        spool.admit(task("t2"));
+        Path journal = dir.resolve("journal.log");
+        long intact = java.nio.file.Files.size(journal);
+        spool.admit(task("t3"));
+        try (var ch = java.nio.channels.FileChannel.open(journal, java.nio.file.StandardOpenOption.WRITE)) {
+            ch.truncate(intact + 20); // the crash hit while t3's record was being written
+        }
+
+        TaskSpool reopened = TaskSpool.open(dir, limits, clock);
+
+        assertThat(reopened.head(10)).extracting(s -> s.task().taskId()).containsExactly("t1", "t2");
+        reopened.admit(task("t4"));
+        assertThat(TaskSpool.open(dir, limits, clock).head(10)).extracting(s -> s.task().taskId())
+                .containsExactly("t1", "t2", "t4");
+    }
+
+    @Test
+    void shouldMoveASpoolWrittenOneFilePerEntryIntoTheJournal() throws Exception {
+        java.nio.file.Path inbox = java.nio.file.Files.createDirectories(dir.resolve("inbox"));
+        java.nio.file.Path outbox = java.nio.file.Files.createDirectories(dir.resolve("outbox"));
+        java.nio.file.Files.write(inbox.resolve("00000000000000000001-old.json"), dev.continuum.edge.protocol.Wire.encode(
+                java.util.Map.of("task", task("old"), "received_at", "2030-01-01T00:00:00Z")));
+        java.nio.file.Files.write(outbox.resolve("00000000000000000002-older.json"), dev.continuum.edge.protocol.Wire.encode(ok("older")));
+
+        TaskSpool spool = TaskSpool.open(dir, limits, clock);
+
+        assertThat(spool.head(5)).extracting(s -> s.task().taskId()).containsExactly("old");
+        assertThat(spool.undelivered()).extracting(ResultMessage::taskId).containsExactly("older");
+        assertThat(inbox).doesNotExist();
+        assertThat(TaskSpool.open(dir, limits, clock).head(5)).extracting(s -> s.task().taskId()).containsExactly("old");
+    }
+
+    @Test
+    void shouldForgetDeliveredResultsAfterTheirKeepTimeSoTheDoneListStaysBounded() {
+        MutableClock now = new MutableClock(Instant.now()); // kept results are aged by their files' times
+        TaskSpool spool = TaskSpool.open(dir, limits, now);
+        spool.admit(task("t1"));
+        spool.finish("t1", ok("t1"));
+        spool.delivered("t1");
+        assertThat(spool.pruneDone()).as("kept within keepDone").isZero();
+
+        now.advance(limits.keepDone().plusHours(1));
+
+        assertThat(spool.pruneDone()).isEqualTo(1);
+        assertThat(spool.admit(task("t1"))).as("past the dedup window the id is new again")
+                .isInstanceOf(TaskSpool.Accepted.class);
     }
 
     static final class MutableClock extends Clock {

@@ -2,6 +2,7 @@ package dev.continuum.provider.builtin;
 
 import dev.continuum.provider.server.ActionProvider;
 import dev.continuum.provider.server.ActionProviderServer;
+import dev.continuum.provider.server.LocalProvider;
 import dev.continuum.provider.server.ProviderServerOptions;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.Router;
@@ -17,14 +18,19 @@ public final class BuiltinProviders {
 
     private BuiltinProviders() {}
 
-    /** Serves {@code basePath + "/echo"}, {@code "/sleep"}, {@code "/expression"} and {@code "/notify"}. */
-    public static void mountAll(Router router, String basePath, Vertx vertx, BuiltinOptions options) {
+    /**
+     * Serves {@code basePath + "/echo"}, {@code "/sleep"}, {@code "/expression"} and {@code "/notify"};
+     * answers the same providers for calls from this process, by name.
+     */
+    public static Map<String, LocalProvider> mountAll(Router router, String basePath, Vertx vertx, BuiltinOptions options) {
         String base = basePath == null || basePath.equals("/") ? "" : basePath.replaceAll("/+$", "");
+        Map<String, LocalProvider> local = new LinkedHashMap<>();
         for (Map.Entry<String, ActionProvider> e : providers(vertx, options).entrySet()) {
             ProviderServerOptions serverOptions = ProviderServerOptions.of(vertx)
                     .withCallerResolver(options.callerResolver());
-            ActionProviderServer.mount(router, base + "/" + e.getKey(), e.getValue(), serverOptions);
+            local.put(e.getKey(), ActionProviderServer.mount(router, base + "/" + e.getKey(), e.getValue(), serverOptions));
         }
+        return Map.copyOf(local);
     }
 
     static Map<String, ActionProvider> providers(Vertx vertx, BuiltinOptions options) {

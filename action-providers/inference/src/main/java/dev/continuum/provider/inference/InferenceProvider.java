@@ -6,12 +6,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.continuum.edge.cloud.Fleet;
 import dev.continuum.edge.cloud.TaskDispatcher;
 import dev.continuum.edge.protocol.Heartbeat;
+import dev.continuum.edge.protocol.InputRef;
 import dev.continuum.edge.protocol.ProgressMessage;
 import dev.continuum.edge.protocol.ResultMessage;
 import dev.continuum.edge.protocol.TaskMessage;
 import dev.continuum.edge.protocol.Tensor;
 import dev.continuum.edge.protocol.Wire;
 import dev.continuum.provider.api.ActionRequest;
+import dev.continuum.provider.path.UnsafePathException;
 import dev.continuum.provider.api.ActionStatus;
 import dev.continuum.provider.api.ProviderDescription;
 import dev.continuum.provider.server.ActionContext;
@@ -28,6 +30,8 @@ import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * Runs an inference job on an edge gateway: picks the device ({@link DevicePlanner}), sends the
@@ -48,7 +52,7 @@ public final class InferenceProvider implements ActionProvider {
                                     "b64": {"type": "string"}},
                      "required": ["shape"]},
            "input_ref": {"type": "string", "pattern": "^file:",
-                         "description": "a file: URI on the device holding {shape, data|b64}"},
+                         "description": "file:<path relative to the gateway's data directory> of a JSON file holding {shape, data|b64}"},
            "constraints": {"type": "object",
                            "properties": {"min_gpu_memory_mb": {"type": "integer", "minimum": 0},
                                           "require_gpu": {"type": "boolean"},
@@ -66,13 +70,22 @@ public final class InferenceProvider implements ActionProvider {
     private final DevicePlanner planner;
     private final Clock clock;
     private final Map<String, ActionContext> running = new ConcurrentHashMap<>();
+    /**
+     * Progress and results arrive on the MQTT event loop; a durable action store fsyncs, which must
+     * not stall the loop. One thread keeps each action's updates in arrival order (progress before result).
+     */
+    private final ExecutorService updates = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "inference-provider-updates");
+        t.setDaemon(true);
+        return t;
+    });
 
     public InferenceProvider(Fleet fleet, TaskDispatcher dispatcher, DevicePlanner planner, Clock clock) {
         this.fleet = fleet;
         this.dispatcher = dispatcher;
         this.planner = planner;
         this.clock = clock;
-        dispatcher.onProgress(this::onProgress);
+        dispatcher.onProgress(m -> updates.execute(() -> onProgress(m)));
     }
 
     @Override
@@ -91,13 +104,12 @@ public final class InferenceProvider implements ActionProvider {
     public ActionStatus start(ActionRequest request, ActionContext ctx) {
         JsonNode body = request.body();
         String model = body.get("model").asText();
-        Tensor input = null;
-        if (body.has("input")) {
+        Tensor input = body.has("input") ? parseInput(body) : null;
+        if (body.hasNonNull("input_ref")) {
             try {
-                input = Wire.mapper().treeToValue(body.get("input"), Tensor.class);
-                input.values();
-            } catch (IOException | IllegalArgumentException e) {
-                throw new InvalidInputException("/body/input", e.getMessage());
+                InputRef.parse(body.get("input_ref").asText());
+            } catch (UnsafePathException e) {
+                throw new InvalidInputException("/body/input_ref", e.getMessage());
             }
         }
         JsonNode c = body.path("constraints");
@@ -116,21 +128,61 @@ public final class InferenceProvider implements ActionProvider {
             return ctx.failed("No suitable gateway", why);
         }
         String deviceId = ((DevicePlanner.Placed) decision).deviceId();
-        String taskId = ctx.actionId();
-        TaskMessage task = new TaskMessage(taskId, model, input,
+        ctx.log("Dispatched", "sent to gateway " + deviceId, JsonNodeFactory.instance.objectNode().put("device_id", deviceId));
+        ActionStatus active = ctx.active("Sent to " + deviceId, details(deviceId, ctx.actionId()).put("deadline", deadline.toString()));
+        dispatch(ctx, deviceId, taskFor(ctx.actionId(), body, input, deadline));
+        return active;
+    }
+
+    /**
+     * After a provider restart (actions in a durable store): sends the task again to the device it
+     * was assigned to. The gateway is idempotent by task id, so it answers with the result it kept
+     * (or goes on with the task) instead of running it twice.
+     */
+    @Override
+    public void resume(ActionContext ctx) {
+        JsonNode d = ctx.status().details();
+        String deviceId = d == null ? null : d.path("device_id").asText(null);
+        String deadline = d == null ? null : d.path("deadline").asText(null);
+        if (deviceId == null || deadline == null) {
+            ctx.fail("Provider restarted before the task was sent", JsonNodeFactory.instance.objectNode()
+                    .put("error", "NotDispatched"));
+            return;
+        }
+        JsonNode body = ctx.request().body();
+        Tensor input = body.has("input") ? parseInput(body) : null;
+        ctx.log("Resumed", "provider restarted; waiting again for gateway " + deviceId, null);
+        dispatch(ctx, deviceId, taskFor(ctx.actionId(), body, input, Instant.parse(deadline)));
+    }
+
+    private TaskMessage taskFor(String taskId, JsonNode body, Tensor input, Instant deadline) {
+        return new TaskMessage(taskId, body.get("model").asText(), input,
                 body.hasNonNull("input_ref") ? body.get("input_ref").asText() : null, deadline.toString(),
                 clock.instant().toString());
+    }
+
+    private void dispatch(ActionContext ctx, String deviceId, TaskMessage task) {
+        String taskId = task.taskId();
         running.put(taskId, ctx);
-        ctx.log("Dispatched", "sent to gateway " + deviceId, JsonNodeFactory.instance.objectNode().put("device_id", deviceId));
-        dispatcher.send(deviceId, task).whenComplete((result, error) -> finish(ctx, deviceId, result, error));
-        Duration untilDeadline = Duration.between(clock.instant(), deadline);
+        dispatcher.send(deviceId, task).whenComplete((result, error) ->
+                updates.execute(() -> finish(ctx, deviceId, result, error)));
+        Duration untilDeadline = Duration.between(clock.instant(), Instant.parse(task.deadline()));
         ctx.schedule(untilDeadline.plusSeconds(1), () -> {
             dispatcher.forget(taskId);
             running.remove(taskId);
             ctx.fail("Deadline passed", JsonNodeFactory.instance.objectNode().put("error", "DeadlinePassed")
                     .put("device_id", deviceId).put("deadline", task.deadline()));
         });
-        return ctx.active("Sent to " + deviceId, details(deviceId, taskId));
+    }
+
+    private static Tensor parseInput(JsonNode body) {
+        try {
+            Tensor input = Wire.mapper().treeToValue(body.get("input"), Tensor.class);
+            input.values();
+            return input;
+        } catch (IOException | IllegalArgumentException e) {
+            throw new InvalidInputException("/body/input", e.getMessage());
+        }
     }
 
     @Override
@@ -165,8 +217,13 @@ public final class InferenceProvider implements ActionProvider {
         ActionContext ctx = running.get(m.taskId());
         if (ctx != null && !ctx.finished()) {
             String display = ("running".equals(m.state()) ? "Running on " : "Queued on ") + m.deviceId();
-            ctx.progress(display, details(m.deviceId(), m.taskId()).put("state", m.state())
-                    .put("queue_position", m.queuePosition()));
+            ObjectNode d = details(m.deviceId(), m.taskId()).put("state", m.state())
+                    .put("queue_position", m.queuePosition());
+            JsonNode before = ctx.status().details();
+            if (before != null && before.has("deadline")) {
+                d.set("deadline", before.get("deadline")); // resume needs it after a restart
+            }
+            ctx.progress(display, d);
         }
     }
 

@@ -200,14 +200,42 @@ class InferenceProviderTest {
     }
 
     @Test
-    void shouldReadInputFromAFileOnTheDevice() throws Exception {
-        Path tensor = Files.createTempFile(state, "input", ".json");
-        Files.write(tensor, Wire.encode(Tensor.of(TestModels.CLS_SHAPE, TestModels.image(3, 1))));
-        ObjectNode body = Wire.mapper().createObjectNode().put("model", "ocr-cls").put("input_ref", tensor.toUri().toString());
+    void shouldReadInputFromAFileInTheGatewaysDataDirectory() throws Exception {
+        for (String gw : List.of(cpuGw, gpuGw)) {
+            Path frames = Files.createDirectories(state.resolve(gw).resolve("data/frames"));
+            Files.write(frames.resolve("frame-3.json"), Wire.encode(Tensor.of(TestModels.CLS_SHAPE, TestModels.image(3, 1))));
+        }
+        ObjectNode body = Wire.mapper().createObjectNode().put("model", "ocr-cls").put("input_ref", "file:frames/frame-3.json");
 
         JsonNode done = awaitFinal(Wire.mapper().readTree(run("r-ref", body, null).body()).get("action_id").asText());
 
         assertThat(done.path("status").asText()).as(done.toString()).isEqualTo("SUCCEEDED");
+    }
+
+    @Test
+    void shouldRefuseAnInputRefThatLeavesTheDataDirectoryWith400NamingTheField() throws Exception {
+        ObjectNode body = Wire.mapper().createObjectNode().put("model", "ocr-cls").put("input_ref", "file:../../device-credential");
+
+        HttpResponse<String> response = run("r-ref-out", body, null);
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        JsonNode problem = Wire.mapper().readTree(response.body());
+        assertThat(problem.toString()).contains("/body/input_ref").contains("'..' segments are not allowed");
+    }
+
+    @Test
+    void shouldFailTheActionWhenTheInputRefIsASymlinkOutOfTheDataDirectory() throws Exception {
+        Path secret = Files.write(state.resolve("outside.json"), Wire.encode(Tensor.of(TestModels.CLS_SHAPE, TestModels.image(4, 1))));
+        for (String gw : List.of(cpuGw, gpuGw)) {
+            Path data = Files.createDirectories(state.resolve(gw).resolve("data"));
+            Files.createSymbolicLink(data.resolve("escape.json"), secret);
+        }
+        ObjectNode body = Wire.mapper().createObjectNode().put("model", "ocr-cls").put("input_ref", "file:escape.json");
+
+        JsonNode done = awaitFinal(Wire.mapper().readTree(run("r-ref-link", body, null).body()).get("action_id").asText());
+
+        assertThat(done.path("status").asText()).isEqualTo("FAILED");
+        assertThat(done.at("/details/error").asText()).contains("leads outside");
     }
 
     @Test

@@ -26,6 +26,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /**
  * The life cycle of the actions of one provider: the only place where an action's stored state
@@ -46,6 +47,8 @@ public final class ActionEngine {
     private final CallbackNotifier notifier;
     private final Duration releaseSweep;
     private final Map<String, DefaultActionContext> live = new ConcurrentHashMap<>();
+    /** In-process callers' completion listeners, in place of a callback URL. */
+    private final Map<String, Consumer<ActionStatus>> listeners = new ConcurrentHashMap<>();
 
     public ActionEngine(ActionProvider provider, ProviderServerOptions options) {
         this.provider = Objects.requireNonNull(provider, "provider");
@@ -87,11 +90,22 @@ public final class ActionEngine {
         }, false));
     }
 
-    public List<Problem.FieldError> validateBody(JsonNode body) {
-        return validator.validate(body);
+    /** {@link #run}, after checking the body against the provider's input schema. */
+    public RunOutcome runValidated(Caller caller, ActionRequest request, String callbackUrl, Consumer<ActionStatus> listener) {
+        List<Problem.FieldError> invalid = validator.validate(request.body());
+        if (!invalid.isEmpty()) {
+            throw Problems.invalidRequest("body does not match the provider's input_schema: "
+                    + RequestParser.summary(invalid), invalid);
+        }
+        return run(caller, request, callbackUrl, listener);
     }
 
-    public RunOutcome run(Caller caller, ActionRequest request, String callbackUrl) {
+    /**
+     * Starts (or finds) an action. A finish later than this call is pushed to {@code listener} when
+     * given (an in-process caller), else to {@code callbackUrl}; a finish within this call is not
+     * pushed at all: the answer already carries it.
+     */
+    private RunOutcome run(Caller caller, ActionRequest request, String callbackUrl, Consumer<ActionStatus> listener) {
         Optional<StoredAction> earlier = store.findByRequest(caller.id(), request.requestId());
         if (earlier.isPresent()) {
             return repeated(earlier.get(), request);
@@ -109,6 +123,9 @@ public final class ActionEngine {
             return repeated(holder, request); // a concurrent duplicate won the race
         }
         String id = fresh.actionId();
+        if (listener != null) {
+            listeners.put(id, listener);
+        }
         DefaultActionContext ctx = contextFor(fresh);
         ActionStatus reported;
         try {
@@ -118,7 +135,7 @@ public final class ActionEngine {
             throw Problems.invalidRequest(e.pointer(), e.getMessage());
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.ERROR, "provider failed to start action " + id, e);
-            finish(id, ActionState.FAILED, "Provider error", errorDetails(e));
+            finish(id, ActionState.FAILED, "Provider error", errorDetails(e), false);
             return new RunOutcome(currentOrThrow(id), true);
         }
         apply(id, reported);
@@ -175,6 +192,10 @@ public final class ActionEngine {
     }
 
     void finish(String actionId, ActionState state, String displayStatus, JsonNode details) {
+        finish(actionId, state, displayStatus, details, true);
+    }
+
+    private void finish(String actionId, ActionState state, String displayStatus, JsonNode details, boolean push) {
         Instant at = now();
         AtomicBoolean changed = new AtomicBoolean();
         Optional<StoredAction> after = store.update(actionId, current -> {
@@ -198,7 +219,17 @@ public final class ActionEngine {
             ctx.cancelTimers();
         }
         StoredAction finished = after.orElseThrow();
-        if (finished.callbackUrl() != null) {
+        Consumer<ActionStatus> listener = listeners.remove(actionId);
+        if (!push) {
+            return;
+        }
+        if (listener != null) {
+            try {
+                listener.accept(finished.status());
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "completion listener of action " + actionId + " failed", e);
+            }
+        } else if (finished.callbackUrl() != null) {
             notifier.deliver(finished.callbackUrl(), finished.status());
         }
     }
@@ -230,7 +261,7 @@ public final class ActionEngine {
             return;
         }
         if (reported.status().terminal()) {
-            finish(actionId, reported.status(), reported.displayStatus(), reported.details());
+            finish(actionId, reported.status(), reported.displayStatus(), reported.details(), false);
         } else {
             progress(actionId, reported.status(), reported.displayStatus(), reported.details());
         }
@@ -243,6 +274,7 @@ public final class ActionEngine {
 
     private void forget(String actionId) {
         store.remove(actionId);
+        listeners.remove(actionId);
         DefaultActionContext ctx = live.remove(actionId);
         if (ctx != null) {
             ctx.cancelTimers();

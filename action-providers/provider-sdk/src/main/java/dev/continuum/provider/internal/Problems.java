@@ -4,7 +4,7 @@ import dev.continuum.provider.api.Problem;
 import java.util.List;
 
 /** The problem types this framework answers with; each {@code type} is a stable identifier. */
-final class Problems {
+public final class Problems {
 
     static final String BASE = "https://continuum.dev/problems/";
 
@@ -38,6 +38,16 @@ final class Problems {
 
     static ProblemException conflict(String detail) {
         return new ProblemException(new Problem(BASE + "conflict", "Conflict", 409, detail, List.of()));
+    }
+
+    /** A refused caller: 401 (who are you?), 403 (not you) or 503 (the identity provider cannot tell now). */
+    public static Problem rejected(dev.continuum.provider.server.CallerRejectedException refused) {
+        return switch (refused.httpStatus()) {
+            case 401 -> unauthorized(refused.getMessage()).problem();
+            case 403 -> forbidden(refused.getMessage()).problem();
+            default -> new Problem(BASE + "identity-provider-unavailable", "Identity provider unavailable",
+                    refused.httpStatus(), refused.getMessage(), List.of());
+        };
     }
 
     static Problem ofStatus(int status, String detail) {

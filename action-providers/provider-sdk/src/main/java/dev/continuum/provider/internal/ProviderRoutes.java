@@ -83,12 +83,7 @@ public final class ProviderRoutes {
             Caller caller = caller(rc);
             String callback = callbackUrl(rc);
             ActionRequest request = RequestParser.parse(readJson(rc));
-            List<Problem.FieldError> invalid = engine.validateBody(request.body());
-            if (!invalid.isEmpty()) {
-                throw Problems.invalidRequest("body does not match the provider's input_schema: "
-                        + RequestParser.summary(invalid), invalid);
-            }
-            ActionEngine.RunOutcome outcome = engine.run(caller, request, callback);
+            ActionEngine.RunOutcome outcome = engine.runValidated(caller, request, callback, null);
             return new Answer(outcome.created() ? 202 : 200, outcome.status());
         });
     }
@@ -138,7 +133,7 @@ public final class ProviderRoutes {
             return p.problem();
         }
         if (cause instanceof CallerRejectedException r) {
-            return (r.httpStatus() == 401 ? Problems.unauthorized(r.getMessage()) : Problems.forbidden(r.getMessage())).problem();
+            return Problems.rejected(r);
         }
         LOG.log(System.Logger.Level.ERROR, "unexpected failure serving an action provider request", cause);
         return Problems.ofStatus(500, "The provider failed unexpectedly; the error was logged.");

@@ -13,11 +13,13 @@ public final class ActionProviderServer {
      * Adds the provider's routes under {@code basePath} (e.g. {@code /providers/echo}; empty or
      * {@code /} for the root): {@code GET /}, {@code POST /run}, {@code GET /{id}/status},
      * {@code POST /{id}/cancel}, {@code POST /{id}/release}, {@code GET /{id}/log}, and the legacy
-     * {@code /actions} forms. Resumes unfinished actions found in the store.
+     * {@code /actions} forms. Resumes unfinished actions found in the store. The answer calls the
+     * same provider from this process without HTTP.
      */
-    public static void mount(Router router, String basePath, ActionProvider provider, ProviderServerOptions options) {
+    public static LocalProvider mount(Router router, String basePath, ActionProvider provider, ProviderServerOptions options) {
         ActionEngine engine = new ActionEngine(provider, options);
         new ProviderRoutes(engine, options).mount(router, basePath);
         engine.startBackgroundWork();
+        return new LocalProvider(engine, options, basePath);
     }
 }

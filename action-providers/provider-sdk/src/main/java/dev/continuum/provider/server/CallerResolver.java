@@ -12,7 +12,26 @@ public interface CallerResolver {
 
     Caller resolve(RoutingContext rc);
 
+    /**
+     * Decides who calls from an {@code Authorization} header value (null when none) without an HTTP
+     * request: the same check for a provider called in process ({@link LocalProvider}). A resolver
+     * that reads more of the request than that header refuses.
+     */
+    default Caller resolveAuthorization(String authorization) {
+        throw new CallerRejectedException(401, "This provider checks callers only over HTTP.");
+    }
+
     static CallerResolver anonymous() {
-        return rc -> Caller.ANONYMOUS;
+        return new CallerResolver() {
+            @Override
+            public Caller resolve(RoutingContext rc) {
+                return Caller.ANONYMOUS;
+            }
+
+            @Override
+            public Caller resolveAuthorization(String authorization) {
+                return Caller.ANONYMOUS;
+            }
+        };
     }
 }

@@ -73,6 +73,28 @@ class ActionLifecycleOptionsTest {
     }
 
     @Test
+    void shouldServeAnyoneWhenTheEnvironmentLeavesAuthenticationOff() {
+        String base = serve(new ScriptedProvider(), o -> o.withCallerResolver(
+                dev.continuum.provider.server.auth.JwtCallerResolver.fromEnvironment(Map.of(), "continuum-provider-transfer", "actions:transfer")));
+
+        assertThat(TestHttp.post(base + "/run", "{\"request_id\":\"open\",\"body\":{\"message\":\"m\"}}").status()).isEqualTo(202);
+    }
+
+    @Test
+    void shouldRefuseCallersWithoutATokenWhenTheEnvironmentTurnsAuthenticationOn() {
+        String base = serve(new ScriptedProvider(), o -> o.withCallerResolver(
+                dev.continuum.provider.server.auth.JwtCallerResolver.fromEnvironment(Map.of("CONTINUUM_AUTH_ENABLED", "true",
+                        "CONTINUUM_AUTH_ISSUER", "http://127.0.0.1:9/realms/continuum"), "continuum-provider-transfer", "actions:transfer")));
+
+        Reply anonymous = TestHttp.post(base + "/run", "{\"request_id\":\"closed\",\"body\":{\"message\":\"m\"}}");
+        Reply unverifiable = TestHttp.post(base + "/run", "{\"request_id\":\"closed2\",\"body\":{\"message\":\"m\"}}",
+                Map.of("Authorization", "Bearer eyJhbGciOiJSUzI1NiIsImtpZCI6ImsxIn0.eyJzdWIiOiJ4In0.c2ln"));
+
+        assertThat(anonymous.status()).isEqualTo(401);
+        assertThat(unverifiable.status()).as("issuer unreachable: retry, not a 500").isEqualTo(503);
+    }
+
+    @Test
     void shouldPushTheCancelledStatusToTheCallbackUrl() {
         List<String> received = new CopyOnWriteArrayList<>();
         ScriptedProvider provider = new ScriptedProvider();

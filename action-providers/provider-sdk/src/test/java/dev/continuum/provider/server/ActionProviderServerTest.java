@@ -264,6 +264,28 @@ class ActionProviderServerTest {
     }
 
     @Test
+    void shouldNotPushAFinishThatTheRunAnswerAlreadyCarries() throws Exception {
+        List<JsonObject> received = new CopyOnWriteArrayList<>();
+        try (RunningServer engine = RunningServer.start(vertx, router -> router.post("/callback")
+                .handler(io.vertx.ext.web.handler.BodyHandler.create()).handler(rc -> {
+                    received.add(rc.body().asJsonObject());
+                    rc.response().setStatusCode(204).end();
+                }))) {
+            Reply now = TestHttp.post(base + "/run", "{\"request_id\":\"sync\",\"body\":{\"message\":\"m\"}}",
+                    Map.of("X-Continuum-Callback", engine.url("/callback")));
+            Reply later = TestHttp.post(base + "/run", "{\"request_id\":\"async\",\"body\":{\"message\":\"m\",\"mode\":\"later\"}}",
+                    Map.of("X-Continuum-Callback", engine.url("/callback")));
+            provider.context(later.json().path("action_id").asText()).complete(json("{}"));
+
+            TestHttp.await(Duration.ofSeconds(10), "callback delivery", () -> !received.isEmpty());
+            Thread.sleep(300); // a push for the synchronous action would have been sent before the later one
+            assertThat(now.json().path("status").asText()).isEqualTo("SUCCEEDED");
+            assertThat(received).extracting(r -> r.getString("action_id"))
+                    .containsExactly(later.json().path("action_id").asText());
+        }
+    }
+
+    @Test
     void shouldRefuseACallbackHeaderThatIsNotAnHttpUrl() {
         Reply reply = TestHttp.post(base + "/run", "{\"request_id\":\"cb2\",\"body\":{\"message\":\"m\"}}",
                 Map.of("X-Continuum-Callback", "file:///etc/passwd"));

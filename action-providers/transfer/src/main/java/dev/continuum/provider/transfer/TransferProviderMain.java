@@ -1,6 +1,6 @@
 package dev.continuum.provider.transfer;
 
-import dev.continuum.provider.server.CallerResolver;
+import dev.continuum.provider.server.auth.JwtCallerResolver;
 import dev.continuum.provider.transfer.endpoint.EndpointRegistry;
 import dev.continuum.provider.transfer.engine.TransferOptions;
 import dev.continuum.provider.transfer.provider.EndpointConfig;
@@ -58,8 +58,9 @@ public final class TransferProviderMain {
         Router router = Router.router(vertx);
         router.get("/health").handler(rc -> rc.response().putHeader("Content-Type", "application/json")
                 .end("{\"status\":\"UP\"}"));
+        // CONTINUUM_AUTH_ENABLED=true: only tokens for continuum-provider-transfer with scope actions:transfer (docs/auth.md).
         TransferProviders.mountAll(router, settings.basePath(), vertx, endpoints, options, settings.state(),
-                CallerResolver.anonymous());
+                JwtCallerResolver.fromEnvironment(System.getenv(), "continuum-provider-transfer", "actions:transfer"));
         try {
             HttpServer server = vertx.createHttpServer().requestHandler(router)
                     .listen(settings.port(), settings.host())

@@ -15,6 +15,20 @@ public record FlowDefinition(String startAt, Map<String, State> states, Optional
         states = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(states));
     }
 
+    /** Every Action state, including those inside Parallel branches and Map iterators (what a run may call). */
+    public java.util.List<ActionState> actionStates() {
+        java.util.List<ActionState> found = new java.util.ArrayList<>();
+        for (State state : states.values()) {
+            switch (state) {
+                case ActionState action -> found.add(action);
+                case ParallelState parallel -> parallel.branches().forEach(branch -> found.addAll(branch.actionStates()));
+                case MapState map -> found.addAll(map.iterator().actionStates());
+                default -> { }
+            }
+        }
+        return found;
+    }
+
     public State state(String name) {
         State state = states.get(name);
         if (state == null) {

@@ -375,12 +375,12 @@ final class Execution {
         }
         call.polls++;
         call.nextPollAt = at;
-        effects.add(new Effect.PollAction(branch.waiting.token, call.actionUrl, call.actionId, at));
+        effects.add(new Effect.PollAction(branch.waiting.token, call.actionUrl, call.actionId, at, call.runAs));
     }
 
     private void timeOut(Branch branch, ActionState action) {
         ActionCall call = branch.waiting.action;
-        effects.add(new Effect.CancelAction(call.actionUrl, call.actionId));
+        effects.add(new Effect.CancelAction(call.actionUrl, call.actionId, call.runAs));
         String cause = "Action " + call.actionId + " in state '" + action.name() + "' was still running after its WaitTime of "
                 + action.waitTime().toSeconds() + " seconds and was cancelled";
         logLine("ActionFailed", action.name(), cause, null);
@@ -391,7 +391,7 @@ final class Execution {
         ActionCall call = branch.waiting.action;
         JsonNode result = statusDocument(observation);
         if (call.actionId != null) {
-            effects.add(new Effect.ReleaseAction(call.actionUrl, call.actionId));
+            effects.add(new Effect.ReleaseAction(call.actionUrl, call.actionId, call.runAs));
         }
         if (succeeded) {
             logLine("ActionCompleted", action.name(), "Action " + call.actionId + " succeeded", result);
@@ -679,7 +679,8 @@ final class Execution {
         for (Branch branch : run.branches.values()) {
             if (branch.waiting != null && branch.waiting.kind == WaitKind.ACTION
                     && branch.waiting.action.actionId != null) {
-                effects.add(new Effect.CancelAction(branch.waiting.action.actionUrl, branch.waiting.action.actionId));
+                effects.add(new Effect.CancelAction(branch.waiting.action.actionUrl, branch.waiting.action.actionId,
+                        branch.waiting.action.runAs));
             }
         }
         run.branches.clear();
@@ -699,7 +700,8 @@ final class Execution {
             if (parent.id.equals(child.parent) && run.branches.containsKey(child.id)) {
                 dropChildren(child);
                 if (child.waiting != null && child.waiting.kind == WaitKind.ACTION && child.waiting.action.actionId != null) {
-                    effects.add(new Effect.CancelAction(child.waiting.action.actionUrl, child.waiting.action.actionId));
+                    effects.add(new Effect.CancelAction(child.waiting.action.actionUrl, child.waiting.action.actionId,
+                            child.waiting.action.runAs));
                 }
                 run.branches.remove(child.id);
             }

@@ -26,6 +26,10 @@ public final class Interpreter {
         this.options = options;
     }
 
+    public FlowDefinition flow() {
+        return flow;
+    }
+
     public Step start(JsonNode input, RunContext context, Instant now) {
         RunData run = new RunData();
         run.runId = context.runId();
@@ -82,6 +86,16 @@ public final class Interpreter {
                         null);
                 execution.handleError(branch.get(), error, failed.cause());
             }
+            case RunEvent.ConsentRequired consent -> {
+                Optional<Branch> branch = waitingOn(run, consent.token(), WaitKind.ACTION);
+                if (branch.isEmpty()) {
+                    return unchanged(state);
+                }
+                branch.get().waiting.action.inactive = true;
+                run.inactiveReason = consent.reason();
+                execution.logLine("FlowInactive", branch.get().stateName, "The run needs its owner: " + consent.reason(),
+                        null);
+            }
             case RunEvent.TimerFired fired -> {
                 Optional<Branch> timer = waitingOn(run, fired.token(), WaitKind.TIMER);
                 Optional<Branch> retry = waitingOn(run, fired.token(), WaitKind.RETRY);
@@ -104,9 +118,13 @@ public final class Interpreter {
                     if (branch.waiting != null && branch.waiting.kind == WaitKind.ACTION
                             && branch.waiting.action.inactive) {
                         branch.waiting.action.inactive = false;
+                        if (branch.waiting.action.actionId == null) {
+                            continue; // never started (no token then): the pending StartAction is issued again
+                        }
                         branch.waiting.action.nextPollAt = now;
                         execution.effects.add(new Effect.PollAction(branch.waiting.token,
-                                branch.waiting.action.actionUrl, branch.waiting.action.actionId, now));
+                                branch.waiting.action.actionUrl, branch.waiting.action.actionId, now,
+                                branch.waiting.action.runAs));
                     }
                 }
                 run.status = RunStatus.ACTIVE;
@@ -139,7 +157,7 @@ public final class Interpreter {
                         effects.add(view.startEffect(branch, waiting));
                     } else if (!waiting.action.inactive && waiting.action.nextPollAt != null) {
                         effects.add(new Effect.PollAction(waiting.token, waiting.action.actionUrl,
-                                waiting.action.actionId, waiting.action.nextPollAt));
+                                waiting.action.actionId, waiting.action.nextPollAt, waiting.action.runAs));
                     }
                 }
                 case TIMER, RETRY -> effects.add(new Effect.ScheduleTimer(waiting.token, waiting.at));

@@ -15,6 +15,13 @@ public sealed interface RunEvent {
     record ActionCallFailed(String token, String error, String cause) implements RunEvent {
     }
 
+    /**
+     * The engine holds no usable token for the action's provider (the person's grant was revoked or
+     * has expired): the run waits INACTIVE with {@code reason} until someone signs in and resumes it.
+     */
+    record ConsentRequired(String token, String reason) implements RunEvent {
+    }
+
     record TimerFired(String token) implements RunEvent {
     }
 

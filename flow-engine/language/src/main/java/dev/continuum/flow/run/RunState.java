@@ -33,7 +33,7 @@ public final class RunState {
 
     /** A private copy the interpreter may change. */
     RunData mutableCopy() {
-        return MAPPER.convertValue(MAPPER.valueToTree(data), RunData.class);
+        return data.copy();
     }
 
     RunData data() {

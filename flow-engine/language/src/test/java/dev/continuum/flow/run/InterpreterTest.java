@@ -399,6 +399,33 @@ class InterpreterTest {
     }
 
     @Test
+    void shouldWaitInactiveWithTheReasonWhenNoTokenCanBeHadAndStartTheActionAgainOnResume() {
+        Interpreter interpreter = interpreter(ONE_ACTION);
+        Step step = interpreter.start(Fixtures.json("{'input': {'path': '/p'}}"), CONTEXT, T0);
+        Effect.StartAction start = only(step.effects(), Effect.StartAction.class);
+
+        step = interpreter.apply(step.state(), new RunEvent.ConsentRequired(start.token(), "Sign in again"), T0);
+        assertThat(step.state().status()).isEqualTo(RunStatus.INACTIVE);
+        assertThat(step.state().inactiveReason()).contains("Sign in again");
+        assertThat(step.state().nextWakeAt()).isEmpty();
+        assertThat(step.log()).extracting(LogEntry::code).containsExactly("FlowInactive");
+
+        Step resumed = interpreter.apply(step.state(), new RunEvent.ResumeRequested(), T0.plusSeconds(60));
+        assertThat(resumed.state().status()).isEqualTo(RunStatus.ACTIVE);
+        assertThat(interpreter.pendingEffects(resumed.state())).containsExactly(start);
+    }
+
+    @Test
+    void shouldIgnoreAConsentRequestForAnActionTheRunNoLongerWaitsOn() {
+        Step step = interpreter(ONE_ACTION).apply(
+                interpreter(ONE_ACTION).start(Fixtures.json("{'input': {'path': '/p'}}"), CONTEXT, T0).state(),
+                new RunEvent.ConsentRequired("no-such-token", "Sign in again"), T0);
+
+        assertThat(step.state().status()).isEqualTo(RunStatus.ACTIVE);
+        assertThat(step.log()).isEmpty();
+    }
+
+    @Test
     void shouldCancelRunningActionsAndEndTheRunWhenCancelled() {
         Interpreter interpreter = interpreter(ONE_ACTION);
         Step step = interpreter.start(Fixtures.json("{'input': {'path': '/p'}}"), CONTEXT, T0);

@@ -1,19 +1,33 @@
 package dev.continuum.engine.app;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.continuum.flow.run.ActionObservation;
 import dev.continuum.flow.run.Effect;
 import io.smallrye.mutiny.Uni;
 
-/** How the engine talks to action providers. Failures arrive as {@link ActionCallException}. */
+import java.util.UUID;
+import java.util.function.Consumer;
+
+/**
+ * How the engine talks to action providers, on behalf of run {@code runId} (whose delegated token each
+ * call carries). Failures arrive as {@link ActionCallException}, or {@link SignInRequired} when no token
+ * can be had for the provider.
+ */
 public interface ActionGateway {
 
-    Uni<ActionObservation> start(Effect.StartAction action, String callbackUrl);
+    Uni<ActionObservation> start(UUID runId, Effect.StartAction action, FinishReport report);
 
-    Uni<ActionObservation> poll(Effect.PollAction poll);
+    /**
+     * Where a provider reports a finish that comes after its answer to run: a provider reached over
+     * HTTP POSTs the action status to {@code callbackUrl}; one in this process hands it to {@code listener}.
+     */
+    record FinishReport(String callbackUrl, Consumer<JsonNode> listener) {}
 
-    Uni<Void> cancel(Effect.CancelAction cancel);
+    Uni<ActionObservation> poll(UUID runId, Effect.PollAction poll);
 
-    Uni<Void> release(Effect.ReleaseAction release);
+    Uni<Void> cancel(UUID runId, Effect.CancelAction cancel);
+
+    Uni<Void> release(UUID runId, Effect.ReleaseAction release);
 
     /** A provider refused the call or could not be reached even after retries. */
     final class ActionCallException extends RuntimeException {

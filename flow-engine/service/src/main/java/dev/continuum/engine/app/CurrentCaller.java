@@ -7,6 +7,11 @@ package dev.continuum.engine.app;
 public interface CurrentCaller {
     String userId();
 
+    /** The caller's own access token (to exchange for provider tokens); empty with authentication off. */
+    default java.util.Optional<String> accessToken() {
+        return java.util.Optional.empty();
+    }
+
     /** The caller as the use cases see them; unrestricted only when authentication is off. */
     default Viewer viewer() {
         return Viewer.of(userId());

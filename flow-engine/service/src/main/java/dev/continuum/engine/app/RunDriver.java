@@ -50,6 +50,7 @@ public class RunDriver {
     private final RunStore runs;
     private final FlowInterpreters interpreters;
     private final ActionGateway gateway;
+    private final ProviderTokens tokens;
     private final Clock clock;
     private final EngineConfig.Runs settings;
     private final CallbackUrls callbacks;
@@ -64,8 +65,9 @@ public class RunDriver {
     private volatile boolean stopping;
     private long scanTimer = -1;
 
-    public RunDriver(RunStore runs, FlowInterpreters interpreters, ActionGateway gateway, Clock clock,
+    public RunDriver(RunStore runs, FlowInterpreters interpreters, ActionGateway gateway, ProviderTokens tokens, Clock clock,
                      EngineConfig config, CallbackUrls callbacks, Vertx vertx, MeterRegistry metrics) {
+        this.tokens = tokens;
         this.runs = runs;
         this.interpreters = interpreters;
         this.gateway = gateway;
@@ -218,7 +220,7 @@ public class RunDriver {
                         return Uni.createFrom().voidItem();
                     }
                     transitions.increment(log.size());
-                    afterCommit.forEach(this::fireAndForget);
+                    fireAndForget(runId, afterCommit, next.status().finished());
                     return more ? turn(runId, interpreter, next, now, nudged.contains(runId)) : Uni.createFrom().voidItem();
                 });
     }
@@ -234,18 +236,39 @@ public class RunDriver {
 
     private Uni<RunEvent> outcome(UUID runId, Effect effect) {
         return switch (effect) {
-            case Effect.StartAction start -> gateway.start(start, callbacks.forAction(runId, start.token()))
+            case Effect.StartAction start -> gateway.start(runId, start, new ActionGateway.FinishReport(
+                            callbacks.forAction(runId, start.token()), status -> deliver(runId, start.token(), status)))
                     .<RunEvent>map(observation -> new RunEvent.ActionStarted(start.token(), observation))
                     .onFailure(ActionGateway.ActionCallException.class)
-                    .recoverWithItem(e -> callFailed(start.token(), e));
-            case Effect.PollAction poll -> gateway.poll(poll)
+                    .recoverWithItem(e -> callFailed(start.token(), e))
+                    .onFailure(SignInRequired.class).recoverWithItem(e -> consentRequired(runId, start.token(), e));
+            case Effect.PollAction poll -> gateway.poll(runId, poll)
                     .<RunEvent>map(observation -> new RunEvent.ActionPolled(poll.token(), observation))
                     .onFailure(ActionGateway.ActionCallException.class)
-                    .recoverWithItem(e -> callFailed(poll.token(), e));
+                    .recoverWithItem(e -> callFailed(poll.token(), e))
+                    .onFailure(SignInRequired.class).recoverWithItem(e -> consentRequired(runId, poll.token(), e));
             case Effect.ScheduleTimer timer -> Uni.createFrom().item(new RunEvent.TimerFired(timer.token()));
             case Effect.CancelAction cancel -> Uni.createFrom().failure(new IllegalStateException("cancel is not due work"));
             case Effect.ReleaseAction release -> Uni.createFrom().failure(new IllegalStateException("release is not due work"));
         };
+    }
+
+    /** No token for the provider: the run waits INACTIVE for its owner to sign in again and resume it. */
+    private static RunEvent consentRequired(UUID runId, String token, Throwable failure) {
+        LOG.warnf("run %s is now INACTIVE: %s", runId, failure.getMessage());
+        return new RunEvent.ConsentRequired(token, failure.getMessage());
+    }
+
+    /** An in-process provider's late finish: queued like a pushed callback, then the run is nudged. */
+    private void deliver(UUID runId, String token, JsonNode status) {
+        onContext(() -> runs.push(runId, token, status, clock.instant()).subscribe().with(
+                accepted -> {
+                    if (accepted) {
+                        nudge(runId);
+                    }
+                },
+                failure -> LOG.warnf("could not queue the finish of an action of run %s (polling will find it): %s",
+                        runId, failure.getMessage())));
     }
 
     private static RunEvent callFailed(String token, Throwable failure) {
@@ -253,13 +276,22 @@ public class RunDriver {
         return new RunEvent.ActionCallFailed(token, e.error(), e.getMessage());
     }
 
-    private void fireAndForget(Effect effect) {
-        Uni<Void> call = switch (effect) {
-            case Effect.CancelAction cancel -> gateway.cancel(cancel);
-            case Effect.ReleaseAction release -> gateway.release(release);
-            default -> Uni.createFrom().voidItem();
-        };
-        call.subscribe().with(ok -> { }, failure -> LOG.infof("best-effort %s failed: %s", effect, failure.getMessage()));
+    /** Cancel/release calls, best effort; a finished run's grants are dropped once those calls have their tokens. */
+    private void fireAndForget(UUID runId, List<Effect> effects, boolean finished) {
+        Uni<Void> sent = Uni.createFrom().voidItem();
+        for (Effect effect : effects) {
+            Uni<Void> call = (switch (effect) {
+                case Effect.CancelAction cancel -> gateway.cancel(runId, cancel);
+                case Effect.ReleaseAction release -> gateway.release(runId, release);
+                default -> Uni.createFrom().voidItem();
+            }).memoize().indefinitely();
+            call.subscribe().with(ok -> { }, failure -> LOG.infof("best-effort %s failed: %s", effect, failure.getMessage()));
+            sent = sent.flatMap(v -> call.onFailure().recoverWithNull());
+        }
+        if (finished) {
+            sent.flatMap(v -> tokens.forget(runId)).subscribe().with(ok -> { }, failure ->
+                    LOG.infof("could not drop the grants of finished run %s: %s", runId, failure.getMessage()));
+        }
     }
 
     private static RunEvent inboxEvent(RunStore.InboxItem item) {

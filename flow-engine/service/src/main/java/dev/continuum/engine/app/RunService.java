@@ -28,6 +28,20 @@ public class RunService {
 
     public record StartRequest(JsonNode body, String label, List<String> tags) {}
 
+    /** The starter's token and any RunAs role tokens; exchanged for provider tokens, never kept in plain. */
+    public record Credentials(Optional<String> user, java.util.Map<String, String> roles) {
+        public static final Credentials NONE = new Credentials(Optional.empty(), java.util.Map.of());
+
+        public Credentials {
+            roles = java.util.Map.copyOf(roles);
+        }
+
+        @Override
+        public String toString() {
+            return "Credentials[***]";
+        }
+    }
+
     private static final int MAX_LABEL = 128;
     private static final int MAX_TAGS = 64;
 
@@ -35,11 +49,13 @@ public class RunService {
     private final FlowInterpreters interpreters;
     private final RunStore runs;
     private final RunDriver driver;
+    private final ProviderTokens tokens;
     private final Clock clock;
     private final int maxStateBytes;
 
-    public RunService(FlowService flows, FlowInterpreters interpreters, RunStore runs, RunDriver driver, Clock clock,
-                      EngineConfig config) {
+    public RunService(FlowService flows, FlowInterpreters interpreters, RunStore runs, RunDriver driver,
+                      ProviderTokens tokens, Clock clock, EngineConfig config) {
+        this.tokens = tokens;
         this.flows = flows;
         this.interpreters = interpreters;
         this.runs = runs;
@@ -48,7 +64,7 @@ public class RunService {
         this.maxStateBytes = config.runs().maxStateBytes();
     }
 
-    public Uni<RunRecord> start(UUID flowId, StartRequest request, Viewer viewer) {
+    public Uni<RunRecord> start(UUID flowId, StartRequest request, Viewer viewer, Credentials credentials) {
         String userId = viewer.id();
         return flows.visible(flowId, viewer).flatMap(flow -> {
             if (viewer.restricted() && !Access.startsFlow(flow, userId)) {
@@ -68,7 +84,13 @@ public class RunService {
             Instant wake = RunDriver.wakeAt(interpreter, step.state(), now);
             RunRecord run = new RunRecord(runId, flowId, flow.version(), userId, request.label(), tags, step.state(),
                     now, now, step.state().status() == RunStatus.ACTIVE || step.state().status() == RunStatus.INACTIVE ? null : now);
-            return runs.insert(run, step.log(), wake, work ? driver.instanceId() : null, work ? driver.leaseUntil() : null)
+            // Provider tokens first: a start the identity provider refuses leaves no run behind. A run that
+            // finished at start will call nobody, and nothing would ever drop its grants: none are taken.
+            List<ProviderTokens.Call> calls = step.state().status().finished() ? List.of() : calls(interpreter, call -> true);
+            return tokens.delegate(runId, credentials.user(), credentials.roles(), calls)
+                    .flatMap(delegated -> runs.insert(run, step.log(), wake, work ? driver.instanceId() : null,
+                            work ? driver.leaseUntil() : null))
+                    .onFailure().call(() -> tokens.forget(runId).onFailure().recoverWithNull())
                     .invoke(() -> {
                         if (work) {
                             driver.launch(runId, run);
@@ -76,6 +98,16 @@ public class RunService {
                     })
                     .replaceWith(run);
         });
+    }
+
+    /** The provider calls the flow can make, as delegation sees them. */
+    private static List<ProviderTokens.Call> calls(Interpreter interpreter,
+                                                   java.util.function.Predicate<ProviderTokens.Principal> which) {
+        return interpreter.flow().actionStates().stream()
+                .map(action -> new ProviderTokens.Call(action.name(), action.actionUrl(),
+                        ProviderTokens.Principal.of(action.runAs().orElse(null))))
+                .filter(call -> which.test(call.principal()))
+                .toList();
     }
 
     private void checkStart(FlowRecord flow, JsonNode input, StartRequest request) {
@@ -190,13 +222,21 @@ public class RunService {
         });
     }
 
-    public Uni<RunRecord> resume(UUID runId, Viewer viewer) {
+    /**
+     * Resumes an INACTIVE run. With authentication on, the resumer's fresh token is exchanged again for
+     * the run's person-held grants first (after a revoked or expired grant, signing in and resuming is
+     * the way back); from then on the run's User calls act for the resumer.
+     */
+    public Uni<RunRecord> resume(UUID runId, Viewer viewer, Optional<String> token) {
         return managed(runId, viewer).flatMap(run -> {
             if (run.state().status() != RunStatus.INACTIVE) {
                 throw EngineError.conflict("Run is not inactive",
                         "Run " + runId + " is " + run.state().status() + "; only INACTIVE runs can be resumed.");
             }
-            return signal(runId, RunDriver.RESUME_TOKEN, JsonNodeFactory.instance.objectNode());
+            return interpreters.forVersion(run.flowId(), run.flowVersion())
+                    .flatMap(interpreter -> tokens.delegate(runId, token, java.util.Map.of(),
+                            calls(interpreter, ProviderTokens.Principal::user)))
+                    .flatMap(delegated -> signal(runId, RunDriver.RESUME_TOKEN, JsonNodeFactory.instance.objectNode()));
         });
     }
 
@@ -206,7 +246,7 @@ public class RunService {
                 throw EngineError.conflict("Run still active",
                         "Run " + runId + " is " + run.state().status() + "; cancel it or let it finish before releasing it.");
             }
-            return runs.delete(runId).replaceWithVoid();
+            return runs.delete(runId).flatMap(deleted -> tokens.forget(runId));
         });
     }
 

@@ -42,7 +42,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Inference round trip on loopback; prints numbers, asserts nothing. Run with
- * {@code mvn -B -q -o -pl action-providers/inference test -Dtest=InferenceRoundTripBench -Dcontinuum.bench=true}
+ * {@code mvn -B -q -o -pl action-providers/inference -am test -Dtest=InferenceRoundTripBench -Dsurefire.failIfNoSpecifiedTests=false -Dcontinuum.bench=true}
  * (add {@code -Dbench.n=2000} for more samples). Stages, same model and input (1x3x48x192 float32):
  * <ol>
  *   <li>raw: {@code OrtSession.run} through {@link dev.continuum.edge.inference.OnnxModel}, in process;</li>
@@ -115,6 +115,7 @@ class InferenceRoundTripBench {
                     overhead[i] = rtt[i] - onDevice[i];
                 }
                 report("  gateway+link overhead (rtt - on-device ONNX)", overhead);
+                System.out.println("[bench]   gateway stages, median ms: " + gw.stageTimes().medianMillis());
             }
         }
 

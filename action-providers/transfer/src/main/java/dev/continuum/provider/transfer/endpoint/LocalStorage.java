@@ -1,7 +1,7 @@
 package dev.continuum.provider.transfer.endpoint;
 
-import dev.continuum.provider.transfer.path.EndpointPath;
-import dev.continuum.provider.transfer.path.UnsafePathException;
+import dev.continuum.provider.path.EndpointPath;
+import dev.continuum.provider.path.UnsafePathException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -57,23 +57,7 @@ public final class LocalStorage implements Storage {
      * resolving outside the root.
      */
     public Path resolve(EndpointPath path) throws IOException {
-        Path current = realRoot;
-        for (String segment : path.segments()) {
-            current = current.resolve(segment);
-            if (Files.isSymbolicLink(current)) {
-                Path target;
-                try {
-                    target = current.toRealPath();
-                } catch (NoSuchFileException dangling) {
-                    throw new UnsafePathException(path.toString(), "a symlink on the path does not resolve");
-                }
-                if (!target.startsWith(realRoot)) {
-                    throw new UnsafePathException(path.toString(), "a symlink on the path leads outside the endpoint");
-                }
-                current = target;
-            }
-        }
-        return current;
+        return path.resolveIn(realRoot);
     }
 
     @Override

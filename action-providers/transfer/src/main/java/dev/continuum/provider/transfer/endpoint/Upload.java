@@ -29,6 +29,15 @@ public interface Upload extends AutoCloseable {
      */
     boolean readBack(long offset, ByteBuffer into) throws IOException;
 
+    /**
+     * The SHA-256 (hex) of what the destination now holds for a chunk, computed where the data lives,
+     * for storages where reading the bytes back would cost a second trip over a slow link (a gateway).
+     * Empty (the default) makes the engine use {@link #readBack} instead.
+     */
+    default java.util.Optional<String> hashBack(long offset, int length) throws IOException {
+        return java.util.Optional.empty();
+    }
+
     /** Makes the file visible at its path with the given modification time. */
     void commit(Instant modified, java.util.SortedMap<Integer, String> receipts) throws IOException;
 

@@ -7,10 +7,12 @@ import dev.continuum.provider.transfer.endpoint.EndpointRegistry;
 import dev.continuum.provider.transfer.endpoint.LocalStorage;
 import dev.continuum.provider.transfer.endpoint.S3Storage;
 import dev.continuum.provider.transfer.endpoint.Storage;
+import dev.continuum.provider.transfer.gateway.MqttGatewayStorage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -26,7 +28,9 @@ import java.util.Set;
  * ]}
  * </pre>
  * S3 keys come from the named environment variables ({@code access_key}/{@code secret_key} inline
- * are accepted for tests only). {@code gateway} endpoints need the edge gateway's adapter.
+ * are accepted for tests only). A {@code gateway} endpoint
+ * ({@code "device_id", "broker": "host:port", "topic_root": "continuum", "timeout_seconds": 30}) is an
+ * edge device's storage served by its {@code GatewayStorageServer}, reached through the broker.
  */
 public final class EndpointConfig {
 
@@ -50,14 +54,25 @@ public final class EndpointConfig {
                 case "s3" -> new S3Storage(S3Storage.client(e.hasNonNull("url") ? URI.create(e.get("url").asText()) : null,
                         e.path("region").asText("us-east-1"), secret(e, "access_key"), secret(e, "secret_key")),
                         text(e, "bucket"), e.path("prefix").asText(""), chunkBytes);
-                case "gateway" -> throw new IllegalArgumentException("endpoint " + id
-                        + ": gateway storage needs the edge gateway adapter (see GatewayStorage); use type directory meanwhile");
+                case "gateway" -> gateway(e, id);
                 default -> throw new IllegalArgumentException("endpoint " + id + ": unknown type '" + type
                         + "' (directory, s3 or gateway)");
             };
             registry.register(new Endpoint(id, type, text(e, "owner"), strings(e.path("readers")), strings(e.path("writers")), storage));
         }
         return registry;
+    }
+
+    /** {@code broker} ({@code host:port}) defaults to $CONTINUUM_MQTT_BROKER, then 127.0.0.1:1883. */
+    private static Storage gateway(JsonNode e, String id) {
+        String broker = e.path("broker").asText(System.getenv().getOrDefault("CONTINUUM_MQTT_BROKER", "127.0.0.1:1883"));
+        int colon = broker.lastIndexOf(':');
+        if (colon < 1) {
+            throw new IllegalArgumentException("endpoint " + id + ": broker must be host:port, not " + broker);
+        }
+        return new MqttGatewayStorage(new MqttGatewayStorage.Settings(broker.substring(0, colon),
+                Integer.parseInt(broker.substring(colon + 1)), e.path("topic_root").asText("continuum"),
+                e.path("device_id").asText(id), Duration.ofSeconds(e.path("timeout_seconds").asInt(30)), 3));
     }
 
     private static String text(JsonNode e, String name) {

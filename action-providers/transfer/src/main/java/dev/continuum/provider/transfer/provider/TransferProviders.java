@@ -2,6 +2,7 @@ package dev.continuum.provider.transfer.provider;
 
 import dev.continuum.provider.server.ActionProviderServer;
 import dev.continuum.provider.server.CallerResolver;
+import dev.continuum.provider.server.FileActionStore;
 import dev.continuum.provider.server.ProviderServerOptions;
 import dev.continuum.provider.transfer.endpoint.EndpointRegistry;
 import dev.continuum.provider.transfer.engine.TransferOptions;

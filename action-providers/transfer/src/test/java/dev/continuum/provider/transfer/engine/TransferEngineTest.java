@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.continuum.provider.transfer.endpoint.LocalStorage;
-import dev.continuum.provider.transfer.path.PathNormalizer;
+import dev.continuum.provider.path.PathNormalizer;
 import dev.continuum.provider.transfer.testing.FaultyStorage;
 import dev.continuum.provider.transfer.testing.Trees;
 import java.io.IOException;

@@ -1,5 +1,9 @@
 package dev.continuum.provider.transfer.path;
 
+import dev.continuum.provider.path.EndpointPath;
+import dev.continuum.provider.path.PathNormalizer;
+import dev.continuum.provider.path.UnsafePathException;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;

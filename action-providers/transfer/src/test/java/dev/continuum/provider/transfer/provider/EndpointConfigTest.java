@@ -41,8 +41,10 @@ class EndpointConfigTest {
                 .hasMessageContaining("unknown type 'ftp'");
         assertThatThrownBy(() -> parse("{\"endpoints\": [{\"id\": \"x\", \"type\": \"directory\", \"owner\": \"a\"}]}"))
                 .hasMessageContaining("'root' is required");
-        assertThatThrownBy(() -> parse("{\"endpoints\": [{\"id\": \"g\", \"type\": \"gateway\", \"owner\": \"a\"}]}"))
-                .hasMessageContaining("GatewayStorage");
+        assertThatThrownBy(() -> parse("{\"endpoints\": [{\"id\": \"g\", \"type\": \"gateway\", \"device_id\": \"a/b\", \"owner\": \"a\"}]}"))
+                .hasMessageContaining("device id must be");
+        assertThatThrownBy(() -> parse("{\"endpoints\": [{\"id\": \"g\", \"type\": \"gateway\", \"broker\": \"nohost\", \"owner\": \"a\"}]}"))
+                .hasMessageContaining("broker must be host:port");
         assertThatThrownBy(() -> parse("""
                 {"endpoints": [{"id": "s", "type": "s3", "bucket": "b", "owner": "a",
                                 "access_key_env": "CONTINUUM_TEST_SURELY_UNSET", "secret_key": "x"}]}"""))

@@ -44,13 +44,7 @@ class GlobusFlowFixturesTest {
     }
 
     private static Path flows() {
-        for (Path dir = Path.of(System.getProperty("user.dir")).toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            Path candidate = dir.resolveSibling("shared").resolve("globus-flows/valid");
-            if (Files.isDirectory(candidate)) {
-                return candidate;
-            }
-        }
-        return null;
+        return dev.continuum.provider.transfer.testing.SharedFlows.valid();
     }
 
     private static JsonNode read(Path file) throws IOException {

@@ -3,7 +3,7 @@ package dev.continuum.provider.transfer.testing;
 import dev.continuum.provider.transfer.endpoint.Entry;
 import dev.continuum.provider.transfer.endpoint.Storage;
 import dev.continuum.provider.transfer.endpoint.Upload;
-import dev.continuum.provider.transfer.path.EndpointPath;
+import dev.continuum.provider.path.EndpointPath;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Instant;
@@ -44,6 +44,7 @@ public final class FaultyStorage implements Storage {
             @Override public String resumeToken() { return up.resumeToken(); }
             @Override public boolean resumed() { return up.resumed(); }
             @Override public boolean readBack(long offset, ByteBuffer into) throws IOException { return up.readBack(offset, into); }
+            @Override public Optional<String> hashBack(long offset, int length) throws IOException { return up.hashBack(offset, length); }
             @Override public void commit(Instant modified, SortedMap<Integer, String> receipts) throws IOException { up.commit(modified, receipts); }
             @Override public void abort() throws IOException { up.abort(); }
             @Override public void close() throws IOException { up.close(); }

@@ -23,6 +23,10 @@ public final class Http {
         this.base = base;
     }
 
+    public String base() {
+        return base;
+    }
+
     public Answer post(String path, String json, String caller) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(60))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json));

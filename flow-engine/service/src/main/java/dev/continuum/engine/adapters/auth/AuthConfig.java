@@ -3,6 +3,8 @@ package dev.continuum.engine.adapters.auth;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
+import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -16,7 +18,7 @@ public interface AuthConfig {
      * Every API call needs a bearer token. Off is a dev-only escape hatch: every request then acts
      * as {@code continuum.local-user} and the engine warns loudly at start.
      */
-    @WithDefault("false")
+    @WithDefault("true")
     boolean enabled();
 
     /** The realm's issuer URL, e.g. {@code https://sso.example.org/realms/continuum}. */
@@ -32,4 +34,23 @@ public interface AuthConfig {
 
     /** Base64 of 32 random bytes sealing stored refresh tokens (AES-256-GCM). Absent: a per-process key (dev only). */
     Optional<String> vaultKey();
+
+    /**
+     * Which identity-provider client each provider is, by URL prefix of the resolved ActionUrl:
+     * "https://provider.example.org/=>client-id scope". Built-ins, /providers/transfer and
+     * /providers/inference need no entry (docs/auth.md, "Delegated tokens").
+     */
+    Optional<List<String>> providerAudiences();
+
+    /** Delegated access tokens are renewed when less than this is left (judged by the engine's clock). */
+    @WithDefault("60s")
+    Duration renewBefore();
+
+    /**
+     * The client whose service account acts for Action states with {@code "RunAs": "Flow"} (client
+     * credentials). Defaults to the engine's own client and secret.
+     */
+    Optional<String> flowClientId();
+
+    Optional<String> flowClientSecret();
 }

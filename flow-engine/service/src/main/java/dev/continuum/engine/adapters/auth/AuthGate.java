@@ -38,6 +38,10 @@ public class AuthGate {
     void announce(@Observes StartupEvent started) {
         if (auth.enabled()) {
             LOG.infof("API authentication on: bearer tokens from %s with audience %s", auth.issuer(), auth.clientId());
+            IssuerProbe.problem(auth.issuer()).ifPresent(problem -> LOG.warnf(
+                    "The identity provider %s cannot be reached (%s). Until it answers, API calls get 503 'Identity provider "
+                            + "unavailable'. Start it (./continuum up starts one), or point continuum.auth.issuer "
+                            + "(CONTINUUM_AUTH_ISSUER) at your Keycloak realm.", auth.issuer(), problem));
         } else {
             LOG.warn("!!! API AUTHENTICATION IS OFF (continuum.auth.enabled=false): anyone who can reach this port acts as "
                     + "the local user. Use only on a laptop for development; set CONTINUUM_AUTH_ENABLED=true otherwise. !!!");

@@ -38,6 +38,15 @@ public class TokenCaller implements CurrentCaller {
     }
 
     @Override
+    public java.util.Optional<String> accessToken() {
+        if (!auth.enabled() || identity.isAnonymous()) {
+            return java.util.Optional.empty();
+        }
+        var credential = identity.getCredential(io.quarkus.oidc.AccessTokenCredential.class);
+        return credential == null ? java.util.Optional.empty() : java.util.Optional.ofNullable(credential.getToken());
+    }
+
+    @Override
     public Viewer viewer() {
         return auth.enabled() ? Viewer.of(userId()) : Viewer.unrestricted(localUser);
     }

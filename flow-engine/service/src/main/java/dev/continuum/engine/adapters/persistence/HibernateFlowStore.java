@@ -8,19 +8,34 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.hibernate.reactive.mutiny.Mutiny;
 
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
+
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
-/** The flow catalogue: entity-shaped, so kept with Hibernate Reactive. */
+/**
+ * The flow catalogue: entity-shaped, so kept with Hibernate Reactive. Every start of a run reads
+ * its flow, so {@link #find} keeps the newest version of each flow in memory and asks the database
+ * only which version is current (one indexed row; every change of a flow makes a new version, so
+ * this is exact, also with several engine instances).
+ */
 @ApplicationScoped
 public class HibernateFlowStore implements FlowStore {
 
-    private final Mutiny.SessionFactory sessions;
-    private final ObjectMapper json;
+    private static final int CACHED_FLOWS = 10_000;
 
-    public HibernateFlowStore(Mutiny.SessionFactory sessions, ObjectMapper json) {
+    private final Mutiny.SessionFactory sessions;
+    private final Pool pool;
+    private final ObjectMapper json;
+    private final Map<UUID, FlowRecord> newest = new ConcurrentHashMap<>();
+
+    public HibernateFlowStore(Mutiny.SessionFactory sessions, Pool pool, ObjectMapper json) {
         this.sessions = sessions;
+        this.pool = pool;
         this.json = json;
     }
 
@@ -38,6 +53,29 @@ public class HibernateFlowStore implements FlowStore {
 
     @Override
     public Uni<Optional<FlowRecord>> find(UUID id) {
+        return pool.preparedQuery("SELECT current_version FROM flows WHERE id = $1 AND NOT deleted").execute(Tuple.of(id))
+                .flatMap(rows -> {
+                    if (rows.size() == 0) {
+                        newest.remove(id);
+                        return Uni.createFrom().item(Optional.<FlowRecord>empty());
+                    }
+                    int current = rows.iterator().next().getInteger(0);
+                    FlowRecord cached = newest.get(id);
+                    if (cached != null && cached.version() == current) {
+                        return Uni.createFrom().item(Optional.of(cached));
+                    }
+                    return load(id).invoke(found -> found.ifPresent(this::remember));
+                });
+    }
+
+    private void remember(FlowRecord flow) {
+        if (newest.size() >= CACHED_FLOWS) {
+            newest.clear(); // bounded; the next reads refill it
+        }
+        newest.merge(flow.id(), flow, (old, fresh) -> fresh.version() >= old.version() ? fresh : old);
+    }
+
+    private Uni<Optional<FlowRecord>> load(UUID id) {
         return sessions.withSession(session -> session.find(FlowEntity.class, id)
                 .flatMap(flow -> flow == null || flow.deleted ? Uni.createFrom().item(Optional.<FlowRecord>empty())
                         : session.find(FlowVersionEntity.class, new FlowVersionEntity.Key(id, flow.currentVersion))

@@ -1,13 +1,17 @@
 package dev.continuum.engine.adapters.providers;
 
 import dev.continuum.engine.app.ActionGateway;
+import dev.continuum.engine.app.ProviderTokens;
 import dev.continuum.engine.config.EngineConfig;
 import dev.continuum.engine.config.SelfUrl;
 import dev.continuum.engine.domain.ActionUrlMap;
 import dev.continuum.flow.run.ActionObservation;
 import dev.continuum.flow.run.Effect;
 import dev.continuum.provider.api.ActionRequest;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.continuum.provider.api.ActionStatus;
+import dev.continuum.provider.api.ProviderJson;
+import dev.continuum.provider.server.LocalProvider;
 import dev.continuum.provider.client.ActionProviderClient;
 import dev.continuum.provider.client.ActionProviderException;
 import dev.continuum.provider.client.CallContext;
@@ -21,19 +25,31 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.CompletionStage;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
-/** Calls providers over the Action Provider API, retrying transport failures (request_id keeps that safe). */
+/**
+ * Calls providers over the Action Provider API, retrying transport failures (request_id keeps that
+ * safe); the engine's own built-in providers are called in process, with the same tokens and answers.
+ */
 @ApplicationScoped
 public class HttpActionGateway implements ActionGateway {
 
+    private static final ObjectMapper JSON = ProviderJson.mapper();
+
     private final ActionProviderClient client;
+    private final BuiltinProvidersRoutes builtins;
+    private final ProviderTokens tokens;
     private final ActionUrlMap urlMap;
     private final int attempts;
     private final Timer latency;
 
-    public HttpActionGateway(Vertx vertx, EngineConfig config, SelfUrl selfUrl, MeterRegistry metrics) {
+    public HttpActionGateway(Vertx vertx, EngineConfig config, SelfUrl selfUrl, MeterRegistry metrics, ProviderTokens tokens,
+                             BuiltinProvidersRoutes builtins) {
+        this.tokens = tokens;
+        this.builtins = builtins;
         this.client = new ActionProviderClient(vertx, ClientOptions.defaults());
         this.urlMap = ActionUrlMap.parse(config.providers().urlMap().orElse(List.of()), selfUrl::providersBase);
         this.attempts = config.runs().transportAttempts();
@@ -42,30 +58,56 @@ public class HttpActionGateway implements ActionGateway {
     }
 
     @Override
-    public Uni<ActionObservation> start(Effect.StartAction action, String callbackUrl) {
+    public Uni<ActionObservation> start(UUID runId, Effect.StartAction action, FinishReport report) {
         ActionRequest request = new ActionRequest(action.requestId(), action.body(), action.label(), action.tags(),
                 List.of(), List.of(), null, null);
-        CallContext context = new CallContext(Optional.empty(), Optional.ofNullable(callbackUrl));
-        return call(() -> client.run(urlMap.resolve(action.actionUrl()), request, context), action.actionUrl())
+        return send(runId, action.actionUrl(), action.runAs(), Optional.ofNullable(report.callbackUrl()),
+                (local, bearer) -> local.run(bearer, request, status -> report.listener().accept(JSON.valueToTree(status))),
+                (url, context) -> client.run(url, request, context))
                 .map(HttpActionGateway::observation);
     }
 
     @Override
-    public Uni<ActionObservation> poll(Effect.PollAction poll) {
-        return call(() -> client.status(urlMap.resolve(poll.actionUrl()), poll.actionId(), CallContext.anonymous()),
-                poll.actionUrl()).map(HttpActionGateway::observation);
+    public Uni<ActionObservation> poll(UUID runId, Effect.PollAction poll) {
+        return send(runId, poll.actionUrl(), poll.runAs(), Optional.empty(),
+                (local, bearer) -> local.status(bearer, poll.actionId()),
+                (url, context) -> client.status(url, poll.actionId(), context))
+                .map(HttpActionGateway::observation);
     }
 
     @Override
-    public Uni<Void> cancel(Effect.CancelAction cancel) {
-        return call(() -> client.cancel(urlMap.resolve(cancel.actionUrl()), cancel.actionId(), CallContext.anonymous()),
-                cancel.actionUrl()).replaceWithVoid();
+    public Uni<Void> cancel(UUID runId, Effect.CancelAction cancel) {
+        return send(runId, cancel.actionUrl(), cancel.runAs(), Optional.empty(),
+                (local, bearer) -> local.cancel(bearer, cancel.actionId()),
+                (url, context) -> client.cancel(url, cancel.actionId(), context))
+                .replaceWithVoid();
     }
 
     @Override
-    public Uni<Void> release(Effect.ReleaseAction release) {
-        return call(() -> client.release(urlMap.resolve(release.actionUrl()), release.actionId(), CallContext.anonymous()),
-                release.actionUrl()).replaceWithVoid();
+    public Uni<Void> release(UUID runId, Effect.ReleaseAction release) {
+        return send(runId, release.actionUrl(), release.runAs(), Optional.empty(),
+                (local, bearer) -> local.release(bearer, release.actionId()),
+                (url, context) -> client.release(url, release.actionId(), context))
+                .replaceWithVoid();
+    }
+
+    /**
+     * One call, with the run's token for the provider: in process when the URL is one of the engine's
+     * own built-ins, over HTTP otherwise.
+     */
+    private Uni<ActionStatus> send(UUID runId, String actionUrl, String runAs, Optional<String> callbackUrl,
+                                   BiFunction<LocalProvider, Optional<String>, CompletionStage<ActionStatus>> inProcess,
+                                   BiFunction<String, CallContext, CompletionStage<ActionStatus>> overHttp) {
+        String url = urlMap.resolve(actionUrl);
+        Optional<LocalProvider> local = builtins.at(url);
+        return context(runId, actionUrl, runAs, callbackUrl).flatMap(context -> call(local.isPresent()
+                ? () -> inProcess.apply(local.get(), context.bearerToken())
+                : () -> overHttp.apply(url, context), actionUrl));
+    }
+
+    /** The run's token for this provider (none with authentication off) and the push callback, if any. */
+    private Uni<CallContext> context(UUID runId, String actionUrl, String runAs, Optional<String> callbackUrl) {
+        return tokens.bearer(runId, actionUrl, runAs).map(bearer -> new CallContext(bearer, callbackUrl));
     }
 
     private Uni<ActionStatus> call(Supplier<CompletionStage<ActionStatus>> request, String actionUrl) {

@@ -55,7 +55,16 @@ public class FlowResource {
 
     public record ValidateBody(JsonNode definition, JsonNode inputSchema) {}
 
-    public record RunBody(JsonNode body, String label, List<String> tags) {}
+    /**
+     * @param runAs access tokens for the {@code RunAs} roles the flow's Action states name, by role name
+     *              (Globus' run-start credentials). Exchanged at start, never stored in plain or echoed back.
+     */
+    public record RunBody(JsonNode body, String label, List<String> tags, java.util.Map<String, String> runAs) {
+        @Override
+        public String toString() {
+            return "RunBody[label=" + label + ", run_as=" + (runAs == null ? "none" : runAs.keySet() + " (tokens hidden)") + "]";
+        }
+    }
 
     private final FlowService flows;
     private final RunService runs;
@@ -118,9 +127,11 @@ public class FlowResource {
     @Path("/{flowId}/run")
     @Operation(summary = "Start a run of the flow's current version with an input")
     public Uni<Response> run(@PathParam("flowId") String flowId, RunBody body) {
-        RunBody request = body == null ? new RunBody(null, null, null) : body;
+        RunBody request = body == null ? new RunBody(null, null, null, null) : body;
+        var credentials = new RunService.Credentials(caller.accessToken(),
+                request.runAs() == null ? java.util.Map.of() : request.runAs());
         return runs.start(Ids.parse(flowId, "flowId"), new RunService.StartRequest(request.body(), request.label(), request.tags()),
-                caller.viewer()).map(run -> Response.created(URI.create("/runs/" + run.id())).entity(Views.Run.of(run)).build());
+                caller.viewer(), credentials).map(run -> Response.created(URI.create("/runs/" + run.id())).entity(Views.Run.of(run)).build());
     }
 
     private static FlowBody required(FlowBody body) {

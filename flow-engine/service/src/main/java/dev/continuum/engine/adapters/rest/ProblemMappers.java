@@ -41,6 +41,19 @@ public class ProblemMappers {
                 .header("Retry-After", "5").build();
     }
 
+    /** No usable token to act on the person's behalf: they must sign in again (run start or resume). */
+    @ServerExceptionMapper
+    public Response signInRequired(dev.continuum.engine.app.SignInRequired e) {
+        return unauthorized("Sign-in required", e.getMessage());
+    }
+
+    @ServerExceptionMapper
+    public Response delegationUnavailable(dev.continuum.engine.app.DelegationUnavailable e) {
+        LOG.warn(e.getMessage());
+        return Response.fromResponse(problem(503, "identity-provider-unavailable", "Identity provider unavailable",
+                e.getMessage(), List.of())).header("Retry-After", "5").build();
+    }
+
     @ServerExceptionMapper
     public Response accessDenied(dev.continuum.engine.app.AccessDenied e) {
         return problem(403, "forbidden", "Not allowed", e.getMessage(), List.of());

@@ -96,7 +96,7 @@ public class RunResource {
     @POST
     @Path("/{runId}/resume")
     public Uni<Views.Run> resume(@PathParam("runId") String runId) {
-        return runs.resume(Ids.parse(runId, "runId"), caller.viewer()).map(Views.Run::of);
+        return runs.resume(Ids.parse(runId, "runId"), caller.viewer(), caller.accessToken()).map(Views.Run::of);
     }
 
     @POST

@@ -1,4 +1,4 @@
-package dev.continuum.provider.transfer.provider;
+package dev.continuum.provider.server;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -6,9 +6,10 @@ import dev.continuum.provider.api.ActionLogEntry;
 import dev.continuum.provider.api.ActionRequest;
 import dev.continuum.provider.api.ActionStatus;
 import dev.continuum.provider.api.ProviderJson;
-import dev.continuum.provider.server.ActionStore;
-import dev.continuum.provider.server.StoredAction;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.StandardOpenOption;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,9 +23,10 @@ import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
 /**
- * Keeps actions as one JSON file each, rewritten atomically (write, then rename) on every change,
- * so a provider killed at any moment finds its actions again and resumes the unfinished ones.
- * One process per directory. Reads are served from memory.
+ * Keeps actions as one JSON file each, rewritten atomically (write, fsync, rename) on every change,
+ * so a provider killed at any moment — or a machine losing power — finds its actions again and
+ * resumes the unfinished ones ({@link ActionProvider#resume}). One process per directory. Reads are
+ * served from memory. Used by providers that run standalone, without a database (see ADR 0006).
  */
 public final class FileActionStore implements ActionStore {
 
@@ -65,7 +67,12 @@ public final class FileActionStore implements ActionStore {
         Path target = dir.resolve(a.actionId() + ".json");
         Path tmp = dir.resolve(a.actionId() + ".json.tmp");
         try {
-            JSON.writeValue(tmp.toFile(), new Persisted(a.status(), a.request(), a.callbackUrl(), a.log(), a.releaseAt()));
+            byte[] bytes = JSON.writeValueAsBytes(new Persisted(a.status(), a.request(), a.callbackUrl(), a.log(), a.releaseAt()));
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING)) {
+                ch.write(ByteBuffer.wrap(bytes));
+                ch.force(false); // the rename must never expose a file whose content is still in the page cache only
+            }
             Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot store action " + a.actionId(), e);

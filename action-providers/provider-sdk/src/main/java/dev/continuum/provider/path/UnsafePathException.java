@@ -1,4 +1,4 @@
-package dev.continuum.provider.transfer.path;
+package dev.continuum.provider.path;
 
 /**
  * A user-supplied path was refused because it could leave its endpoint root or is ambiguous

@@ -1,5 +1,9 @@
-package dev.continuum.provider.transfer.path;
+package dev.continuum.provider.path;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -37,6 +41,30 @@ public record EndpointPath(List<String> segments) {
 
     public EndpointPath parent() {
         return isRoot() ? this : new EndpointPath(segments.subList(0, segments.size() - 1));
+    }
+
+    /**
+     * This path under {@code realRoot} (a root already passed through {@code toRealPath()}), refusing
+     * any existing component that is a symlink resolving outside the root or not at all.
+     */
+    public Path resolveIn(Path realRoot) throws IOException {
+        Path current = realRoot;
+        for (String segment : segments) {
+            current = current.resolve(segment);
+            if (Files.isSymbolicLink(current)) {
+                Path target;
+                try {
+                    target = current.toRealPath();
+                } catch (NoSuchFileException dangling) {
+                    throw new UnsafePathException(toString(), "a symlink on the path does not resolve");
+                }
+                if (!target.startsWith(realRoot)) {
+                    throw new UnsafePathException(toString(), "a symlink on the path leads outside the endpoint");
+                }
+                current = target;
+            }
+        }
+        return current;
     }
 
     /** Segments joined with {@code /}, no leading slash; {@code ""} for the root. */

@@ -1,4 +1,4 @@
-package dev.continuum.provider.transfer.path;
+package dev.continuum.provider.path;
 
 import java.text.Normalizer;
 import java.util.ArrayList;

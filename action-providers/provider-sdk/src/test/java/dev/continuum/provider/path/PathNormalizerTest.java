@@ -1,4 +1,4 @@
-package dev.continuum.provider.transfer.path;
+package dev.continuum.provider.path;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,0 +1,104 @@
+package dev.continuum.provider.server;
+
+import static dev.continuum.provider.testing.ScriptedProvider.json;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.continuum.provider.api.ActionRequest;
+import dev.continuum.provider.api.ActionState;
+import dev.continuum.provider.api.ActionStatus;
+import dev.continuum.provider.client.ActionProviderException;
+import dev.continuum.provider.testing.RunningServer;
+import dev.continuum.provider.testing.ScriptedProvider;
+import dev.continuum.provider.testing.TestHttp;
+import io.vertx.core.Vertx;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The in-process face of a mounted provider answers as its routes do, without HTTP. */
+class LocalProviderTest {
+
+    private Vertx vertx;
+    private ScriptedProvider provider;
+    private RunningServer server;
+    private LocalProvider local;
+
+    @BeforeEach
+    void start() {
+        vertx = Vertx.vertx();
+        provider = new ScriptedProvider();
+        LocalProvider[] mounted = new LocalProvider[1];
+        server = RunningServer.start(vertx, router -> mounted[0] = ActionProviderServer.mount(router, "/providers/scripted",
+                provider, ProviderServerOptions.of(vertx)));
+        local = mounted[0];
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+        vertx.close().toCompletionStage().toCompletableFuture().join();
+    }
+
+    private static ActionRequest request(String requestId, String body) {
+        return ActionRequest.of(requestId, json(body));
+    }
+
+    private static <T> T await(java.util.concurrent.CompletionStage<T> stage) {
+        return stage.toCompletableFuture().join();
+    }
+
+    @Test
+    void shouldAnswerASynchronousActionInTheRunAnswerAndNeverCallTheListener() {
+        List<ActionStatus> finished = new CopyOnWriteArrayList<>();
+
+        ActionStatus status = await(local.run(Optional.empty(), request("r1", "{\"message\":\"hi\"}"), finished::add));
+
+        assertThat(status.status()).isEqualTo(ActionState.SUCCEEDED);
+        assertThat(status.details().path("message").asText()).isEqualTo("hi");
+        assertThat(finished).isEmpty();
+    }
+
+    @Test
+    void shouldHandALaterFinishToTheListenerOnceAndShowItOverHttpToo() {
+        List<ActionStatus> finished = new CopyOnWriteArrayList<>();
+        ActionStatus started = await(local.run(Optional.empty(),
+                request("r2", "{\"message\":\"m\",\"mode\":\"later\"}"), finished::add));
+        assertThat(started.status()).isEqualTo(ActionState.ACTIVE);
+
+        provider.context(started.actionId()).complete(json("{\"done\":true}"));
+
+        TestHttp.await(Duration.ofSeconds(10), "listener", () -> !finished.isEmpty());
+        assertThat(finished).singleElement().satisfies(s -> assertThat(s.status()).isEqualTo(ActionState.SUCCEEDED));
+        assertThat(await(local.status(Optional.empty(), started.actionId())).status()).isEqualTo(ActionState.SUCCEEDED);
+        assertThat(TestHttp.get(server.url("/providers/scripted/" + started.actionId() + "/status")).json()
+                .path("status").asText()).isEqualTo("SUCCEEDED");
+    }
+
+    @Test
+    void shouldRefuseABodyOutsideTheInputSchemaAsTheRouteWould() {
+        assertThatThrownBy(() -> await(local.run(Optional.empty(), request("r3", "{\"mode\":\"now\"}"), s -> { })))
+                .isInstanceOf(CompletionException.class)
+                .cause().isInstanceOfSatisfying(ActionProviderException.class, e -> {
+                    assertThat(e.httpStatus()).isEqualTo(400);
+                    assertThat(e.retryable()).isFalse();
+                    assertThat(e.getMessage()).contains("message");
+                });
+        assertThat(provider.starts.get()).isZero();
+    }
+
+    @Test
+    void shouldRefuseToReleaseAnActiveActionWithAConflict() {
+        ActionStatus started = await(local.run(Optional.empty(),
+                request("r4", "{\"message\":\"m\",\"mode\":\"later\"}"), s -> { }));
+
+        assertThatThrownBy(() -> await(local.release(Optional.empty(), started.actionId())))
+                .cause().isInstanceOfSatisfying(ActionProviderException.class, e -> assertThat(e.httpStatus()).isEqualTo(409));
+        assertThat(await(local.cancel(Optional.empty(), started.actionId())).status()).isEqualTo(ActionState.FAILED);
+    }
+}

@@ -1,0 +1,56 @@
+package dev.continuum.provider.transfer.gateway;
+
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Runs the device half on an edge device, beside (or inside) the edge gateway:
+ * {@code java -cp continuum-transfer-provider-<ver>-runner.jar dev.continuum.provider.transfer.gateway.GatewayStorageMain
+ * --device-id gw-1 --root /data/instrument [--broker 127.0.0.1:1883] [--topic-root continuum] [--read-only] [--threads 2]}.
+ * It only connects out to the broker.
+ */
+public final class GatewayStorageMain {
+
+    private GatewayStorageMain() {}
+
+    public static void main(String[] args) throws InterruptedException {
+        String device = null;
+        String broker = System.getenv().getOrDefault("CONTINUUM_MQTT_BROKER", "127.0.0.1:1883");
+        String topicRoot = "continuum";
+        Path root = null;
+        boolean readOnly = false;
+        int threads = 2;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--device-id" -> device = args[++i];
+                case "--root" -> root = Path.of(args[++i]);
+                case "--broker" -> broker = args[++i];
+                case "--topic-root" -> topicRoot = args[++i];
+                case "--read-only" -> readOnly = true;
+                case "--threads" -> threads = Integer.parseInt(args[++i]);
+                default -> usage("unknown option " + args[i]);
+            }
+        }
+        if (device == null || root == null) {
+            usage("--device-id and --root are required");
+        }
+        int colon = broker.lastIndexOf(':');
+        GatewayStorageServer server = new GatewayStorageServer(new GatewayStorageServer.Settings(
+                broker.substring(0, colon), Integer.parseInt(broker.substring(colon + 1)), topicRoot, device, root,
+                readOnly, threads)).start();
+        System.out.println("gateway storage " + device + " serving " + root.toAbsolutePath() + " via " + broker
+                + (readOnly ? " (read-only)" : ""));
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.close();
+            stopped.countDown();
+        }));
+        stopped.await();
+    }
+
+    private static void usage(String problem) {
+        System.err.println(problem);
+        System.err.println("usage: --device-id ID --root DIR [--broker host:port] [--topic-root continuum] [--read-only] [--threads 2]");
+        System.exit(2);
+    }
+}

@@ -1,0 +1,47 @@
+package dev.continuum.auth.oidc;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * A service account's access token (client credentials), fetched on first use and fetched again
+ * shortly before it runs out: what instruments, scripts and load drivers send on every call.
+ * Thread-safe; blocking (see {@link TokenClient}).
+ */
+public final class ServiceAccountToken {
+
+    /** Renew this long before expiry, so a token does not run out on its way to the engine. */
+    private static final Duration MARGIN = Duration.ofSeconds(30);
+
+    private final TokenClient idp;
+    private final ClientCredentials client;
+    private final Clock clock;
+    private String token;
+    private Instant renewAt = Instant.MIN;
+
+    public ServiceAccountToken(TokenClient idp, ClientCredentials client, Clock clock) {
+        this.idp = idp;
+        this.client = client;
+        this.clock = clock;
+    }
+
+    public ClientCredentials client() {
+        return client;
+    }
+
+    /** A token valid for at least the margin; throws {@link TokenRefusedException} when the IdP refuses the client. */
+    public synchronized String current() {
+        if (token == null || !clock.instant().isBefore(renewAt)) {
+            TokenResponse answer = idp.clientCredentials(client, null);
+            token = answer.accessToken();
+            renewAt = clock.instant().plus(answer.expiresIn()).minus(MARGIN);
+        }
+        return token;
+    }
+
+    @Override
+    public String toString() {
+        return "ServiceAccountToken[" + client.clientId() + ", token=***]";
+    }
+}

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Issue 3's engine load benchmark on a fresh database: starts the built engine, waits until it is ready,
+# runs the load driver against it, stops it and drops the database. Prints the driver's report.
+#   bench/scripts/engine-bench.sh [driver flags, e.g. --runs 2000 --concurrency 32 --warmup 1500]
+# Needs: `mvn -B -q -pl flow-engine/service,bench -am package -DskipTests`, a PostgreSQL at
+# $PGHOST:$PGPORT (default 127.0.0.1:5432, user postgres) and JAVA_HOME >= 21. ENGINE_JAVA_OPTS adds JVM flags
+# (e.g. -XX:StartFlightRecording=filename=engine.jfr,settings=profile).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+java="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java"
+export PGHOST="${PGHOST:-127.0.0.1}" PGPORT="${PGPORT:-5432}" PGUSER="${PGUSER:-postgres}"
+db="bench_engine_$$"
+port=$((18000 + RANDOM % 1000))
+log="$(mktemp -t continuum-bench-engine.XXXXXX.log)"
+psql -q -c "CREATE DATABASE $db" >/dev/null
+CONTINUUM_AUTH_ENABLED=false CONTINUUM_DB_HOST="$PGHOST" CONTINUUM_DB_PORT="$PGPORT" CONTINUUM_DB_NAME="$db" \
+  QUARKUS_HTTP_PORT=$port CONTINUUM_SELF_URL="http://127.0.0.1:$port" \
+  "$java" ${ENGINE_JAVA_OPTS:-} -jar "$root/flow-engine/service/target/quarkus-app/quarkus-run.jar" >"$log" 2>&1 &
+engine=$!
+cleanup() { kill "$engine" 2>/dev/null || true; wait "$engine" 2>/dev/null || true; psql -q -c "DROP DATABASE IF EXISTS $db" >/dev/null || true; }
+trap cleanup EXIT
+for _ in $(seq 1 120); do curl -sf "http://127.0.0.1:$port/q/health/ready" >/dev/null && break; sleep 1; done
+curl -sf "http://127.0.0.1:$port/q/health/ready" >/dev/null || { echo "engine did not become ready; see $log" >&2; exit 1; }
+echo "engine pid $engine on port $port (log $log)"
+"$java" -jar "$root/bench/target/continuum-bench-0.1.0-SNAPSHOT-runner.jar" --api "http://127.0.0.1:$port" --engine-pid "$engine" "$@"

@@ -1,0 +1,245 @@
+package dev.continuum.deploy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The edge half of {@code continuum up}: an MQTT broker (the machine's when {@code CONTINUUM_MQTT_BROKER}
+ * names one, else Moquette embedded in the inference provider's process), the inference provider and
+ * two edge gateways with the demo classifier, each a child process with its log in {@code <data>/edge}.
+ * Everything it starts is stopped by {@link #close()}.
+ */
+final class EdgeUp implements AutoCloseable {
+
+    /** host:port of an MQTT broker to use instead of the embedded one. */
+    static final String BROKER_KEY = "CONTINUUM_MQTT_BROKER";
+    static final List<String> GATEWAYS = List.of("gw-1", "gw-2");
+    /** Where the example flow's input_ref points, inside each gateway's data directory. */
+    static final String EXAMPLE_FRAME = "frames/example-frame.json";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final String MODEL = "edge-gateway/target/npm-models/package/assets/ch_ppocr_mobile_v2.0_cls_infer.onnx";
+
+    private final List<Process> processes = new ArrayList<>();
+    private final Path dir;
+    private String providerUrl;
+
+    private EdgeUp(Path dataDir) {
+        this.dir = dataDir.resolve("edge");
+    }
+
+    /**
+     * Starts the edge, or says why not and returns empty (the rest of the platform works without it).
+     * {@code repo} is where the runner jars and the model were built.
+     */
+    static Optional<EdgeUp> start(Path repo, Path dataDir, Map<String, String> providerAuth) throws Exception {
+        Optional<Path> providerJar = runner(repo.resolve("action-providers/inference/target"), "continuum-inference-provider-");
+        Optional<Path> gatewayJar = runner(repo.resolve("edge-gateway/target"), "continuum-edge-gateway-");
+        Path model = repo.resolve(MODEL);
+        if (providerJar.isEmpty() || gatewayJar.isEmpty() || !Files.isRegularFile(model)) {
+            say("Edge:           skipped — the inference provider, gateway or demo model is not built "
+                    + "(the build fetches the model with npm; is npm installed?)");
+            return Optional.empty();
+        }
+        EdgeUp edge = new EdgeUp(dataDir);
+        try {
+            edge.startAll(providerJar.get(), gatewayJar.get(), model, providerAuth);
+            return Optional.of(edge);
+        } catch (Exception | Error e) {
+            edge.close();
+            throw e;
+        }
+    }
+
+    /** The inference provider's action URL, for flows. */
+    String providerUrl() {
+        return providerUrl;
+    }
+
+    private void startAll(Path providerJar, Path gatewayJar, Path model, Map<String, String> providerAuth) throws Exception {
+        Files.createDirectories(dir);
+        String secret = secret();
+        String configured = System.getenv(BROKER_KEY);
+        String broker;
+        List<String> providerArgs = new ArrayList<>();
+        if (configured != null && !configured.isBlank()) {
+            broker = configured.trim();
+            if (!answers(broker)) {
+                throw new IllegalStateException(BROKER_KEY + "=" + broker + " does not answer");
+            }
+            say("MQTT broker:    " + broker + " (configured by " + BROKER_KEY + ")");
+        } else {
+            broker = "127.0.0.1:" + freePort();
+            providerArgs.add("--embedded-broker");
+            say("MQTT broker:    starting embedded Moquette on " + broker + " (set " + BROKER_KEY + "=host:port to use yours)");
+        }
+        int port = freePort();
+        providerUrl = "http://127.0.0.1:" + port + "/providers/inference";
+        // unique per data dir: two `up`s on one machine broker do not share sessions or topics
+        String root = "continuum-" + Integer.toHexString(dir.toAbsolutePath().toString().hashCode());
+        providerArgs.addAll(List.of("--port", String.valueOf(port), "--broker", broker, "--topic-root", root,
+                "--client-id", root + "-inference", "--state-dir", dir.resolve("provider").toString()));
+        Map<String, String> env = new HashMap<>(providerAuth);
+        env.put("CONTINUUM_EDGE_SECRET", secret);
+        Process provider = launch("inference-provider", providerJar, providerArgs, env);
+        awaitHealth(provider, 0);
+        say("Inference:      " + providerUrl + " (actions kept in " + dir.resolve("provider") + ")");
+
+        for (String id : GATEWAYS) {
+            Path state = dir.resolve(id);
+            Path frame = state.resolve("data").resolve(EXAMPLE_FRAME);
+            Files.createDirectories(frame.getParent());
+            Files.writeString(frame, exampleFrame());
+            String token = bootstrapToken(providerJar, secret, id);
+            launch(id, gatewayJar, List.of("--device-id", id, "--broker", broker, "--topic-root", root,
+                    "--state-dir", state.toString(), "--bootstrap-token", token,
+                    "--model", "ocr-cls@1=" + model), Map.of());
+        }
+        awaitHealth(provider, GATEWAYS.size());
+        say("Gateways:       " + String.join(", ", GATEWAYS) + " online with model ocr-cls@1 (state and logs in " + dir + ")");
+    }
+
+    private Process launch(String name, Path jar, List<String> args, Map<String, String> env) throws IOException {
+        List<String> command = new ArrayList<>(List.of(java(), "-jar", jar.toString()));
+        command.addAll(args);
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.to(dir.resolve(name + ".log").toFile()));
+        builder.environment().putAll(env);
+        Process p = builder.start();
+        processes.add(p);
+        return p;
+    }
+
+    private String bootstrapToken(Path providerJar, String secret, String deviceId) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder(java(), "-jar", providerJar.toString(), "--bootstrap-token", deviceId);
+        builder.environment().put("CONTINUUM_EDGE_SECRET", secret);
+        Process p = builder.redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            throw new IllegalStateException("cannot make the bootstrap token of " + deviceId + ": " + out);
+        }
+        return out;
+    }
+
+    /** Waits until the provider answers /health with at least {@code devices} gateways online. */
+    private void awaitHealth(Process provider, int devices) throws Exception {
+        String health = providerUrl.substring(0, providerUrl.indexOf("/providers")) + "/health";
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(90));
+        while (Instant.now().isBefore(deadline)) {
+            if (!provider.isAlive()) {
+                throw new IllegalStateException("the inference provider exited (code " + provider.exitValue()
+                        + "); see " + dir.resolve("inference-provider.log"));
+            }
+            try {
+                HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(health)).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                if (r.statusCode() == 200 && JSON.readTree(r.body()).path("devices_online").asInt() >= devices) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // still starting
+            }
+            Thread.sleep(200);
+        }
+        throw new IllegalStateException(devices == 0 ? "the inference provider did not start within 90 s"
+                : "the gateways did not come online within 90 s; see the logs in " + dir);
+    }
+
+    /** The operator secret that signs device credentials: made once per data dir, readable by the owner only. */
+    private String secret() throws IOException {
+        Path file = dir.resolve("edge-secret");
+        if (!Files.exists(file)) {
+            byte[] random = new byte[32];
+            new SecureRandom().nextBytes(random);
+            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            Files.writeString(file, HexFormat.of().formatHex(random));
+        }
+        return Files.readString(file).trim();
+    }
+
+    /** A deterministic pseudo-image shaped for the classifier (float32[1,3,48,192]) as the gateway reads it. */
+    static String exampleFrame() throws IOException {
+        Random r = new Random(17);
+        float[] v = new float[3 * 48 * 192];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = r.nextFloat();
+        }
+        return JSON.writeValueAsString(Map.of("shape", List.of(1, 3, 48, 192), "data", v));
+    }
+
+    private static Optional<Path> runner(Path target, String prefix) throws IOException {
+        if (!Files.isDirectory(target)) {
+            return Optional.empty();
+        }
+        try (var files = Files.list(target)) {
+            return files.filter(p -> p.getFileName().toString().startsWith(prefix)
+                    && p.getFileName().toString().endsWith("-runner.jar")).findFirst().map(Path::toAbsolutePath);
+        }
+    }
+
+    private static boolean answers(String hostPort) {
+        int colon = hostPort.lastIndexOf(':');
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1))), 1000);
+            return true;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    private static void say(String line) {
+        System.out.println(line);
+    }
+
+    /** Gateways first (they publish a clean "offline"), the provider and its broker last. */
+    @Override
+    public void close() {
+        for (Process p : processes.reversed()) {
+            p.destroy();
+            try {
+                if (!p.waitFor(20, TimeUnit.SECONDS)) {
+                    p.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                p.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+        }
+        processes.clear();
+    }
+}

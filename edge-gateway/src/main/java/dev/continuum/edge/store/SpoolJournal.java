@@ -1,0 +1,198 @@
+package dev.continuum.edge.store;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.zip.CRC32C;
+
+/**
+ * The spool's append-only log. Each record is {@code [length][crc32c][type][a][b][payload]}; a
+ * record torn by a crash (short, or a bad checksum) ends the log and is cut off on open.
+ *
+ * <p>Why a log and not a file per entry: creating, fsyncing and renaming a file costs a metadata
+ * journal commit (2.7 ms on this machine's disk, 13 ms+ under load), while {@code fdatasync} of an
+ * append costs 0.3 ms. And {@link #awaitDurable} is a group commit: whoever syncs first covers every
+ * record written so far, so concurrent writers share one sync, and a record being durable implies
+ * every earlier one is.
+ */
+final class SpoolJournal implements AutoCloseable {
+
+    static final byte TASK = 1;
+    static final byte RESULT = 2;
+    static final byte DELIVERED = 3;
+    private static final int HEADER = 4 + 4;
+    private static final int FIXED = 1 + 8 + 8;
+
+    /**
+     * One record. TASK: a = sequence, b = received at (epoch ms), payload = the task message as it came;
+     * RESULT: a = the task's sequence (0 after compaction), b = result sequence, payload = the result;
+     * DELIVERED: a = result sequence.
+     */
+    record Entry(byte type, long a, long b, byte[] payload) {}
+
+    private final Path file;
+    private final boolean sync;
+    private final Object syncLock = new Object();
+    private FileChannel channel;
+    private volatile long written;
+    private volatile long synced;
+
+    private SpoolJournal(Path file, boolean sync) {
+        this.file = file;
+        this.sync = sync;
+    }
+
+    /** Opens the log, hands every intact record to {@code replay} in order, and cuts off a torn tail. */
+    static SpoolJournal open(Path file, boolean sync, Consumer<Entry> replay) {
+        SpoolJournal j = new SpoolJournal(file, sync);
+        try {
+            j.channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            long good = j.replay(replay);
+            if (good < j.channel.size()) {
+                j.channel.truncate(good);
+                j.channel.force(true);
+            }
+            j.channel.position(good);
+            j.written = good;
+            j.synced = good;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open spool journal " + file, e);
+        }
+        return j;
+    }
+
+    private long replay(Consumer<Entry> replay) throws IOException {
+        long size = channel.size();
+        long pos = 0;
+        ByteBuffer header = ByteBuffer.allocate(HEADER);
+        while (pos + HEADER <= size) {
+            header.clear();
+            channel.read(header, pos);
+            int length = header.getInt(0);
+            int crc = header.getInt(4);
+            if (length < FIXED || pos + HEADER + length > size) {
+                break;
+            }
+            ByteBuffer body = ByteBuffer.allocate(length);
+            channel.read(body, pos + HEADER);
+            CRC32C check = new CRC32C();
+            check.update(body.array());
+            if ((int) check.getValue() != crc) {
+                break;
+            }
+            body.flip();
+            byte type = body.get();
+            long a = body.getLong();
+            long b = body.getLong();
+            byte[] payload = new byte[length - FIXED];
+            body.get(payload);
+            replay.accept(new Entry(type, a, b, payload));
+            pos += HEADER + length;
+        }
+        return pos;
+    }
+
+    /** Appends a record (not yet durable); returns the offset {@link #awaitDurable} waits for. */
+    synchronized long append(Entry e) {
+        ByteBuffer buf = encode(e);
+        try {
+            while (buf.hasRemaining()) {
+                channel.write(buf);
+            }
+        } catch (IOException ex) {
+            throw new UncheckedIOException("cannot append to " + file, ex);
+        }
+        written += buf.capacity();
+        return written;
+    }
+
+    /** Returns once everything up to {@code offset} is on disk (at once when sync is off). */
+    void awaitDurable(long offset) {
+        if (!sync || synced >= offset) {
+            return;
+        }
+        synchronized (syncLock) {
+            if (synced >= offset) {
+                return; // another writer's sync covered this record
+            }
+            long upTo = written;
+            try {
+                channel.force(false);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot sync " + file, e);
+            }
+            synced = Math.max(synced, upTo);
+        }
+    }
+
+    boolean durable(long offset) {
+        return !sync || synced >= offset;
+    }
+
+    long size() {
+        return written;
+    }
+
+    /**
+     * Replaces the log with {@code live} (the records still needed), atomically: written to a new
+     * file, forced, renamed over the old one, directory synced. Called with the spool locked.
+     */
+    synchronized void rewrite(List<Entry> live) {
+        synchronized (syncLock) {
+            Path tmp = file.resolveSibling(file.getFileName() + ".compact");
+            try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                    StandardOpenOption.WRITE)) {
+                for (Entry e : live) {
+                    ByteBuffer buf = encode(e);
+                    while (buf.hasRemaining()) {
+                        out.write(buf);
+                    }
+                }
+                out.force(true);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot compact " + file, e);
+            }
+            try {
+                channel.close();
+                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                try (FileChannel dir = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
+                    dir.force(true);
+                }
+                channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+                written = channel.size();
+                channel.position(written);
+                synced = written;
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot replace " + file, e);
+            }
+        }
+    }
+
+    private static ByteBuffer encode(Entry e) {
+        int length = FIXED + e.payload().length;
+        ByteBuffer body = ByteBuffer.allocate(HEADER + length);
+        body.position(HEADER);
+        body.put(e.type()).putLong(e.a()).putLong(e.b()).put(e.payload());
+        CRC32C crc = new CRC32C();
+        crc.update(body.array(), HEADER, length);
+        body.putInt(0, length).putInt(4, (int) crc.getValue());
+        body.position(0);
+        return body;
+    }
+
+    @Override
+    public synchronized void close() {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
