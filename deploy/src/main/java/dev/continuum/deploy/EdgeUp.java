@@ -1,11 +1,9 @@
 package dev.continuum.deploy;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -17,7 +15,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -45,12 +42,17 @@ final class EdgeUp implements AutoCloseable {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final String MODEL = "edge-gateway/target/npm-models/package/assets/ch_ppocr_mobile_v2.0_cls_infer.onnx";
 
-    private final List<Process> processes = new ArrayList<>();
+    /** How the edge's parts reach each other: the broker ({@code host:port}) and the topic root under it. */
+    record Link(String broker, String topicRoot) {}
+
     private final Path dir;
+    private final ChildProcesses children;
     private String providerUrl;
+    private Link link;
 
     private EdgeUp(Path dataDir) {
         this.dir = dataDir.resolve("edge");
+        this.children = new ChildProcesses(dir);
     }
 
     /**
@@ -58,8 +60,8 @@ final class EdgeUp implements AutoCloseable {
      * {@code repo} is where the runner jars and the model were built.
      */
     static Optional<EdgeUp> start(Path repo, Path dataDir, Map<String, String> providerAuth) throws Exception {
-        Optional<Path> providerJar = runner(repo.resolve("action-providers/inference/target"), "continuum-inference-provider-");
-        Optional<Path> gatewayJar = runner(repo.resolve("edge-gateway/target"), "continuum-edge-gateway-");
+        Optional<Path> providerJar = ChildProcesses.runner(repo.resolve("action-providers/inference/target"), "continuum-inference-provider-");
+        Optional<Path> gatewayJar = ChildProcesses.runner(repo.resolve("edge-gateway/target"), "continuum-edge-gateway-");
         Path model = repo.resolve(MODEL);
         if (providerJar.isEmpty() || gatewayJar.isEmpty() || !Files.isRegularFile(model)) {
             say("Edge:           skipped — the inference provider, gateway or demo model is not built "
@@ -81,6 +83,15 @@ final class EdgeUp implements AutoCloseable {
         return providerUrl;
     }
 
+    Link link() {
+        return link;
+    }
+
+    /** A gateway's data directory: where its instrument writes and what its {@code file:} input refs name. */
+    Path dataDir(String gateway) {
+        return dir.resolve(gateway).resolve("data");
+    }
+
     private void startAll(Path providerJar, Path gatewayJar, Path model, Map<String, String> providerAuth) throws Exception {
         Files.createDirectories(dir);
         String secret = secret();
@@ -94,45 +105,35 @@ final class EdgeUp implements AutoCloseable {
             }
             say("MQTT broker:    " + broker + " (configured by " + BROKER_KEY + ")");
         } else {
-            broker = "127.0.0.1:" + freePort();
+            broker = "127.0.0.1:" + ChildProcesses.freePort();
             providerArgs.add("--embedded-broker");
             say("MQTT broker:    starting embedded Moquette on " + broker + " (set " + BROKER_KEY + "=host:port to use yours)");
         }
-        int port = freePort();
+        int port = ChildProcesses.freePort();
         providerUrl = "http://127.0.0.1:" + port + "/providers/inference";
         // unique per data dir: two `up`s on one machine broker do not share sessions or topics
         String root = "continuum-" + Integer.toHexString(dir.toAbsolutePath().toString().hashCode());
+        link = new Link(broker, root);
         providerArgs.addAll(List.of("--port", String.valueOf(port), "--broker", broker, "--topic-root", root,
                 "--client-id", root + "-inference", "--state-dir", dir.resolve("provider").toString()));
         Map<String, String> env = new HashMap<>(providerAuth);
         env.put("CONTINUUM_EDGE_SECRET", secret);
-        Process provider = launch("inference-provider", providerJar, providerArgs, env);
+        Process provider = children.launch("inference-provider", providerJar, providerArgs, env);
         awaitHealth(provider, 0);
         say("Inference:      " + providerUrl + " (actions kept in " + dir.resolve("provider") + ")");
 
         for (String id : GATEWAYS) {
             Path state = dir.resolve(id);
-            Path frame = state.resolve("data").resolve(EXAMPLE_FRAME);
+            Path frame = dataDir(id).resolve(EXAMPLE_FRAME);
             Files.createDirectories(frame.getParent());
             Files.writeString(frame, exampleFrame());
             String token = bootstrapToken(providerJar, secret, id);
-            launch(id, gatewayJar, List.of("--device-id", id, "--broker", broker, "--topic-root", root,
+            children.launch(id, gatewayJar, List.of("--device-id", id, "--broker", broker, "--topic-root", root,
                     "--state-dir", state.toString(), "--bootstrap-token", token,
                     "--model", "ocr-cls@1=" + model), Map.of());
         }
         awaitHealth(provider, GATEWAYS.size());
         say("Gateways:       " + String.join(", ", GATEWAYS) + " online with model ocr-cls@1 (state and logs in " + dir + ")");
-    }
-
-    private Process launch(String name, Path jar, List<String> args, Map<String, String> env) throws IOException {
-        List<String> command = new ArrayList<>(List.of(java(), "-jar", jar.toString()));
-        command.addAll(args);
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.to(dir.resolve(name + ".log").toFile()));
-        builder.environment().putAll(env);
-        Process p = builder.start();
-        processes.add(p);
-        return p;
     }
 
     private String bootstrapToken(Path providerJar, String secret, String deviceId) throws Exception {
@@ -148,26 +149,12 @@ final class EdgeUp implements AutoCloseable {
 
     /** Waits until the provider answers /health with at least {@code devices} gateways online. */
     private void awaitHealth(Process provider, int devices) throws Exception {
-        String health = providerUrl.substring(0, providerUrl.indexOf("/providers")) + "/health";
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(90));
-        while (Instant.now().isBefore(deadline)) {
-            if (!provider.isAlive()) {
-                throw new IllegalStateException("the inference provider exited (code " + provider.exitValue()
-                        + "); see " + dir.resolve("inference-provider.log"));
-            }
-            try {
-                HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(health)).build(),
-                        HttpResponse.BodyHandlers.ofString());
-                if (r.statusCode() == 200 && JSON.readTree(r.body()).path("devices_online").asInt() >= devices) {
-                    return;
-                }
-            } catch (IOException notYet) {
-                // still starting
-            }
-            Thread.sleep(200);
-        }
-        throw new IllegalStateException(devices == 0 ? "the inference provider did not start within 90 s"
-                : "the gateways did not come online within 90 s; see the logs in " + dir);
+        URI health = URI.create(providerUrl.substring(0, providerUrl.indexOf("/providers")) + "/health");
+        children.await(provider, "inference-provider", devices == 0 ? "the inference provider to start" : "the gateways to come online",
+                Duration.ofSeconds(90), () -> {
+                    HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(health).build(), HttpResponse.BodyHandlers.ofString());
+                    return r.statusCode() == 200 && JSON.readTree(r.body()).path("devices_online").asInt() >= devices;
+                });
     }
 
     /** The operator secret that signs device credentials: made once per data dir, readable by the owner only. */
@@ -192,16 +179,6 @@ final class EdgeUp implements AutoCloseable {
         return JSON.writeValueAsString(Map.of("shape", List.of(1, 3, 48, 192), "data", v));
     }
 
-    private static Optional<Path> runner(Path target, String prefix) throws IOException {
-        if (!Files.isDirectory(target)) {
-            return Optional.empty();
-        }
-        try (var files = Files.list(target)) {
-            return files.filter(p -> p.getFileName().toString().startsWith(prefix)
-                    && p.getFileName().toString().endsWith("-runner.jar")).findFirst().map(Path::toAbsolutePath);
-        }
-    }
-
     private static boolean answers(String hostPort) {
         int colon = hostPort.lastIndexOf(':');
         try (Socket s = new Socket()) {
@@ -209,12 +186,6 @@ final class EdgeUp implements AutoCloseable {
             return true;
         } catch (IOException | RuntimeException e) {
             return false;
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 
@@ -229,17 +200,6 @@ final class EdgeUp implements AutoCloseable {
     /** Gateways first (they publish a clean "offline"), the provider and its broker last. */
     @Override
     public void close() {
-        for (Process p : processes.reversed()) {
-            p.destroy();
-            try {
-                if (!p.waitFor(20, TimeUnit.SECONDS)) {
-                    p.destroyForcibly();
-                }
-            } catch (InterruptedException e) {
-                p.destroyForcibly();
-                Thread.currentThread().interrupt();
-            }
-        }
-        processes.clear();
+        children.close();
     }
 }

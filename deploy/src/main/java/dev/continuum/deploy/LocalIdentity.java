@@ -41,6 +41,19 @@ final class LocalIdentity {
             return issuer.isPresent();
         }
 
+        /**
+         * Who owns what {@code up} registers for its user (the transfer endpoints), as providers name
+         * callers: the demo scientist of the local realm; with sign-in off, the anonymous caller
+         * ({@code local:anonymous}, the SDK's name for it); with another issuer, this machine's account
+         * name — providers see a token's {@code preferred_username}, so that is a guess, and up says so.
+         */
+        String localUser() {
+            if (issuer.isEmpty()) {
+                return "local:anonymous";
+            }
+            return local ? DEMO_USER : System.getProperty("user.name");
+        }
+
         /** A fresh access token of the demo scientist (password grant, allowed for continuum-cli in the local realm). */
         Optional<String> demoToken() {
             return local ? issuer.map(i -> new TokenClient(i).password(CLI, DEMO_USER, DEMO_USER + "-local-only", "openid").accessToken())

@@ -27,13 +27,17 @@ import java.util.Optional;
 /**
  * `continuum up`: brings the platform up on one machine with nothing installed but a JDK —
  * Keycloak and PostgreSQL from Maven artifacts when no external ones are configured, then the
- * engine with sign-in required, and the edge ({@link EdgeUp}: MQTT broker, inference provider, two
- * gateways) — and runs the example flows to completion, as the local demo scientist, so the user
- * sees it work.
+ * engine with sign-in required, the edge ({@link EdgeUp}: MQTT broker, inference provider, two
+ * gateways) and the transfer provider with the gateways' storage ({@link TransferUp}) — and runs the
+ * example flows to completion, as the local demo scientist, so the user sees it work.
  */
 public final class Up {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Where the demo instrument beside gw-1 drops its file, in the gateway's storage. */
+    static final String INSTRUMENT_FILE = "instrument/frame-0001.json";
+    /** Who owns the transfer endpoints; default {@link LocalIdentity.Setup#localUser()}. */
+    static final String OWNER_KEY = "CONTINUUM_ENDPOINT_OWNER";
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private record Options(int port, int keycloakPort, Path dataDir, Path engineJar, boolean example, boolean exitAfterExample,
@@ -51,18 +55,25 @@ public final class Up {
         Map<String, String> db = database(options, running);
         Process engine = startEngine(options, db, identity.engineEnv());
         running.add(0, () -> stop(engine));
-        // the edge starts while the engine boots; it is stopped before the engine
+        // the edge and the transfer provider start while the engine boots; they are stopped before it,
+        // the transfer provider and the gateways' storage before the edge (its broker)
         Optional<EdgeUp> edge = Optional.empty();
+        Optional<TransferUp> transfer = Optional.empty();
         try {
-            // with sign-in on, the provider accepts only tokens issued for it (the engine's delegated ones)
+            // with sign-in on, a provider accepts only tokens issued for it (the engine's delegated ones)
             Map<String, String> providerAuth = identity.enabled()
                     ? Map.of("CONTINUUM_AUTH_ENABLED", "true", "CONTINUUM_AUTH_ISSUER", identity.issuer().orElseThrow())
                     : Map.of();
-            edge = options.edge() ? EdgeUp.start(Path.of("").toAbsolutePath(), options.dataDir(), providerAuth) : Optional.empty();
+            Path repo = Path.of("").toAbsolutePath();
+            edge = options.edge() ? EdgeUp.start(repo, options.dataDir(), providerAuth) : Optional.empty();
+            edge.ifPresent(e -> running.add(0, e));
+            if (edge.isPresent()) {
+                transfer = TransferUp.start(repo, options.dataDir(), edge.get(), endpointOwner(identity), providerAuth);
+                transfer.ifPresent(t -> running.add(0, t));
+            }
         } catch (IllegalStateException e) {
             fail("cannot bring the edge up: " + e.getMessage() + " (--no-edge starts without it)");
         }
-        edge.ifPresent(e -> running.add(0, e));
         String api = "http://127.0.0.1:" + options.port();
         awaitReady(api, engine, options.dataDir().resolve("engine.log"));
         say("Continuum API:  " + api + "   (OpenAPI " + api + "/q/openapi, Swagger UI " + api + "/q/swagger-ui)");
@@ -75,6 +86,9 @@ public final class Up {
                 exit = runExample(api, identity, "/examples/edge-inference.json",
                         Map.of("${inference}", edge.get().providerUrl()),
                         "{\"body\":{\"frame\":\"file:" + EdgeUp.EXAMPLE_FRAME + "\"},\"label\":\"edge example\"}");
+            }
+            if (transfer.isPresent() && exit == 0) {
+                exit = runInstrumentExample(api, identity, edge.get(), transfer.get());
             }
         }
         if (options.exitAfterExample()) {
@@ -110,7 +124,11 @@ public final class Up {
                               flow as the local demo scientist and prints its run id and output.
                               Also starts an MQTT broker (embedded Moquette, unless CONTINUUM_MQTT_BROKER=host:port is
                               set), the inference provider and two edge gateways (gw-1, gw-2; --no-edge: none), and
-                              runs a second example that classifies an image on a gateway.
+                              runs a second example that classifies an image on a gateway; with the edge, the transfer
+                              provider (endpoints: datacenter = <data-dir>/datacenter, gw-1 and gw-2 = the gateways'
+                              storage) and a third example: a file dropped on gw-1 moves to the datacenter and is
+                              classified on gw-1.
+                              CONTINUUM_ENDPOINT_OWNER=<user>  who owns those endpoints (default: the signed-in demo user)
                               --exit  stop everything after the example runs (exit code 0 when they succeeded)
                               CONTINUUM_AUTH_ENABLED=false  no sign-in at all (development only; keep it on this machine)""");
                     System.exit(0);
@@ -195,6 +213,28 @@ public final class Up {
             Thread.sleep(250);
         }
         fail("the engine did not become ready within 120 s; see " + log);
+    }
+
+    /**
+     * The brief's headline flow: the "instrument" beside gw-1 drops a frame into the gateway's storage;
+     * the flow moves it to the datacenter (checksummed) and classifies it on gw-1.
+     */
+    private static int runInstrumentExample(String api, LocalIdentity.Setup identity, EdgeUp edge, TransferUp transfer)
+            throws Exception {
+        String gateway = EdgeUp.GATEWAYS.getFirst();
+        Path dropped = edge.dataDir(gateway).resolve(INSTRUMENT_FILE);
+        Files.createDirectories(dropped.getParent());
+        Files.writeString(dropped, EdgeUp.exampleFrame());
+        say("Instrument:     dropped " + dropped + " (" + Files.size(dropped) + " bytes); it should arrive as "
+                + transfer.datacenter().resolve(gateway).resolve(INSTRUMENT_FILE));
+        return runExample(api, identity, "/examples/instrument-to-datacenter.json",
+                Map.of("${transfer}", transfer.providerUrl(), "${inference}", edge.providerUrl()),
+                "{\"body\":{\"gateway\":\"" + gateway + "\",\"file\":\"" + INSTRUMENT_FILE + "\"},\"label\":\"instrument example\"}");
+    }
+
+    private static String endpointOwner(LocalIdentity.Setup identity) {
+        String configured = System.getenv(OWNER_KEY);
+        return configured == null || configured.isBlank() ? identity.localUser() : configured.trim();
     }
 
     private static int runExample(String api, LocalIdentity.Setup identity, String resource,

@@ -30,9 +30,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The README's run command on a machine with nothing running: `up` starts a real Keycloak, an embedded
- * PostgreSQL and the engine with sign-in required, an embedded MQTT broker, the inference provider and
- * two gateways, runs the example flows as the demo scientist (the second classifies a frame on a
- * gateway with the real ONNX model), and
+ * PostgreSQL and the engine with sign-in required, an embedded MQTT broker, the inference provider, two
+ * gateways and the transfer provider with their storage, runs the example flows as the demo scientist
+ * (the second classifies a frame on a gateway with the real ONNX model; the third moves a file the
+ * "instrument" dropped on gw-1 to the datacenter directory and classifies it on gw-1), and
  * stops everything again. While it is up, the API refuses a call without a token and accepts the
  * scientist's. Run again on the same data directory, it finds the first start's data and vault key.
  */
@@ -50,6 +51,7 @@ class UpIT {
         Path firstOutput = dataDir.resolve("up-first.txt");
         Process first = launch(dataDir, firstOutput, apiPort, keycloakPort, false);
         String text;
+        int transferPort = -1;
         try {
             text = awaitLine(first, firstOutput, "Continuum is up.");
             assertThat(text).contains("starting Keycloak " + "26.7.3" + " on 127.0.0.1:" + keycloakPort)
@@ -63,7 +65,25 @@ class UpIT {
                     .contains("Edge inference example")
                     .containsPattern("\"device\" : \"gw-[12]\"")
                     .contains("\"model_digest\" : \"sha256:");
-            assertThat(text.split("finished: SUCCEEDED", -1)).as("both example runs succeeded").hasSize(3);
+            assertThat(text).as("the instrument example: transferred with SHA-256 verification, classified on gw-1")
+                    .contains("Instrument to datacenter")
+                    .containsPattern("Endpoints:\\s+datacenter = .*owner scientist")
+                    .contains("\"checksum_algorithm\" : \"SHA-256\"")
+                    .contains("\"checksum_mismatches\" : 0")
+                    .contains("\"device\" : \"gw-1\"");
+            assertThat(text.split("finished: SUCCEEDED", -1)).as("all three example runs succeeded").hasSize(4);
+            Path dropped = dataDir.resolve("edge/gw-1/data/instrument/frame-0001.json");
+            Path arrived = dataDir.resolve("datacenter/gw-1/instrument/frame-0001.json");
+            assertThat(Files.size(arrived)).as("the dropped file arrived in the datacenter directory").isPositive();
+            assertThat(Files.mismatch(dropped, arrived)).as("with identical content").isEqualTo(-1L);
+            Matcher transfer = Pattern.compile("Transfer:\\s+(http://\\S+/providers/transfer)").matcher(text);
+            assertThat(transfer.find()).as("up printed the transfer provider's URL").isTrue();
+            transferPort = URI.create(transfer.group(1)).getPort();
+            HttpResponse<String> anonymousLs = HTTP.send(HttpRequest.newBuilder(URI.create(transfer.group(1) + "/ls/run"))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"body\":{\"endpoint_id\":\"datacenter\"}}"))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(anonymousLs.statusCode()).as("the transfer provider refuses a call without a token").isEqualTo(401);
             Matcher inference = Pattern.compile("Inference:\\s+(http://\\S+/providers/inference)").matcher(text);
             assertThat(inference.find()).as("up printed the inference provider's URL").isTrue();
             HttpResponse<String> anonymousRun = HTTP.send(HttpRequest.newBuilder(URI.create(inference.group(1) + "/run"))
@@ -90,6 +110,7 @@ class UpIT {
         }
         assertThat(listening(keycloakPort)).as("Keycloak stopped with the engine").isFalse();
         assertThat(listening(apiPort)).as("engine stopped").isFalse();
+        assertThat(listening(transferPort)).as("transfer provider stopped").isFalse();
         Path vaultKey = dataDir.resolve("vault.key");
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(vaultKey))).isEqualTo("rw-------");
         String key = Files.readString(vaultKey);

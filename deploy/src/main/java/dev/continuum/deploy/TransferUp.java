@@ -1,0 +1,126 @@
+package dev.continuum.deploy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The data half of {@code continuum up}: the transfer provider with a {@code datacenter} directory
+ * endpoint under the data dir and each gateway's data directory as a gateway endpoint. A gateway's
+ * storage is served over MQTT by the device half ({@code GatewayStorageMain}), one process beside
+ * each gateway as on a real device (ADR 0007). Every endpoint belongs to one user. Logs and the
+ * provider's state go to {@code <data>/transfer}; {@link #close()} stops what it started.
+ */
+final class TransferUp implements AutoCloseable {
+
+    static final String DATACENTER = "datacenter";
+    private static final String STORAGE_MAIN = "dev.continuum.provider.transfer.gateway.GatewayStorageMain";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    private final Path dir;
+    private final Path datacenter;
+    private final ChildProcesses children;
+    private String providerUrl;
+
+    private TransferUp(Path dataDir) {
+        this.dir = dataDir.resolve("transfer");
+        this.datacenter = dataDir.resolve(DATACENTER);
+        this.children = new ChildProcesses(dir);
+    }
+
+    /**
+     * Starts the provider and the gateways' storage halves, or says why not and returns empty (the rest
+     * of the platform works without them).
+     */
+    static Optional<TransferUp> start(Path repo, Path dataDir, EdgeUp edge, String owner, Map<String, String> providerAuth)
+            throws Exception {
+        Optional<Path> jar = ChildProcesses.runner(repo.resolve("action-providers/transfer/target"), "continuum-transfer-provider-");
+        if (jar.isEmpty()) {
+            say("Transfer:       skipped — the transfer provider is not built (mvn -B -q install -DskipTests)");
+            return Optional.empty();
+        }
+        TransferUp transfer = new TransferUp(dataDir);
+        try {
+            transfer.startAll(jar.get(), edge, owner, providerAuth);
+            return Optional.of(transfer);
+        } catch (Exception | Error e) {
+            transfer.close();
+            throw e;
+        }
+    }
+
+    /** Base of the transfer family's action URLs: {@code BASE/transfer}, {@code BASE/ls}, {@code BASE/mkdir}, {@code BASE/delete}. */
+    String providerUrl() {
+        return providerUrl;
+    }
+
+    Path datacenter() {
+        return datacenter;
+    }
+
+    private void startAll(Path jar, EdgeUp edge, String owner, Map<String, String> providerAuth) throws Exception {
+        Files.createDirectories(datacenter);
+        Path endpoints = dir.resolve("endpoints.json");
+        Files.createDirectories(dir);
+        Files.writeString(endpoints, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(endpoints(edge, owner)));
+        int port = ChildProcesses.freePort();
+        providerUrl = "http://127.0.0.1:" + port + "/providers/transfer";
+        Process provider = children.launch("transfer-provider", jar, List.of("--endpoints", endpoints.toString(),
+                "--state", dir.resolve("state").toString(), "--port", String.valueOf(port)), providerAuth);
+        // the device halves connect out to the broker, as the gateways do; they need no credentials of ours
+        List<Process> storage = new ArrayList<>();
+        for (String id : EdgeUp.GATEWAYS) {
+            storage.add(children.launchMain(id + "-storage", jar, STORAGE_MAIN, List.of("--device-id", id,
+                    "--root", edge.dataDir(id).toString(), "--broker", edge.link().broker(),
+                    "--topic-root", edge.link().topicRoot()), Map.of()));
+        }
+        URI health = URI.create("http://127.0.0.1:" + port + "/health");
+        children.await(provider, "transfer-provider", "the transfer provider to start", Duration.ofSeconds(90),
+                () -> HTTP.send(HttpRequest.newBuilder(health).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
+        for (int i = 0; i < storage.size(); i++) {
+            String name = EdgeUp.GATEWAYS.get(i) + "-storage";
+            // GatewayStorageMain prints this line once it is connected and subscribed
+            children.await(storage.get(i), name, "gateway storage " + EdgeUp.GATEWAYS.get(i) + " to connect",
+                    Duration.ofSeconds(90), () -> Files.readString(children.log(name)).contains("serving"));
+        }
+        say("Transfer:       " + providerUrl + "/{transfer,ls,mkdir,delete} (actions kept in " + dir.resolve("state") + ")");
+        say("Endpoints:      " + DATACENTER + " = " + datacenter + "; " + String.join(", ", EdgeUp.GATEWAYS)
+                + " = each gateway's data directory, over MQTT; owner " + owner + " (" + endpoints + ")");
+    }
+
+    /** The endpoints file the provider reads (docs/transfer.md): written afresh at every start. */
+    private ObjectNode endpoints(EdgeUp edge, String owner) {
+        ObjectNode doc = JSON.createObjectNode();
+        ArrayNode list = doc.putArray("endpoints");
+        list.addObject().put("id", DATACENTER).put("type", "directory").put("root", datacenter.toString()).put("owner", owner);
+        for (String id : EdgeUp.GATEWAYS) {
+            list.addObject().put("id", id).put("type", "gateway").put("device_id", id).put("broker", edge.link().broker())
+                    .put("topic_root", edge.link().topicRoot()).put("owner", owner);
+        }
+        return doc;
+    }
+
+    private static void say(String line) {
+        System.out.println(line);
+    }
+
+    /** The device halves first, then the provider (before the broker, which {@link EdgeUp} stops later). */
+    @Override
+    public void close() {
+        children.close();
+    }
+}
