@@ -49,15 +49,22 @@ import java.util.logging.Logger;
 
 /**
  * The agent on an edge device. It keeps an MQTT link to the cloud, registers (bootstrap token →
- * device credential, kept in {@code stateDir}), sends heartbeats, spools every task to disk before
- * acknowledging it, runs tasks in arrival order on ONNX Runtime (batching consecutive tasks for the
- * same model), and delivers each result until the broker acknowledges it — across link loss and
- * restarts. A task id seen before is never run again; its known result is sent again instead.
+ * device credential, kept in {@code stateDir}), sends heartbeats, spools every task to disk, runs
+ * tasks in arrival order on ONNX Runtime (batching consecutive tasks for the same model), and
+ * delivers each result until the broker acknowledges it — across link loss and restarts. A task
+ * is acknowledged to the broker only once it is accounted for: on disk, or (by default,
+ * {@link GatewayConfig.Durability#BROKER}) its result acknowledged by the broker. A task id seen
+ * before is never run again; its known result is sent again instead.
  */
 public final class EdgeGateway implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(EdgeGateway.class.getName());
     private static final long MAX_INPUT_FILE_BYTES = 256L * 1024 * 1024;
+    /**
+     * Held acknowledgements beyond which one sync releases them all: keeps the broker's in-flight
+     * window (Mosquitto: 20 per client) open under a burst, at one group commit per this many tasks.
+     */
+    static final int MAX_HELD_ACKS = 8;
 
     private final GatewayConfig config;
     private final Topics topics;
@@ -75,6 +82,7 @@ public final class EdgeGateway implements AutoCloseable {
     private final AtomicInteger running = new AtomicInteger();
     private final StageTimes stages = new StageTimes();
     private final Map<String, Long> admittedAt = new ConcurrentHashMap<>();
+    private final HeldAcks held = new HeldAcks();
     private final Path credentialFile;
     private volatile String credential;
     private volatile String pendingNonce;
@@ -110,7 +118,10 @@ public final class EdgeGateway implements AutoCloseable {
         });
         link.subscribe(topics.credential(config.deviceId()), 1, this::onGrant);
         link.subscribe(topics.models(config.deviceId()), 1, m -> intake.execute(() -> deploy(m)));
-        link.onConnection(sessionPresent -> onConnected());
+        link.onConnection(new MqttLink.ConnectionListener() {
+            @Override public void connected(boolean sessionPresent) { onConnected(); }
+            @Override public void disconnected() { onDisconnected(); }
+        });
         worker.start();
         long period = config.heartbeatInterval().toMillis();
         timers.scheduleAtFixedRate(this::heartbeat, period, period, TimeUnit.MILLISECONDS);
@@ -169,6 +180,8 @@ public final class EdgeGateway implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        // everything in hand to disk, so the broker can forget what it still holds for us
+        syncAndRelease();
         timers.shutdownNow();
         try {
             link.stop(topics.status(config.deviceId()), Wire.encode(DeviceStatus.offline(config.deviceId(), clock.instant())))
@@ -177,6 +190,35 @@ public final class EdgeGateway implements AutoCloseable {
             LOG.log(Level.FINE, "stop", e);
         }
         models.close();
+    }
+
+    /**
+     * The acknowledgements held for the lost connection can no longer be sent (the broker redelivers
+     * those tasks); what is in hand goes to disk now, as the gateway works offline.
+     */
+    private void onDisconnected() {
+        held.forget();
+        if (config.durability() == GatewayConfig.Durability.BROKER) {
+            offDisk(this::syncAndRelease);
+        }
+    }
+
+    private void syncAndRelease() {
+        try {
+            spool.sync();
+            held.releaseDurable(spool::durable);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "cannot sync the spool", e);
+        }
+    }
+
+    /** Disk work triggered on the MQTT event loop runs on the intake thread instead. */
+    private void offDisk(Runnable work) {
+        try {
+            intake.execute(work);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            work.run(); // stopping: close() is on its way and syncs anyway; do it here, off no event loop
+        }
     }
 
     private void onConnected() {
@@ -329,7 +371,9 @@ public final class EdgeGateway implements AutoCloseable {
         admittedAt.put(task.taskId(), decoded);
         TaskSpool.Admission admission;
         try {
-            admission = spool.admit(task, message.payload());
+            admission = config.durability() == GatewayConfig.Durability.DISK
+                    ? spool.admit(task, message.payload())
+                    : spool.admitBuffered(task, message.payload());
         } catch (RuntimeException e) {
             // could not persist: do not ack, so the broker redelivers it later
             LOG.log(Level.WARNING, "cannot spool task " + task.taskId(), e);
@@ -340,14 +384,37 @@ public final class EdgeGateway implements AutoCloseable {
         if (!(admission instanceof TaskSpool.Accepted)) {
             admittedAt.remove(task.taskId());
         }
-        message.ack();
         switch (admission) {
-            case TaskSpool.Accepted a -> link.publishAtMostOnce(topics.progress(config.deviceId()),
-                    Wire.encode(new ProgressMessage(task.taskId(), config.deviceId(), "queued", a.position())));
-            case TaskSpool.Duplicate d -> d.result().ifPresentOrElse(this::send,
-                    () -> link.publishAtMostOnce(topics.progress(config.deviceId()),
-                            Wire.encode(new ProgressMessage(task.taskId(), config.deviceId(), "queued", 0))));
-            case TaskSpool.Rejected r -> send(ResultMessage.failed(task.taskId(), config.deviceId(), r.reason()));
+            case TaskSpool.Accepted a -> {
+                accountFor(task.taskId(), message, a.mark());
+                link.publishAtMostOnce(topics.progress(config.deviceId()),
+                        Wire.encode(new ProgressMessage(task.taskId(), config.deviceId(), "queued", a.position())));
+            }
+            case TaskSpool.Duplicate d -> {
+                accountFor(task.taskId(), message, d.mark());
+                d.result().ifPresentOrElse(this::send,
+                        () -> link.publishAtMostOnce(topics.progress(config.deviceId()),
+                                Wire.encode(new ProgressMessage(task.taskId(), config.deviceId(), "queued", 0))));
+            }
+            case TaskSpool.Rejected r -> {
+                message.ack();
+                send(ResultMessage.failed(task.taskId(), config.deviceId(), r.reason()));
+            }
+        }
+    }
+
+    /**
+     * Acknowledges a task message once the spool record for it ({@code mark}) is on disk; until then
+     * the acknowledgement is held (the broker keeps the task) and released when the task's result
+     * reaches the broker. Too many held: one sync releases them all.
+     */
+    private void accountFor(String taskId, MqttLink.Incoming message, long mark) {
+        if (spool.durable(mark)) {
+            message.ack();
+            return;
+        }
+        if (held.hold(taskId, message, mark) > MAX_HELD_ACKS) {
+            syncAndRelease();
         }
     }
 
@@ -486,7 +553,12 @@ public final class EdgeGateway implements AutoCloseable {
 
     private void finish(TaskSpool.Spooled s, ResultMessage result) {
         long start = System.nanoTime();
-        spool.finish(s.task().taskId(), result);
+        spool.finishBuffered(s.task().taskId(), result);
+        // DISK: on disk before it is published. BROKER: published at once when the link is up (the
+        // task's held PUBACK covers a crash); when it is down, kept on disk until it is back.
+        if (config.durability() == GatewayConfig.Durability.DISK || !link.connected() || credential == null) {
+            spool.sync();
+        }
         long durable = System.nanoTime();
         stages.record(StageTimes.Stage.RESULT, durable - start);
         send(result);
@@ -504,7 +576,11 @@ public final class EdgeGateway implements AutoCloseable {
         }
     }
 
-    /** Publishes a result (once at a time per task); it leaves the outbox only on PUBACK. */
+    /**
+     * Publishes a result (once at a time per task); it leaves the outbox only on PUBACK, which also
+     * releases the task's held acknowledgement. A publish that fails puts the result on disk, from
+     * where {@link #flushResults} sends it again.
+     */
     private void send(ResultMessage result) {
         String cred = credential;
         if (cred == null || !link.connected() || !sending.add(result.taskId())) {
@@ -515,6 +591,9 @@ public final class EdgeGateway implements AutoCloseable {
                     sending.remove(result.taskId());
                     if (error == null) {
                         spool.delivered(result.taskId());
+                        held.release(result.taskId());
+                    } else {
+                        offDisk(this::syncAndRelease);
                     }
                 });
     }

@@ -12,7 +12,7 @@ import java.util.concurrent.CountDownLatch;
  * {@code java -jar continuum-edge-gateway-*-runner.jar --device-id gw-1 --broker 127.0.0.1:1883
  * --state-dir /var/lib/continuum/gw-1 [--data-dir DIR] --bootstrap-token TOKEN [--model name@version=path.onnx]...
  * [--topic-root continuum] [--heartbeat-seconds 5] [--keep-alive-seconds 10] [--max-batch 16]
- * [--embedded-broker]}
+ * [--durability broker|disk] [--embedded-broker]}
  */
 public final class EdgeGatewayMain {
 
@@ -29,6 +29,7 @@ public final class EdgeGatewayMain {
         int keepAlive = 10;
         int maxBatch = 16;
         boolean embedded = false;
+        GatewayConfig.Durability durability = GatewayConfig.Durability.BROKER;
         java.util.List<String> models = new java.util.ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -42,6 +43,7 @@ public final class EdgeGatewayMain {
                 case "--keep-alive-seconds" -> keepAlive = Integer.parseInt(args[++i]);
                 case "--max-batch" -> maxBatch = Integer.parseInt(args[++i]);
                 case "--model" -> models.add(args[++i]);
+                case "--durability" -> durability = GatewayConfig.Durability.valueOf(args[++i].toUpperCase(java.util.Locale.ROOT));
                 case "--embedded-broker" -> embedded = true;
                 default -> usage("unknown option " + args[i]);
             }
@@ -63,6 +65,7 @@ public final class EdgeGatewayMain {
                 .withTopics(new Topics(root))
                 .withHeartbeat(Duration.ofSeconds(heartbeat), keepAlive)
                 .withMaxBatch(maxBatch)
+                .withDurability(durability)
                 .withDataDir(dataDir != null ? dataDir : stateDir.resolve("data"));
         Vertx vertx = Vertx.vertx();
         EdgeGateway gateway = new EdgeGateway(config, vertx, Clock.systemUTC());
@@ -95,7 +98,7 @@ public final class EdgeGatewayMain {
         System.err.println(problem);
         System.err.println("usage: --device-id ID [--broker host:port] [--state-dir DIR] [--data-dir DIR (input_ref root; default STATE/data)] [--bootstrap-token T] "
                 + "[--model name@version=file.onnx]... [--topic-root R] [--heartbeat-seconds N] "
-                + "[--keep-alive-seconds N] [--max-batch N] [--embedded-broker]");
+                + "[--keep-alive-seconds N] [--max-batch N] [--durability broker|disk] [--embedded-broker]");
         System.exit(2);
     }
 }

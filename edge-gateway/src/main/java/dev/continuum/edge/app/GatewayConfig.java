@@ -12,12 +12,29 @@ import java.util.function.Supplier;
 /**
  * Everything one gateway needs to know. {@code deviceId} is also its MQTT client id, so the broker
  * keeps one persistent session per device across restarts. {@code dataDir} is the only directory a
- * task's {@code input_ref} may read from (default {@code <stateDir>/data}).
+ * task's {@code input_ref} may read from (default {@code <stateDir>/data}). {@code durability} says when
+ * the spool syncs to disk (default {@link Durability#BROKER}; ADR 0009).
  */
 public record GatewayConfig(String deviceId, String brokerHost, int brokerPort, Topics topics, Path stateDir,
                             String bootstrapToken, Duration heartbeatInterval, int keepAliveSeconds,
                             TaskSpool.Limits spoolLimits, int maxBatch, boolean preferGpu,
-                            Supplier<List<GpuInfo>> gpuSource, Path dataDir) {
+                            Supplier<List<GpuInfo>> gpuSource, Path dataDir, Durability durability) {
+
+    /** When a task may be acknowledged to the broker, and so when the spool must reach the disk. */
+    public enum Durability {
+        /**
+         * Every task is synced before its PUBACK and every result before it is published: the gateway
+         * alone never loses work, at two disk syncs per task.
+         */
+        DISK,
+        /**
+         * A task is acknowledged once its result is acknowledged by the broker, or once its record is
+         * synced — whichever comes first. The disk is synced only when a result cannot be published now
+         * (link down), when many acknowledgements are held, and on a clean stop: on the connected path
+         * the broker's persistent session keeps an unacknowledged task, and redelivers it after a crash.
+         */
+        BROKER
+    }
 
     public GatewayConfig {
         Topics.checkId(deviceId);
@@ -30,41 +47,46 @@ public record GatewayConfig(String deviceId, String brokerHost, int brokerPort, 
         NvidiaSmi smi = NvidiaSmi.onPath();
         return new GatewayConfig(deviceId, brokerHost, brokerPort, Topics.standard(), stateDir, bootstrapToken,
                 Duration.ofSeconds(5), 10, TaskSpool.Limits.defaults(), 16, true, smi::gpus,
-                stateDir.resolve("data"));
+                stateDir.resolve("data"), Durability.BROKER);
     }
 
     public GatewayConfig withTopics(Topics value) {
         return new GatewayConfig(deviceId, brokerHost, brokerPort, value, stateDir, bootstrapToken, heartbeatInterval,
-                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir);
+                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir, durability);
     }
 
     public GatewayConfig withBroker(String host, int port) {
         return new GatewayConfig(deviceId, host, port, topics, stateDir, bootstrapToken, heartbeatInterval,
-                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir);
+                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir, durability);
     }
 
     public GatewayConfig withHeartbeat(Duration interval, int keepAlive) {
         return new GatewayConfig(deviceId, brokerHost, brokerPort, topics, stateDir, bootstrapToken, interval,
-                keepAlive, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir);
+                keepAlive, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir, durability);
     }
 
     public GatewayConfig withSpoolLimits(TaskSpool.Limits value) {
         return new GatewayConfig(deviceId, brokerHost, brokerPort, topics, stateDir, bootstrapToken, heartbeatInterval,
-                keepAliveSeconds, value, maxBatch, preferGpu, gpuSource, dataDir);
+                keepAliveSeconds, value, maxBatch, preferGpu, gpuSource, dataDir, durability);
     }
 
     public GatewayConfig withMaxBatch(int value) {
         return new GatewayConfig(deviceId, brokerHost, brokerPort, topics, stateDir, bootstrapToken, heartbeatInterval,
-                keepAliveSeconds, spoolLimits, value, preferGpu, gpuSource, dataDir);
+                keepAliveSeconds, spoolLimits, value, preferGpu, gpuSource, dataDir, durability);
     }
 
     public GatewayConfig withGpus(Supplier<List<GpuInfo>> value) {
         return new GatewayConfig(deviceId, brokerHost, brokerPort, topics, stateDir, bootstrapToken, heartbeatInterval,
-                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, value, dataDir);
+                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, value, dataDir, durability);
+    }
+
+    public GatewayConfig withDurability(Durability value) {
+        return new GatewayConfig(deviceId, brokerHost, brokerPort, topics, stateDir, bootstrapToken, heartbeatInterval,
+                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir, value);
     }
 
     public GatewayConfig withDataDir(Path value) {
         return new GatewayConfig(deviceId, brokerHost, brokerPort, topics, stateDir, bootstrapToken, heartbeatInterval,
-                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, value);
+                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, value, durability);
     }
 }

@@ -297,6 +297,7 @@ public final class MqttLink implements AutoCloseable {
     private void dispatch(MqttPublishMessage message) {
         byte[] payload = message.payload().getBytes();
         String topic = message.topicName();
+        MqttClient from = client;
         boolean[] acked = {false};
         Incoming incoming = new Incoming() {
             @Override public String topic() { return topic; }
@@ -304,7 +305,8 @@ public final class MqttLink implements AutoCloseable {
             @Override public boolean duplicate() { return message.isDup(); }
             @Override public void ack() {
                 context.runOnContext(v -> {
-                    if (!acked[0]) {
+                    // an ack held past a reconnect belongs to the old session's packet id: never send it on the new one
+                    if (!acked[0] && client == from) {
                         acked[0] = true;
                         if (message.qosLevel() != MqttQoS.AT_MOST_ONCE) {
                             message.ack();

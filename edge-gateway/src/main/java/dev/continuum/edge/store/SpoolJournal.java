@@ -41,8 +41,10 @@ final class SpoolJournal implements AutoCloseable {
     private final boolean sync;
     private final Object syncLock = new Object();
     private FileChannel channel;
+    /** Positions are logical (bytes ever appended), so a mark taken before a compaction stays comparable after it. */
     private volatile long written;
     private volatile long synced;
+    private long fileBytes;
 
     private SpoolJournal(Path file, boolean sync) {
         this.file = file;
@@ -57,11 +59,16 @@ final class SpoolJournal implements AutoCloseable {
             long good = j.replay(replay);
             if (good < j.channel.size()) {
                 j.channel.truncate(good);
+            }
+            // what a crashed process wrote is in the page cache, not necessarily on disk: sync it
+            // once, so every replayed record counts as durable
+            if (sync && good > 0) {
                 j.channel.force(true);
             }
             j.channel.position(good);
             j.written = good;
             j.synced = good;
+            j.fileBytes = good;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open spool journal " + file, e);
         }
@@ -110,6 +117,7 @@ final class SpoolJournal implements AutoCloseable {
             throw new UncheckedIOException("cannot append to " + file, ex);
         }
         written += buf.capacity();
+        fileBytes += buf.capacity();
         return written;
     }
 
@@ -136,7 +144,13 @@ final class SpoolJournal implements AutoCloseable {
         return !sync || synced >= offset;
     }
 
-    long size() {
+    /** Bytes in the file (what compaction is decided on). */
+    synchronized long size() {
+        return fileBytes;
+    }
+
+    /** The logical position after the last record appended: {@code awaitDurable(end())} syncs everything. */
+    long end() {
         return written;
     }
 
@@ -166,9 +180,9 @@ final class SpoolJournal implements AutoCloseable {
                     dir.force(true);
                 }
                 channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
-                written = channel.size();
-                channel.position(written);
-                synced = written;
+                fileBytes = channel.size();
+                channel.position(fileBytes);
+                synced = written; // every live record is in the forced new file
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot replace " + file, e);
             }

@@ -60,11 +60,18 @@ public final class TaskSpool {
     /** What became of a task offered to the spool. */
     public sealed interface Admission permits Accepted, Duplicate, Rejected {}
 
-    /** Spooled; {@code position} tasks are ahead of it. */
-    public record Accepted(long sequence, int position) implements Admission {}
+    /**
+     * Spooled; {@code position} tasks are ahead of it. {@code mark} is the journal position that
+     * must be durable for the task to survive a power loss ({@link #durable}).
+     */
+    public record Accepted(long sequence, int position, long mark) implements Admission {}
 
-    /** Seen before: {@code result} is present when it already finished (resend it), empty while it waits or runs. */
-    public record Duplicate(Optional<ResultMessage> result) implements Admission {}
+    /**
+     * Seen before: {@code result} is present when it already finished (resend it), empty while it
+     * waits or runs. {@code mark}: the journal position of the record that accounts for it (0 when
+     * that is already durable, or the result was delivered).
+     */
+    public record Duplicate(Optional<ResultMessage> result, long mark) implements Admission {}
 
     /** Refused (e.g. spool full); the caller reports it as a failed result. */
     public record Rejected(String reason) implements Admission {}
@@ -83,6 +90,8 @@ public final class TaskSpool {
     private final TreeMap<Long, Spooled> waiting = new TreeMap<>();
     /** The journal record of each waiting task, rewritten as it is when the journal is compacted. */
     private final Map<Long, SpoolJournal.Entry> waitingJson = new java.util.HashMap<>();
+    /** The journal position after each waiting task's record (0 once known durable: replayed or compacted). */
+    private final Map<Long, Long> waitingMark = new java.util.HashMap<>();
     private final Map<String, Long> waitingByTask = new java.util.HashMap<>();
     private final TreeMap<Long, Delivery> undelivered = new TreeMap<>();
     private final Map<String, Long> undeliveredByTask = new java.util.HashMap<>();
@@ -115,8 +124,8 @@ public final class TaskSpool {
     }
 
     /**
-     * Spools a task whose message arrived as {@code raw} (its JSON, kept as it came: no second
-     * encoding of a large tensor); when it answers Accepted, the task is on disk.
+     * Spools a task whose message arrived as {@code raw} (kept as it came: no second encoding of a
+     * large tensor); when it answers, the record that accounts for the task is on disk.
      */
     public Admission admit(TaskMessage task, byte[] raw) {
         Appended a = append(task, raw);
@@ -124,17 +133,29 @@ public final class TaskSpool {
         return a.admission();
     }
 
+    /**
+     * Spools a task without waiting for the disk: the record is written (a process crash keeps it,
+     * the page cache has it) but survives a power loss only once {@link #durable} says so for the
+     * admission's mark — after {@link #sync} or any later sync.
+     */
+    public Admission admitBuffered(TaskMessage task, byte[] raw) {
+        return append(task, raw).admission();
+    }
+
     private synchronized Appended append(TaskMessage task, byte[] raw) {
-        if (waitingByTask.containsKey(task.taskId())) {
-            return new Appended(new Duplicate(Optional.empty()), 0);
+        Long waitingSeq = waitingByTask.get(task.taskId());
+        if (waitingSeq != null) {
+            long mark = waitingMark.get(waitingSeq);
+            return new Appended(new Duplicate(Optional.empty(), mark), mark);
         }
         Long pendingResult = undeliveredByTask.get(task.taskId());
         if (pendingResult != null) {
-            return new Appended(new Duplicate(Optional.of(undelivered.get(pendingResult).result())), 0);
+            Delivery d = undelivered.get(pendingResult);
+            return new Appended(new Duplicate(Optional.of(d.result()), d.offset()), d.offset());
         }
         Path finished = done.resolve(key(task.taskId()) + ".json");
         if (Files.exists(finished)) {
-            return new Appended(new Duplicate(Optional.of(Wire.decode(read(finished), ResultMessage.class))), 0);
+            return new Appended(new Duplicate(Optional.of(Wire.decode(read(finished), ResultMessage.class)), 0), 0);
         }
         byte[] json = raw;
         if (bytes + json.length > limits.maxBytes()) {
@@ -146,10 +167,11 @@ public final class TaskSpool {
         long offset = journal.append(entry);
         waiting.put(seq, new Spooled(seq, task, now, json.length));
         waitingJson.put(seq, entry);
+        waitingMark.put(seq, offset);
         waitingByTask.put(task.taskId(), seq);
         bytes += json.length;
         notifyAll();
-        return new Appended(new Accepted(seq, waiting.size() - 1), offset);
+        return new Appended(new Accepted(seq, waiting.size() - 1, offset), offset);
     }
 
     /** The oldest waiting tasks, in order (they stay spooled until {@link #finish}). */
@@ -178,19 +200,22 @@ public final class TaskSpool {
 
     /** Records the result of a waiting task in one record; returns once it is on disk. */
     public void finish(String taskId, ResultMessage result) {
-        long offset = record(taskId, result);
-        if (offset > 0) {
-            journal.awaitDurable(offset);
-        }
+        journal.awaitDurable(finishBuffered(taskId, result));
     }
 
-    private synchronized long record(String taskId, ResultMessage result) {
+    /**
+     * Records the result of a waiting task without waiting for the disk; returns its mark (see
+     * {@link #durable}), 0 when the task was not waiting. {@link #undelivered} lists the result
+     * only once it is durable.
+     */
+    public synchronized long finishBuffered(String taskId, ResultMessage result) {
         Long seq = waitingByTask.remove(taskId);
         if (seq == null) {
             return 0;
         }
         Spooled s = waiting.remove(seq);
         waitingJson.remove(seq);
+        waitingMark.remove(seq);
         byte[] json = Wire.encode(result);
         long outSeq = nextSequence++;
         long offset = journal.append(new SpoolJournal.Entry(SpoolJournal.RESULT, seq, outSeq, json));
@@ -199,6 +224,16 @@ public final class TaskSpool {
         undelivered.put(outSeq, new Delivery(outSeq, result, json, offset));
         undeliveredByTask.put(taskId, outSeq);
         return offset;
+    }
+
+    /** True when everything up to {@code mark} is on disk (always for 0). */
+    public boolean durable(long mark) {
+        return journal.durable(mark);
+    }
+
+    /** Makes every record written so far durable (one group commit). */
+    public void sync() {
+        journal.awaitDurable(journal.end());
     }
 
     /** Results on disk still to deliver, oldest first. */
@@ -264,6 +299,7 @@ public final class TaskSpool {
         journal.rewrite(live);
         // every kept record is durable now
         undelivered.replaceAll((seq, d) -> new Delivery(seq, d.result(), d.json(), 0));
+        waitingMark.replaceAll((seq, mark) -> 0L);
     }
 
     private void reload(Path dir) {
@@ -286,6 +322,7 @@ public final class TaskSpool {
                 TaskMessage task = Wire.decode(e.payload(), TaskMessage.class);
                 waiting.put(e.a(), new Spooled(e.a(), task, Instant.ofEpochMilli(e.b()), e.payload().length));
                 waitingJson.put(e.a(), e);
+                waitingMark.put(e.a(), 0L);
                 waitingByTask.put(task.taskId(), e.a());
                 bytes += e.payload().length;
             }
@@ -296,6 +333,7 @@ public final class TaskSpool {
                 if (taskSeq != null) {
                     bytes -= waiting.remove(taskSeq).bytes();
                     waitingJson.remove(taskSeq);
+                    waitingMark.remove(taskSeq);
                 }
                 undelivered.put(e.b(), new Delivery(e.b(), result, e.payload(), 0));
                 undeliveredByTask.put(result.taskId(), e.b());

@@ -94,7 +94,7 @@ class EdgeLinkTest {
         GatewayConfig forged = config(id, broker.host(), broker.port(), 5);
         forged = new GatewayConfig(id, forged.brokerHost(), forged.brokerPort(), topics, forged.stateDir(),
                 cloud.credentials.bootstrapToken("another-device"), forged.heartbeatInterval(), 5,
-                forged.spoolLimits(), 16, false, List::of, forged.dataDir());
+                forged.spoolLimits(), 16, false, List::of, forged.dataDir(), forged.durability());
         EdgeGateway gw = startGateway(forged);
 
         Thread.sleep(1500);
@@ -214,7 +214,9 @@ class EdgeLinkTest {
     void shouldDeliverEveryResultOnceWhenGatewayLinkDropsMidTask() throws Exception {
         String id = TestBrokers.freshId("gw");
         TcpProxy proxy = track(new TcpProxy(vertx, broker.host(), broker.port()));
-        EdgeGateway gw = startGateway(config(id, "127.0.0.1", proxy.port(), 2).withMaxBatch(4));
+        // the spool really syncs here: acknowledgements are held until results reach the broker or the disk
+        EdgeGateway gw = startGateway(config(id, "127.0.0.1", proxy.port(), 2).withMaxBatch(4)
+                .withSpoolLimits(TaskSpool.Limits.defaults()));
         gw.models().deploy("ocr-cls", "1", gw.models().install(TestModels.ocrClassifier()));
         Await.until(Duration.ofSeconds(10), () -> gw.credential().isPresent());
 
@@ -245,7 +247,7 @@ class EdgeLinkTest {
             String id = TestBrokers.freshId("gw");
             GatewayConfig cfg = GatewayConfig.of(id, own.host(), own.port(), state.resolve(id),
                     cloud2.credentials.bootstrapToken(id)).withTopics(topics)
-                    .withHeartbeat(Duration.ofMillis(300), 2).withSpoolLimits(TaskSpool.Limits.defaults().withFsync(false))
+                    .withHeartbeat(Duration.ofMillis(300), 2).withSpoolLimits(TaskSpool.Limits.defaults())
                     .withGpus(List::of).withMaxBatch(4);
             EdgeGateway gw = startGateway(cfg);
             gw.models().deploy("ocr-cls", "1", gw.models().install(TestModels.ocrClassifier()));
@@ -328,7 +330,9 @@ class EdgeLinkTest {
     @Test
     void shouldFinishSpooledTasksAfterGatewayRestart() throws Exception {
         String id = TestBrokers.freshId("gw");
-        GatewayConfig cfg = config(id, broker.host(), broker.port(), 5);
+        // the other durability: every task and result synced before it is acknowledged or published
+        GatewayConfig cfg = config(id, broker.host(), broker.port(), 5).withDurability(GatewayConfig.Durability.DISK)
+                .withSpoolLimits(TaskSpool.Limits.defaults());
         EdgeGateway first = new EdgeGateway(cfg, vertx, Clock.systemUTC());
         first.start().get(10, TimeUnit.SECONDS);
         String digest = first.models().install(TestModels.ocrClassifier());

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.continuum.edge.protocol.ResultMessage;
 import dev.continuum.edge.protocol.TaskMessage;
+import dev.continuum.edge.protocol.Wire;
 import dev.continuum.edge.protocol.Tensor;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -58,10 +59,48 @@ class TaskSpoolTest {
     }
 
     @Test
+    void shouldCountABufferedTaskAsDurableOnlyAfterASync() {
+        TaskSpool spool = TaskSpool.open(dir, limits.withFsync(true), clock);
+        TaskSpool.Accepted first = (TaskSpool.Accepted) spool.admitBuffered(task("t1"), Wire.encode(task("t1")));
+        assertThat(spool.durable(first.mark())).isFalse();
+        assertThat(spool.admitBuffered(task("t1"), Wire.encode(task("t1")))).isInstanceOfSatisfying(
+                TaskSpool.Duplicate.class, d -> assertThat(d.mark()).isEqualTo(first.mark()));
+
+        spool.sync();
+
+        assertThat(spool.durable(first.mark())).isTrue();
+    }
+
+    @Test
+    void shouldListABufferedResultForRedeliveryOnlyOnceItIsDurable() {
+        TaskSpool spool = TaskSpool.open(dir, limits.withFsync(true), clock);
+        spool.admitBuffered(task("t1"), Wire.encode(task("t1")));
+        long mark = spool.finishBuffered("t1", ok("t1"));
+        assertThat(spool.undelivered()).isEmpty();
+
+        spool.sync();
+
+        assertThat(spool.durable(mark)).isTrue();
+        assertThat(spool.undelivered()).extracting(ResultMessage::taskId).containsExactly("t1");
+    }
+
+    @Test
+    void shouldTreatWhatACrashedProcessWroteAsDurableAfterReopen() {
+        TaskSpool crashed = TaskSpool.open(dir, limits.withFsync(true), clock);
+        crashed.admitBuffered(task("t1"), Wire.encode(task("t1")));
+
+        TaskSpool reopened = TaskSpool.open(dir, limits.withFsync(true), clock);
+
+        assertThat(reopened.admitBuffered(task("t1"), Wire.encode(task("t1")))).isInstanceOfSatisfying(
+                TaskSpool.Duplicate.class, d -> assertThat(reopened.durable(d.mark())).isTrue());
+    }
+
+    @Test
     void shouldTreatRepeatedTaskIdAsDuplicateAtEveryStage() {
         TaskSpool spool = TaskSpool.open(dir, limits, clock);
         spool.admit(task("t1"));
-        assertThat(spool.admit(task("t1"))).isEqualTo(new TaskSpool.Duplicate(java.util.Optional.empty()));
+        assertThat(spool.admit(task("t1"))).isInstanceOfSatisfying(TaskSpool.Duplicate.class,
+                d -> assertThat(d.result()).isEmpty());
 
         spool.finish("t1", ok("t1"));
         assertThat(spool.admit(task("t1"))).isInstanceOfSatisfying(TaskSpool.Duplicate.class,
