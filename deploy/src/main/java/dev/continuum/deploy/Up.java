@@ -47,6 +47,7 @@ public final class Up {
         // Embedded PostgreSQL narrates every start and stop; the user needs only our summary lines.
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         Options options = parse(args);
+        Instant started = Instant.now();
         Files.createDirectories(options.dataDir());
         List<AutoCloseable> running = new ArrayList<>();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> closeAll(running)));
@@ -76,6 +77,7 @@ public final class Up {
         }
         String api = "http://127.0.0.1:" + options.port();
         awaitReady(api, engine, options.dataDir().resolve("engine.log"));
+        say("Start-up:       everything up after " + Duration.between(started, Instant.now()).toSeconds() + " s");
         say("Continuum API:  " + api + "   (OpenAPI " + api + "/q/openapi, Swagger UI " + api + "/q/swagger-ui)");
 
         int exit = 0;

@@ -1,5 +1,6 @@
 package dev.continuum.deploy;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.continuum.auth.oidc.ClientCredentials;
 import dev.continuum.auth.oidc.TokenClient;
@@ -104,6 +105,13 @@ class UpIT {
             List<String> titles = new ArrayList<>();
             JSON.readTree(signedIn.body()).path("items").forEach(f -> titles.add(f.path("title").asText()));
             assertThat(titles).as("the scientist sees the example flow `up` published as her").contains("Hello, Continuum");
+
+            String other = new TokenClient(issuer(text)).password(ClientCredentials.publicClient("continuum-cli"),
+                    "scientist2", "scientist2-local-only", "openid").accessToken();
+            JsonNode refused = listDatacenterAs(api, other, transfer.group(1));
+            assertThat(refused.path("status").asText()).as("scientist2 may not list scientist's datacenter endpoint: " + refused)
+                    .isEqualTo("FAILED");
+            assertThat(refused.toString()).contains("PermissionDenied");
         } finally {
             first.destroy();   // SIGTERM, as Ctrl-C would
             assertThat(first.waitFor(2, TimeUnit.MINUTES)).as("up stops on SIGTERM").isTrue();
@@ -128,6 +136,31 @@ class UpIT {
         assertThat(second.exitValue()).as("second up exit code; output:\n" + again).isZero();
         assertThat(again).contains("finished: SUCCEEDED");
         assertThat(Files.readString(vaultKey)).as("the vault key is made once and kept").isEqualTo(key);
+    }
+
+    /** Runs a one-state flow that lists the datacenter endpoint, as the owner of {@code token}; the run at its end. */
+    private static JsonNode listDatacenterAs(String api, String token, String transferUrl) throws Exception {
+        String flow = """
+                {"title": "list the datacenter", "definition": {"StartAt": "List", "States": {
+                  "List": {"Type": "Action", "ActionUrl": "%s/ls", "Parameters": {"endpoint_id": "datacenter"},
+                           "ResultPath": "$.listed", "End": true}}}}""".formatted(transferUrl);
+        String flowId = JSON.readTree(post(api + "/flows", flow, token).body()).path("id").asText();
+        String runId = JSON.readTree(post(api + "/flows/" + flowId + "/run", "{\"body\":{}}", token).body()).path("run_id").asText();
+        Instant deadline = Instant.now().plus(Duration.ofMinutes(2));
+        JsonNode run = JSON.readTree(get(api + "/runs/" + runId, token).body());
+        while (run.path("status").asText().equals("ACTIVE") && Instant.now().isBefore(deadline)) {
+            Thread.sleep(200);
+            run = JSON.readTree(get(api + "/runs/" + runId, token).body());
+        }
+        return run;
+    }
+
+    private static HttpResponse<String> post(String url, String body, String token) throws Exception {
+        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
+                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as("POST " + url + ": " + response.body()).isEqualTo(201);
+        return response;
     }
 
     private static Process launch(Path dataDir, Path output, int apiPort, int keycloakPort, boolean exit) throws IOException {
