@@ -82,6 +82,7 @@ public final class EdgeGateway implements AutoCloseable {
     private final AtomicInteger running = new AtomicInteger();
     private final StageTimes stages = new StageTimes();
     private final Map<String, Long> admittedAt = new ConcurrentHashMap<>();
+    private final Map<String, Long> arrivedAt = new ConcurrentHashMap<>();
     private final HeldAcks held = new HeldAcks();
     private final Path credentialFile;
     private volatile String credential;
@@ -343,7 +344,7 @@ public final class EdgeGateway implements AutoCloseable {
             Heartbeat hb = new Heartbeat(config.deviceId(), credential, clock.instant().toString(),
                     heartbeatSeq.incrementAndGet(), s.gpus(), s.cpuCores(), s.cpuLoad(), s.memoryTotalMb(),
                     s.memoryFreeMb(), s.diskFreeMb(), models.executionProvider(), models.inventory(),
-                    spool.queued(), running.get());
+                    spool.queued(), running.get(), Heartbeat.WIRE_FORMS);
             link.publishAtMostOnce(topics.heartbeat(config.deviceId()), Wire.encode(hb));
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "heartbeat failed", e);
@@ -369,6 +370,7 @@ public final class EdgeGateway implements AutoCloseable {
         long decoded = System.nanoTime();
         stages.record(StageTimes.Stage.DECODE, decoded - start);
         admittedAt.put(task.taskId(), decoded);
+        boolean first = arrivedAt.putIfAbsent(task.taskId(), arrived) == null;
         TaskSpool.Admission admission;
         try {
             admission = config.durability() == GatewayConfig.Durability.DISK
@@ -377,18 +379,26 @@ public final class EdgeGateway implements AutoCloseable {
         } catch (RuntimeException e) {
             // could not persist: do not ack, so the broker redelivers it later
             LOG.log(Level.WARNING, "cannot spool task " + task.taskId(), e);
+            if (first) {
+                arrivedAt.remove(task.taskId());
+            }
             return;
         }
         long spooled = System.nanoTime();
         stages.record(StageTimes.Stage.SPOOL, spooled - decoded);
         if (!(admission instanceof TaskSpool.Accepted)) {
             admittedAt.remove(task.taskId());
+            if (first) {
+                arrivedAt.remove(task.taskId());
+            }
         }
         switch (admission) {
             case TaskSpool.Accepted a -> {
                 accountFor(task.taskId(), message, a.mark());
-                link.publishAtMostOnce(topics.progress(config.deviceId()),
-                        Wire.encode(new ProgressMessage(task.taskId(), config.deviceId(), "queued", a.position())));
+                if (a.position() > 0) { // with nothing ahead, "running" follows at once: one message less per task
+                    link.publishAtMostOnce(topics.progress(config.deviceId()),
+                            Wire.encode(new ProgressMessage(task.taskId(), config.deviceId(), "queued", a.position())));
+                }
             }
             case TaskSpool.Duplicate d -> {
                 accountFor(task.taskId(), message, d.mark());
@@ -500,11 +510,17 @@ public final class EdgeGateway implements AutoCloseable {
             double queuedMs = Duration.between(s.receivedAt(), clock.instant()).toNanos() / 1e6;
             ResultMessage result = switch (outcomes.get(i)) {
                 case BatchInference.Output o -> new ResultMessage(s.task().taskId(), config.deviceId(), null,
-                        ResultMessage.SUCCEEDED, o.tensor(), null, digest, o.batchSize(), queuedMs, o.inferenceMs());
+                        ResultMessage.SUCCEEDED, sameFormAsInput(s.task(), o.tensor()), null, digest, o.batchSize(),
+                        queuedMs, o.inferenceMs());
                 case BatchInference.Failure f -> ResultMessage.failed(s.task().taskId(), config.deviceId(), f.error());
             };
             finish(s, result);
         }
+    }
+
+    /** A task that came as a binary frame is answered with one; a JSON task (an older cloud) with JSON. */
+    private static Tensor sameFormAsInput(TaskMessage task, Tensor output) {
+        return task.input() != null && task.input().inBody() ? Tensor.framed(output.shape(), output.values()) : output;
     }
 
     private Tensor resolveInput(TaskMessage task) {
@@ -562,7 +578,12 @@ public final class EdgeGateway implements AutoCloseable {
         long durable = System.nanoTime();
         stages.record(StageTimes.Stage.RESULT, durable - start);
         send(result);
-        stages.record(StageTimes.Stage.PUBLISH, System.nanoTime() - durable);
+        long published = System.nanoTime();
+        stages.record(StageTimes.Stage.PUBLISH, published - durable);
+        Long arrived = arrivedAt.remove(s.task().taskId());
+        if (arrived != null) {
+            stages.record(StageTimes.Stage.OVERHEAD, published - arrived - (long) (result.inferenceMs() * 1e6));
+        }
     }
 
     // ---- results --------------------------------------------------------------------------

@@ -28,7 +28,12 @@ public final class StageTimes {
         /** Encoding the result and making it durable. */
         RESULT,
         /** Signing, encoding and handing the result to the MQTT client. */
-        PUBLISH
+        PUBLISH,
+        /**
+         * Not a stage but their sum less the model: from the task's arrival on the MQTT event loop to its
+         * result handed to the MQTT client, minus the ONNX run — what the gateway adds to an inference.
+         */
+        OVERHEAD
     }
 
     static final int WINDOW = 4096;
@@ -40,6 +45,11 @@ public final class StageTimes {
         int i = stage.ordinal();
         samples[i][counts[i] % WINDOW] = nanos;
         counts[i]++;
+    }
+
+    /** Forgets every sample (e.g. after a warm-up). */
+    public synchronized void clear() {
+        java.util.Arrays.fill(counts, 0);
     }
 
     /** Median milliseconds per stage over the window (stages with no sample are left out). */

@@ -59,6 +59,11 @@ public final class Fleet {
                 .toList();
     }
 
+    /** True when the device's last verified heartbeat says it reads binary frames. */
+    public boolean readsFrames(String deviceId) {
+        return device(deviceId).map(d -> d.heartbeat() != null && d.heartbeat().readsFrames()).orElse(false);
+    }
+
     public Optional<Device> device(String deviceId) {
         return devices().stream().filter(d -> d.deviceId().equals(deviceId)).findFirst();
     }

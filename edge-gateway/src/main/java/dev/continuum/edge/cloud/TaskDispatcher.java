@@ -6,6 +6,7 @@ import dev.continuum.edge.protocol.DeviceStatus;
 import dev.continuum.edge.protocol.ProgressMessage;
 import dev.continuum.edge.protocol.ResultMessage;
 import dev.continuum.edge.protocol.TaskMessage;
+import dev.continuum.edge.protocol.Tensor;
 import dev.continuum.edge.protocol.Topics;
 import dev.continuum.edge.protocol.Wire;
 import java.time.Clock;
@@ -20,6 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * The cloud end of task delivery. A task stays pending until its device answers with a result
@@ -50,6 +52,7 @@ public final class TaskDispatcher implements AutoCloseable {
     private final Duration resendAfter;
     private final Map<String, Pending> pending = new ConcurrentHashMap<>();
     private final List<Consumer<ProgressMessage>> progressListeners = new CopyOnWriteArrayList<>();
+    private volatile Predicate<String> readsFrames = deviceId -> false;
     private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "task-dispatcher-sweep");
         t.setDaemon(true);
@@ -71,6 +74,14 @@ public final class TaskDispatcher implements AutoCloseable {
         link.onConnection(sessionPresent -> pending.values().forEach(this::publish));
         long period = Math.max(200, resendAfter.toMillis() / 2);
         sweeper.scheduleAtFixedRate(this::resendQuiet, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Tells which devices read binary frames (e.g. from their heartbeats): their tasks' inline tensors
+     * go as raw float32 bytes; every other device gets JSON with base64. Unknown devices get JSON.
+     */
+    public void sendFramesTo(Predicate<String> value) {
+        readsFrames = value;
     }
 
     /** Sends a task to a device; the future completes with its verified result (never twice). */
@@ -114,8 +125,20 @@ public final class TaskDispatcher implements AutoCloseable {
 
     private void publish(Pending p) {
         if (link.connected()) {
-            link.publish(topics.tasks(p.deviceId), Wire.encode(p.task), false);
+            link.publish(topics.tasks(p.deviceId), Wire.encode(inFormFor(p.deviceId, p.task)), false);
         }
+    }
+
+    private TaskMessage inFormFor(String deviceId, TaskMessage task) {
+        Tensor input = task.input();
+        if (input == null) {
+            return task;
+        }
+        boolean frames = readsFrames.test(deviceId);
+        if (frames == input.inBody()) {
+            return task;
+        }
+        return task.withTensor(frames ? Tensor.framed(input.shape(), input.values()) : Tensor.compact(input.shape(), input.values()));
     }
 
     private void resendQuiet() {

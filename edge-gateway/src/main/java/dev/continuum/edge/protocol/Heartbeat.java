@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * What a gateway has and how busy it is, sent every few seconds. {@code credential} lets the cloud
- * ignore heartbeats from devices it never registered or has revoked.
+ * ignore heartbeats from devices it never registered or has revoked. {@code wire} lists the message
+ * forms it reads ({@code json}, {@code frame}).
  */
 public record Heartbeat(@JsonProperty("device_id") String deviceId,
                         @JsonProperty("credential") String credential,
@@ -20,11 +21,21 @@ public record Heartbeat(@JsonProperty("device_id") String deviceId,
                         @JsonProperty("execution_provider") String executionProvider,
                         @JsonProperty("loaded_models") List<LoadedModel> loadedModels,
                         @JsonProperty("queued_tasks") int queuedTasks,
-                        @JsonProperty("running_tasks") int runningTasks) {
+                        @JsonProperty("running_tasks") int runningTasks,
+                        @JsonProperty("wire") List<String> wire) {
+
+    /** What a gateway of this version reads: JSON messages and binary frames ({@link Wire}). */
+    public static final List<String> WIRE_FORMS = List.of("json", "frame");
 
     public Heartbeat {
         gpus = gpus == null ? List.of() : List.copyOf(gpus);
         loadedModels = loadedModels == null ? List.of() : List.copyOf(loadedModels);
+        wire = wire == null ? List.of("json") : List.copyOf(wire); // a gateway that does not say reads JSON only
+    }
+
+    /** True when the gateway reads binary frames, so the cloud may send it tensors as raw bytes. */
+    public boolean readsFrames() {
+        return wire.contains("frame");
     }
 
     public long gpuMemoryFreeMb() {

@@ -13,7 +13,7 @@ public record ResultMessage(@JsonProperty("task_id") String taskId,
                             @JsonProperty("model_digest") String modelDigest,
                             @JsonProperty("batch_size") int batchSize,
                             @JsonProperty("queued_ms") double queuedMs,
-                            @JsonProperty("inference_ms") double inferenceMs) {
+                            @JsonProperty("inference_ms") double inferenceMs) implements CarriesTensor<ResultMessage> {
 
     public static final String SUCCEEDED = "SUCCEEDED";
     public static final String FAILED = "FAILED";
@@ -25,6 +25,17 @@ public record ResultMessage(@JsonProperty("task_id") String taskId,
     @JsonIgnore
     public boolean succeeded() {
         return SUCCEEDED.equals(status);
+    }
+
+    @Override
+    public Tensor tensor() {
+        return output;
+    }
+
+    @Override
+    public ResultMessage withTensor(Tensor tensor) {
+        return new ResultMessage(taskId, deviceId, credential, status, tensor, error, modelDigest, batchSize,
+                queuedMs, inferenceMs);
     }
 
     public ResultMessage signedWith(String newCredential) {

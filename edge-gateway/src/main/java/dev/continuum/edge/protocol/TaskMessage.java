@@ -15,7 +15,7 @@ public record TaskMessage(@JsonProperty("task_id") String taskId,
                           @JsonProperty("input") Tensor input,
                           @JsonProperty("input_ref") String inputRef,
                           @JsonProperty("deadline") String deadline,
-                          @JsonProperty("sent_at") String sentAt) {
+                          @JsonProperty("sent_at") String sentAt) implements CarriesTensor<TaskMessage> {
 
     @JsonIgnore
     public boolean expiredAt(Instant now) {
@@ -24,5 +24,15 @@ public record TaskMessage(@JsonProperty("task_id") String taskId,
 
     public TaskMessage withInput(Tensor resolved) {
         return new TaskMessage(taskId, model, resolved, null, deadline, sentAt);
+    }
+
+    @Override
+    public Tensor tensor() {
+        return input;
+    }
+
+    @Override
+    public TaskMessage withTensor(Tensor tensor) {
+        return new TaskMessage(taskId, model, tensor, inputRef, deadline, sentAt);
     }
 }

@@ -197,6 +197,24 @@ class EdgeLinkTest {
     }
 
     @Test
+    void shouldAnswerATaskSentAsABinaryFrameWithTheSameOutputAsTheJsonTask() throws Exception {
+        String id = TestBrokers.freshId("gw");
+        EdgeGateway gw = startGateway(config(id, broker.host(), broker.port(), 5));
+        gw.models().deploy("ocr-cls", "1", gw.models().install(TestModels.ocrClassifier()));
+        Await.until(Duration.ofSeconds(10), () -> gw.credential().isPresent());
+
+        cloud.dispatcher.sendFramesTo(device -> false);
+        ResultMessage json = cloud.dispatcher.send(id, task("t-json", "ocr-cls", 7)).get(20, TimeUnit.SECONDS);
+        cloud.dispatcher.sendFramesTo(device -> true);
+        ResultMessage framed = cloud.dispatcher.send(id, task("t-frame", "ocr-cls", 7)).get(20, TimeUnit.SECONDS);
+
+        assertThat(framed.succeeded()).isTrue();
+        assertThat(framed.output().inBody()).as("a frame is answered with a frame").isTrue();
+        assertThat(json.output().inBody()).as("JSON is answered with JSON").isFalse();
+        assertThat(framed.output().values()).containsExactly(json.output().values());
+    }
+
+    @Test
     void shouldRunARepeatedTaskIdOnceAndAnswerTheRepeatWithTheSameResult() throws Exception {
         String id = TestBrokers.freshId("gw");
         EdgeGateway gw = startGateway(config(id, broker.host(), broker.port(), 5));

@@ -26,6 +26,7 @@ public final class CloudSide implements AutoCloseable {
         fleet.attach();
         dispatcher = new TaskDispatcher(link, topics, credentials, Clock.systemUTC(), Duration.ofSeconds(2));
         dispatcher.attach();
+        dispatcher.sendFramesTo(fleet::readsFrames);
         link.start().get(10, TimeUnit.SECONDS);
     }
 

@@ -31,6 +31,7 @@ public final class EdgeCloud implements AutoCloseable {
         fleet.attach();
         this.dispatcher = new TaskDispatcher(link, topics, credentials, clock, Duration.ofSeconds(3));
         dispatcher.attach();
+        dispatcher.sendFramesTo(fleet::readsFrames);
     }
 
     public CompletableFuture<Void> start() {

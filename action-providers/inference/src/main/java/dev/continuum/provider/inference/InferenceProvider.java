@@ -178,8 +178,8 @@ public final class InferenceProvider implements ActionProvider {
     private static Tensor parseInput(JsonNode body) {
         try {
             Tensor input = Wire.mapper().treeToValue(body.get("input"), Tensor.class);
-            input.values();
-            return input;
+            // decoded and checked once here; sent as raw bytes to gateways that read frames
+            return Tensor.framed(input.shape(), input.values());
         } catch (IOException | IllegalArgumentException e) {
             throw new InvalidInputException("/body/input", e.getMessage());
         }
@@ -203,7 +203,8 @@ public final class InferenceProvider implements ActionProvider {
         if (result.succeeded()) {
             ObjectNode d = details(deviceId, result.taskId());
             d.put("model_digest", result.modelDigest());
-            d.set("output", Wire.mapper().valueToTree(result.output()));
+            // {shape, data} whatever form it travelled in
+            d.set("output", Wire.mapper().valueToTree(Tensor.of(result.output().shape(), result.output().values())));
             d.put("batch_size", result.batchSize());
             d.put("inference_ms", result.inferenceMs());
             d.put("queued_ms", result.queuedMs());

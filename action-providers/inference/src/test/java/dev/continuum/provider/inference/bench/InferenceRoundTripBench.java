@@ -46,8 +46,8 @@ import org.junit.jupiter.api.Test;
  * (add {@code -Dbench.n=2000} for more samples). Stages, same model and input (1x3x48x192 float32):
  * <ol>
  *   <li>raw: {@code OrtSession.run} through {@link dev.continuum.edge.inference.OnnxModel}, in process;</li>
- *   <li>mqtt: cloud dispatcher → broker → gateway (spool to disk, ONNX, outbox) → broker → cloud, one at a time,
- *       with and without fsync in the spool;</li>
+ *   <li>mqtt: cloud dispatcher → broker → gateway (spool, ONNX, outbox) → broker → cloud, one at a time, with
+ *       durability BROKER and DISK (ADR 0009), with binary frames and with JSON + base64;</li>
  *   <li>http: POST /run to the provider → MQTT → gateway → back → push callback received.</li>
  * </ol>
  */
@@ -87,11 +87,17 @@ class InferenceRoundTripBench {
         EdgeCloud cloud = new EdgeCloud(vertx, broker.host(), broker.port(), TestBrokers.freshId("bench-cloud"), topics,
                 credentials, Clock.systemUTC());
         cloud.start().get(10, TimeUnit.SECONDS);
-        for (boolean fsync : new boolean[] {true, false}) {
-            String id = TestBrokers.freshId(fsync ? "bench-fsync" : "bench-nofsync");
+        record Variant(String name, GatewayConfig.Durability durability, boolean frames) {}
+        for (Variant v : new Variant[] {
+                new Variant("durability=broker (default), binary frames", GatewayConfig.Durability.BROKER, true),
+                new Variant("durability=disk (sync each task), binary frames", GatewayConfig.Durability.DISK, true),
+                new Variant("durability=broker, JSON + base64", GatewayConfig.Durability.BROKER, false)}) {
+            String id = TestBrokers.freshId("bench-" + v.durability().name().toLowerCase() + (v.frames() ? "-frames" : "-json"));
             GatewayConfig cfg = GatewayConfig.of(id, broker.host(), broker.port(), dir.resolve(id), credentials.bootstrapToken(id))
-                    .withTopics(topics).withHeartbeat(Duration.ofSeconds(1), 10)
-                    .withSpoolLimits(TaskSpool.Limits.defaults().withFsync(fsync)).withGpus(List::of);
+                    .withTopics(topics).withHeartbeat(Duration.ofSeconds(1), 10).withDurability(v.durability())
+                    .withSpoolLimits(TaskSpool.Limits.defaults()).withGpus(List::of);
+            cloud.dispatcher().sendFramesTo(device -> v.frames());
+            Tensor sent = v.frames() ? Tensor.framed(TestModels.CLS_SHAPE, image) : input;
             try (EdgeGateway gw = new EdgeGateway(cfg, vertx, Clock.systemUTC())) {
                 gw.models().deploy("ocr-cls", "1", gw.models().install(model));
                 gw.start().get(10, TimeUnit.SECONDS);
@@ -99,16 +105,19 @@ class InferenceRoundTripBench {
                 double[] rtt = new double[n];
                 double[] onDevice = new double[n];
                 for (int i = -200; i < n; i++) {
-                    TaskMessage task = new TaskMessage(id + "-" + i, "ocr-cls", input, null,
+                    TaskMessage task = new TaskMessage(id + "-" + i, "ocr-cls", sent, null,
                             Instant.now().plusSeconds(60).toString(), null);
                     long t = System.nanoTime();
                     ResultMessage r = cloud.dispatcher().send(id, task).get(30, TimeUnit.SECONDS);
+                    if (i == -1) {
+                        gw.stageTimes().clear(); // the profile covers the measured tasks, not the warm-up
+                    }
                     if (i >= 0) {
                         rtt[i] = (System.nanoTime() - t) / 1e6;
                         onDevice[i] = r.inferenceMs();
                     }
                 }
-                report("MQTT round trip, spool fsync=" + fsync, rtt);
+                report("MQTT round trip, " + v.name(), rtt);
                 report("  of which ONNX run on the gateway", onDevice);
                 double[] overhead = new double[n];
                 for (int i = 0; i < n; i++) {
@@ -123,6 +132,7 @@ class InferenceRoundTripBench {
         String id = TestBrokers.freshId("bench-http");
         GatewayConfig cfg = GatewayConfig.of(id, broker.host(), broker.port(), dir.resolve(id), credentials.bootstrapToken(id))
                 .withTopics(topics).withHeartbeat(Duration.ofMillis(500), 10).withGpus(List::of);
+        cloud.dispatcher().sendFramesTo(cloud.fleet()::readsFrames);
         Router router = Router.router(vertx);
         ActionProviderServer.mount(router, "/providers/inference",
                 new InferenceProvider(cloud.fleet(), cloud.dispatcher(), new DevicePlanner(), Clock.systemUTC()),
