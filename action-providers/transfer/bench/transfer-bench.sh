@@ -8,6 +8,9 @@
 # Gateway -> datacenter: the same source directory is also served by a gateway storage process
 # (GatewayStorageMain, read-only) over the MQTT broker BROKER (default 127.0.0.1:1883; skipped when
 # nothing answers there), and copied to the datacenter directory through the provider.
+# ALGORITHMS="blake3 sha256" (checksum_algorithm of the verified runs); BEFORE_JAR=path/to/older-runner.jar also runs
+# that jar's provider on the same data in the same round (rows "before"), for before/after comparisons.
+# Polling: curl + grep every 20 ms (a python per poll would take CPU from the transfer on 2 cores).
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 bench="${1:-/tmp/continuum-transfer-bench}"
@@ -17,6 +20,8 @@ parallelism="${PARALLELISM:-4}"
 datasets="${DATASETS:-large small}"
 rounds="${ROUNDS:-2}"
 tools=" ${TOOLS:-cp rclone continuum gateway} "
+algorithms="${ALGORITHMS:-blake3 sha256}"
+before_jar="${BEFORE_JAR:-}"
 jar="$(ls "$here"/target/continuum-transfer-provider-*-runner.jar | head -1)"
 java="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java"
 mkdir -p "$bench/src/large" "$bench/src/small"
@@ -55,13 +60,24 @@ if [ "$has_broker" = 1 ]; then
   gateway=$!
   for _ in $(seq 100); do grep -q "serving" "$bench/gateway.log" && break; sleep 0.2; done
 fi
-rm -rf "$bench/state" "$bench/dst"; mkdir -p "$bench/dst"
-"$java" -jar "$jar" --endpoints "$bench/endpoints.json" --state "$bench/state" --port 0 \
+rm -rf "$bench/state" "$bench/state-before" "$bench/dst"; mkdir -p "$bench/dst"
+# the Vector API module lets the provider hash BLAKE3 on 512-bit lanes (docs/decisions/0009)
+"$java" --add-modules jdk.incubator.vector -jar "$jar" --endpoints "$bench/endpoints.json" --state "$bench/state" --port 0 \
     --parallelism "$parallelism" > "$bench/provider.log" 2>&1 &
 provider=$!
-trap 'kill $provider $gateway 2>/dev/null || true' EXIT
+before=""
+if [ -n "$before_jar" ]; then
+  "$java" -jar "$before_jar" --endpoints "$bench/endpoints.json" --state "$bench/state-before" --port 0 \
+      --parallelism "$parallelism" > "$bench/provider-before.log" 2>&1 &
+  before=$!
+fi
+trap 'kill $provider $gateway $before 2>/dev/null || true' EXIT
 for _ in $(seq 100); do grep -q "listening on" "$bench/provider.log" && break; sleep 0.2; done
 url="$(grep -o 'http://[^ ]*/providers/transfer' "$bench/provider.log" | head -1)"
+if [ -n "$before" ]; then
+  for _ in $(seq 100); do grep -q "listening on" "$bench/provider-before.log" && break; sleep 0.2; done
+  url_before="$(grep -o 'http://[^ ]*/providers/transfer' "$bench/provider-before.log" | head -1)"
+fi
 
 now() { date +%s.%N; }
 report() { # name dataset bytes seconds cpu-seconds
@@ -75,23 +91,25 @@ timed() { # command... ; prints "wall cpu" of the command
 }
 bytes_of() { du -sb --apparent-size "$1" | cut -f1; }
 
-run_continuum() { # dataset verify [source endpoint]
-  local ds="$1" verify="$2" from="${3:-src}" body t0 t1 id status
+run_continuum() { # dataset verify [source endpoint] [algorithm] [before]
+  local ds="$1" verify="$2" from="${3:-src}" algorithm="${4:-}" which="${5:-}" body t0 t1 id status answer
+  local u="$url" pid="$provider" name="continuum"
+  [ "$which" = before ] && { u="$url_before"; pid="$before"; name="before"; }
+  local extra=""; [ -n "$algorithm" ] && extra=",\"checksum_algorithm\":\"$algorithm\""
   rm -rf "$bench/dst/c-$ds"
   sync
-  body="{\"request_id\":\"bench-$ds-$RANDOM\",\"body\":{\"source_endpoint_id\":\"$from\",\"destination_endpoint_id\":\"dst\",\"transfer_items\":[{\"source_path\":\"/$ds\",\"destination_path\":\"/c-$ds\",\"recursive\":true}],\"verify_checksum\":$verify}}"
-  c0=$(python3 -c "print($(cpu_of $provider)+$(cpu_of "$([ "$from" = gw ] && echo "$gateway")"))")
+  body="{\"request_id\":\"bench-$ds-$RANDOM\",\"body\":{\"source_endpoint_id\":\"$from\",\"destination_endpoint_id\":\"dst\",\"transfer_items\":[{\"source_path\":\"/$ds\",\"destination_path\":\"/c-$ds\",\"recursive\":true}],\"verify_checksum\":$verify$extra}}"
+  c0=$(python3 -c "print($(cpu_of $pid)+$(cpu_of "$([ "$from" = gw ] && echo "$gateway")"))")
   t0=$(now)
-  id=$(curl -s -XPOST "$url/transfer/run" -H 'Content-Type: application/json' -d "$body" | python3 -c 'import json,sys; print(json.load(sys.stdin)["action_id"])')
-  while :; do
-    status=$(curl -s "$url/transfer/$id/status" | python3 -c 'import json,sys; print(json.load(sys.stdin)["status"])')
-    [ "$status" = ACTIVE ] || break
-    sleep 0.1
+  id=$(curl -s -XPOST "$u/transfer/run" -H 'Content-Type: application/json' -d "$body" | grep -o '"action_id" *: *"[^"]*"' | cut -d'"' -f4)
+  while answer=$(curl -s "$u/transfer/$id/status"); echo "$answer" | grep -Eq '"status" *: *"ACTIVE"'; do
+    sleep 0.02
   done
   t1=$(now)
-  c1=$(python3 -c "print($(cpu_of $provider)+$(cpu_of "$([ "$from" = gw ] && echo "$gateway")"))")
-  [ "$status" = SUCCEEDED ] || { echo "continuum transfer $ds ended $status"; curl -s "$url/transfer/$id/status"; exit 1; }
-  report "continuum $from (verify=$verify)" "$ds" "$(bytes_of "$bench/src/$ds")" "$(python3 -c "print($t1-$t0)")" "$(python3 -c "print($c1-$c0)")"
+  c1=$(python3 -c "print($(cpu_of $pid)+$(cpu_of "$([ "$from" = gw ] && echo "$gateway")"))")
+  echo "$answer" | grep -Eq '"status" *: *"SUCCEEDED"' || { echo "$name transfer $ds ended: $answer"; exit 1; }
+  local algo; algo=$(echo "$answer" | grep -o '"checksum_algorithm" *: *"[^"]*"' | cut -d'"' -f4)
+  report "$name $from (verify=$verify${algo:+, $algo})" "$ds" "$(bytes_of "$bench/src/$ds")" "$(python3 -c "print($t1-$t0)")" "$(python3 -c "print($c1-$c0)")"
 }
 
 run_cp() {
@@ -115,9 +133,13 @@ for ds in $datasets; do
   for round in $(seq "$rounds"); do
     [[ $tools == *" cp "* ]] && run_cp "$ds"
     [[ $tools == *" rclone "* ]] && run_rclone "$ds"
-    [[ $tools == *" continuum "* ]] && { run_continuum "$ds" true; run_continuum "$ds" false; }
+    if [[ $tools == *" continuum "* ]]; then
+      [ -n "$before" ] && { run_continuum "$ds" true src "" before; run_continuum "$ds" false src "" before; }
+      for a in $algorithms; do run_continuum "$ds" true src "$a"; done
+      run_continuum "$ds" false
+    fi
     if [[ $tools == *" gateway "* ]]; then
-      if [ -n "$gateway" ]; then run_continuum "$ds" true gw; else echo "$ds gateway: no broker at $broker"; fi
+      if [ -n "$gateway" ]; then run_continuum "$ds" true gw "${algorithms%% *}"; else echo "$ds gateway: no broker at $broker"; fi
     fi
   done
   rm -rf "$bench/dst"/*

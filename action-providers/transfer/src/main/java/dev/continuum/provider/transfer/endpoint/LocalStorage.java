@@ -4,6 +4,8 @@ import dev.continuum.provider.path.EndpointPath;
 import dev.continuum.provider.path.UnsafePathException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryNotEmptyException;
@@ -184,6 +186,11 @@ public final class LocalStorage implements Storage {
     }
 
     @Override
+    public Optional<Path> localFile(EndpointPath file) throws IOException {
+        return Optional.of(resolve(file));
+    }
+
+    @Override
     public String describe() {
         return "directory " + root;
     }
@@ -226,6 +233,29 @@ public final class LocalStorage implements Storage {
         public boolean readBack(long offset, ByteBuffer into) throws IOException {
             readFully(channel, offset, into);
             return true;
+        }
+
+        @Override
+        public boolean copyFrom(Path source, long offset, long length) throws IOException {
+            // a channel of its own: transferTo writes at the target's position, and chunks are copied in parallel
+            try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ);
+                 FileChannel out = FileChannel.open(part, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
+                out.position(offset);
+                for (long done = 0; done < length; ) {
+                    long n = in.transferTo(offset + done, length - done, out);
+                    if (n <= 0) {
+                        throw new IOException("source " + source.getFileName() + " ended at " + (offset + done)
+                                + ", expected " + (offset + length) + " bytes");
+                    }
+                    done += n;
+                }
+            }
+            return true;
+        }
+
+        @Override
+        public Optional<MemorySegment> map(long offset, long length, Arena arena) throws IOException {
+            return Optional.of(channel.map(FileChannel.MapMode.READ_ONLY, offset, length, arena));
         }
 
         @Override

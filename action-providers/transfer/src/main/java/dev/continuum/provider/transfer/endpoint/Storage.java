@@ -39,6 +39,14 @@ public interface Storage {
      */
     Upload openUpload(EndpointPath file, long size, Instant modified, String resumeToken) throws IOException;
 
+    /**
+     * The file on this machine that holds {@code file}, when this storage is a local directory: the
+     * engine then copies it in the kernel ({@link Upload#copyFrom}) and verifies through mappings.
+     */
+    default Optional<java.nio.file.Path> localFile(EndpointPath file) throws IOException {
+        return Optional.empty();
+    }
+
     /** Short words for logs: {@code directory /srv/data}, {@code s3 bucket/prefix}. */
     String describe();
 }

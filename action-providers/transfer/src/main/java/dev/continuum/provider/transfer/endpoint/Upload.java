@@ -38,6 +38,25 @@ public interface Upload extends AutoCloseable {
         return java.util.Optional.empty();
     }
 
+    /**
+     * Copies bytes {@code offset .. offset + length} of a local file to the same offset of this upload
+     * without passing them through user space ({@code copy_file_range}, as {@code cp} does). False (the
+     * default) when this storage cannot; the engine then reads and writes through a buffer.
+     */
+    default boolean copyFrom(java.nio.file.Path source, long offset, long length) throws IOException {
+        return false;
+    }
+
+    /**
+     * What the destination now holds for a chunk, mapped read-only into memory (valid until
+     * {@code arena} closes), so the engine can hash and compare it without copying. Empty (the default)
+     * where the data is not a local file.
+     */
+    default java.util.Optional<java.lang.foreign.MemorySegment> map(long offset, long length,
+                                                                  java.lang.foreign.Arena arena) throws IOException {
+        return java.util.Optional.empty();
+    }
+
     /** Makes the file visible at its path with the given modification time. */
     void commit(Instant modified, java.util.SortedMap<Integer, String> receipts) throws IOException;
 

@@ -6,9 +6,8 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * SHA-256, the checksum of chunks and files. Chosen over faster non-JDK hashes (BLAKE3, xxHash)
- * because the JDK's implementation uses the CPU's SHA extensions where present (several GB/s per
- * core), it is what S3 and scientists' tools already report, and it needs no native library.
+ * SHA-256 as the JDK computes it (with the CPU's SHA extensions where present): one of the two chunk
+ * checksums ({@link ChecksumAlgorithm}), and the hash a gateway device answers for a chunk it holds.
  */
 public final class Sha256 {
 

@@ -6,12 +6,15 @@ import dev.continuum.provider.transfer.endpoint.Upload;
 import dev.continuum.provider.path.EndpointPath;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
-import java.security.MessageDigest;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -25,10 +28,12 @@ import java.util.concurrent.atomic.AtomicReference;
  * Copies files between two storages in verified chunks, several at once, remembering each
  * verified chunk in a {@link TransferJournal} so that a rerun after a crash sends only the rest.
  *
- * <p>A chunk is read from the source and hashed (SHA-256), written to the destination, read back
- * and hashed again; a mismatch is logged, counted and the chunk rewritten, up to
- * {@code maxAttempts}. Stores that cannot be read before commit (S3 multipart) are verified
- * chunk by chunk after the commit instead, and the file is sent again on a mismatch.
+ * <p>A chunk is read from the source into a buffer and hashed ({@link ChecksumAlgorithm}), that buffer
+ * is written to the destination, read back and compared; a mismatch is logged, counted and the chunk
+ * rewritten, up to {@code maxAttempts}. Between two local directories the chunk is instead copied in
+ * the kernel and checked through memory mappings of both files (no user-space copy). Stores that
+ * cannot be read before commit (S3 multipart) are verified chunk by chunk after the commit instead,
+ * and the file is sent again on a mismatch.
  */
 public final class TransferEngine {
 
@@ -68,6 +73,14 @@ public final class TransferEngine {
     public Progress.Snapshot run(Storage source, Storage destination, List<TransferItem> items, SyncLevel syncLevel,
                                  boolean verify, TransferJournal journal, Progress progress, Listener listener,
                                  AtomicBoolean cancelled) {
+        return run(source, destination, items, syncLevel, verify, ChecksumAlgorithm.defaultForThisJvm(), journal, progress,
+                listener, cancelled);
+    }
+
+    /** As above, hashing chunks with {@code algorithm}. */
+    public Progress.Snapshot run(Storage source, Storage destination, List<TransferItem> items, SyncLevel syncLevel,
+                                 boolean verify, ChecksumAlgorithm algorithm, TransferJournal journal, Progress progress,
+                                 Listener listener, AtomicBoolean cancelled) {
         List<FileJob> jobs = new ArrayList<>();
         for (TransferItem item : items) {
             expand(source, destination, item, jobs);
@@ -75,7 +88,7 @@ public final class TransferEngine {
         progress.filesTotal.set(jobs.size());
         List<FileJob> toSend = new ArrayList<>();
         for (FileJob job : jobs) {
-            if (alreadyThere(source, destination, job, syncLevel, journal)) {
+            if (alreadyThere(source, destination, job, syncLevel, algorithm, journal)) {
                 progress.filesSkipped.incrementAndGet();
                 progress.filesDone.incrementAndGet();
             } else {
@@ -85,7 +98,7 @@ public final class TransferEngine {
         }
         listener.event("TransferPlanned", jobs.size() + " files, " + toSend.size() + " to send ("
                 + progress.bytesTotal.get() + " bytes), " + (jobs.size() - toSend.size()) + " already at the destination");
-        new Run(source, destination, verify, journal, progress, listener, cancelled).sendAll(toSend);
+        new Run(source, destination, verify, algorithm, journal, progress, listener, cancelled).sendAll(toSend);
         return progress.snapshot();
     }
 
@@ -129,7 +142,8 @@ public final class TransferEngine {
         }
     }
 
-    private boolean alreadyThere(Storage source, Storage destination, FileJob job, SyncLevel level, TransferJournal journal) {
+    private boolean alreadyThere(Storage source, Storage destination, FileJob job, SyncLevel level,
+                                 ChecksumAlgorithm algorithm, TransferJournal journal) {
         Optional<Entry> there;
         try {
             there = destination.stat(job.destination());
@@ -155,12 +169,14 @@ public final class TransferEngine {
             case MTIME -> dest.size() == job.size()
                     && !dest.modified().truncatedTo(ChronoUnit.SECONDS).isBefore(job.modified().truncatedTo(ChronoUnit.SECONDS));
             case CHECKSUM -> dest.size() == job.size()
-                    && fileSha256(source, job.source(), job.size()).equals(fileSha256(destination, job.destination(), job.size()));
+                    && fileChecksum(source, job.source(), job.size(), algorithm)
+                            .equals(fileChecksum(destination, job.destination(), job.size(), algorithm));
         };
     }
 
-    private String fileSha256(Storage storage, EndpointPath path, long size) {
-        MessageDigest md = Sha256.fresh();
+    /** The hashes of the file's chunks, one after the other: equal for equal contents. */
+    private String fileChecksum(Storage storage, EndpointPath path, long size, ChecksumAlgorithm algorithm) {
+        StringBuilder hashes = new StringBuilder();
         ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(options.chunkBytes(), Math.max(1, size)));
         try {
             for (long offset = 0; offset < size; ) {
@@ -170,13 +186,13 @@ public final class TransferEngine {
                     break;
                 }
                 buffer.flip();
-                md.update(buffer);
+                hashes.append(algorithm.hex(buffer)).append(' ');
                 offset += n;
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return HexFormat.of().formatHex(md.digest());
+        return hashes.toString();
     }
 
     /** The state of one execution: workers, open uploads, the first failure. */
@@ -193,10 +209,12 @@ public final class TransferEngine {
         private long nextSendNanos = System.nanoTime();
 
         private final boolean verify;
+        private final ChecksumAlgorithm algorithm;
 
-        Run(Storage source, Storage destination, boolean verify, TransferJournal journal, Progress progress,
-            Listener listener, AtomicBoolean cancelled) {
+        Run(Storage source, Storage destination, boolean verify, ChecksumAlgorithm algorithm, TransferJournal journal,
+            Progress progress, Listener listener, AtomicBoolean cancelled) {
             this.verify = verify;
+            this.algorithm = algorithm;
             this.source = source;
             this.destination = destination;
             this.journal = journal;
@@ -289,6 +307,8 @@ public final class TransferEngine {
             final int chunkCount;
             final AtomicInteger remaining;
             private Upload upload;
+            /** The source as a local file, when it is one and the destination copies in the kernel. */
+            private volatile Path sourceFile;
 
             OpenFile(FileJob job) {
                 this.job = job;
@@ -306,6 +326,7 @@ public final class TransferEngine {
                         journal.forget(key);   // the source changed since: start over
                     }
                     upload = destination.openUpload(job.destination(), job.size(), job.modified(), known.map(r -> r.token()).orElse(null));
+                    sourceFile = source.localFile(job.source()).orElse(null);
                     if (known.isEmpty() || !upload.resumed() || !upload.resumeToken().equals(known.get().token())) {
                         if (known.isPresent()) {
                             journal.forget(key);   // the partial data is gone: its chunks must be sent again
@@ -359,6 +380,10 @@ public final class TransferEngine {
             }
 
             private void sendVerified(Upload up, int index, long offset, int length) throws IOException {
+                Path from = sourceFile;
+                if (length > 0 && from != null && sendCopied(up, from, index, offset, length)) {
+                    return;
+                }
                 ByteBuffer[] pair = buffers.get();
                 ByteBuffer data = pair[0];
                 data.clear().limit(length);
@@ -369,7 +394,7 @@ public final class TransferEngine {
                 }
                 data.flip();
                 pace(length);
-                String expected = Sha256.hex(data);
+                String expected = algorithm.hex(data);
                 for (int attempt = 1; ; attempt++) {
                     String receipt;
                     try {
@@ -380,16 +405,75 @@ public final class TransferEngine {
                     }
                     String actual = verify ? destinationDiffers(up, offset, length, data, pair[1], expected) : null;
                     if (actual != null) {
-                        progress.checksumMismatches.incrementAndGet();
-                        listener.event("ChecksumMismatch", "chunk " + index + " of " + job.destination()
-                                + " (bytes " + offset + "-" + (offset + length - 1) + "): expected sha256 " + expected
-                                + ", destination holds " + actual + "; attempt " + attempt + " of " + options.maxAttempts());
-                        retryOrFail(attempt, "checksum mismatch on chunk " + index + " of " + job.destination(), null);
+                        mismatch(index, offset, length, expected, actual, attempt);
                         continue;
                     }
-                    journal.chunkVerified(key, index, expected, receipt);
+                    journal.chunkVerified(key, index, algorithm.journalValue(expected), receipt);
                     return;
                 }
+            }
+
+            private void mismatch(int index, long offset, int length, String expected, String actual, int attempt) {
+                progress.checksumMismatches.incrementAndGet();
+                listener.event("ChecksumMismatch", "chunk " + index + " of " + job.destination()
+                        + " (bytes " + offset + "-" + (offset + length - 1) + "): expected " + algorithm.id() + " " + expected
+                        + ", destination holds " + actual + "; attempt " + attempt + " of " + options.maxAttempts());
+                retryOrFail(attempt, "checksum mismatch on chunk " + index + " of " + job.destination(), null);
+            }
+
+            /**
+             * Local file to local file: the kernel copies the chunk ({@code copy_file_range}, no user-space
+             * copy, as {@code cp}), then the destination's pages are compared byte for byte with the source's
+             * through read-only mappings, and the hash recorded is that of the destination's bytes. False when
+             * the destination cannot take a kernel copy (the caller then reads and writes).
+             */
+            private boolean sendCopied(Upload up, Path from, int index, long offset, int length) throws IOException {
+                try (FileChannel in = FileChannel.open(from, StandardOpenOption.READ); Arena arena = Arena.ofConfined()) {
+                    if (in.size() < offset + length) {
+                        throw new TransferFailedException("SourceChanged", "source " + job.source()
+                                + " changed during the transfer (expected " + length + " bytes at " + offset + ", it has "
+                                + in.size() + " bytes)");
+                    }
+                    pace(length);
+                    MemorySegment src = null;
+                    for (int attempt = 1; ; attempt++) {
+                        try {
+                            if (!up.copyFrom(from, offset, length)) {
+                                sourceFile = null;   // this destination takes no kernel copies: buffer the other chunks too
+                                return false;
+                            }
+                        } catch (IOException e) {
+                            retryOrFail(attempt, "copy of chunk " + index + " of " + job.destination() + " failed: " + e.getMessage(), e);
+                            continue;
+                        }
+                        if (src == null) {
+                            src = in.map(FileChannel.MapMode.READ_ONLY, offset, length, arena);
+                        }
+                        if (!verify) {
+                            journal.chunkVerified(key, index, algorithm.journalValue(algorithm.hex(src.asByteBuffer())), "");
+                            return true;
+                        }
+                        MemorySegment there = destinationBytes(up, offset, length, arena);
+                        if (MemorySegment.mismatch(src, 0, length, there, 0, length) != -1) {
+                            mismatch(index, offset, length, algorithm.hex(src.asByteBuffer()), algorithm.hex(there.asByteBuffer()), attempt);
+                            continue;
+                        }
+                        journal.chunkVerified(key, index, algorithm.journalValue(algorithm.hex(there.asByteBuffer())), "");
+                        return true;
+                    }
+                }
+            }
+
+            /** The destination's bytes of a chunk: mapped where the storage can, else read back into a buffer. */
+            private MemorySegment destinationBytes(Upload up, long offset, int length, Arena arena) throws IOException {
+                Optional<MemorySegment> mapped = up.map(offset, length, arena);
+                if (mapped.isPresent()) {
+                    return mapped.get();
+                }
+                ByteBuffer back = buffers.get()[1];
+                back.clear().limit(length);
+                up.readBack(offset, back);
+                return MemorySegment.ofBuffer(back.flip());
             }
 
             /**
@@ -402,15 +486,16 @@ public final class TransferEngine {
             private String destinationDiffers(Upload up, long offset, int length, ByteBuffer data, ByteBuffer back,
                                               String expected) throws IOException {
                 Optional<String> remote = up.hashBack(offset, length);
-                if (remote.isPresent()) {
-                    return remote.get().equals(expected) ? null : remote.get();
+                if (remote.isPresent()) {   // a gateway answers SHA-256 whatever the transfer's algorithm
+                    String ours = algorithm == ChecksumAlgorithm.SHA256 ? expected : Sha256.hex(data);
+                    return remote.get().equals(ours) ? null : "sha256 " + remote.get();
                 }
                 back.clear().limit(length);
                 if (!up.readBack(offset, back)) {
                     return null;   // verified after commit instead (verifyCommitted)
                 }
                 back.flip();
-                return back.mismatch(data.duplicate()) == -1 ? null : Sha256.hex(back);
+                return back.mismatch(data.duplicate()) == -1 ? null : algorithm.hex(back);
             }
 
             private void retryOrFail(int attempt, String what, Throwable cause) {
@@ -446,12 +531,13 @@ public final class TransferEngine {
                     back.clear().limit(length);
                     destination.read(job.destination(), offset, back);
                     back.flip();
-                    String actual = Sha256.hex(back);
-                    String expected = journal.chunk(key, i).map(TransferJournal.Chunk::sha256).orElse("");
+                    String recorded = journal.chunk(key, i).map(TransferJournal.Chunk::checksum).orElse("");
+                    String actual = ChecksumAlgorithm.ofJournalValue(recorded).hex(back);
+                    String expected = ChecksumAlgorithm.hexOfJournalValue(recorded);
                     if (!actual.equals(expected)) {
                         progress.checksumMismatches.incrementAndGet();
                         listener.event("ChecksumMismatch", "committed " + job.destination() + " differs in chunk " + i
-                                + ": expected sha256 " + expected + ", found " + actual);
+                                + ": expected " + ChecksumAlgorithm.ofJournalValue(recorded).id() + " " + expected + ", found " + actual);
                         journal.forget(key);
                         throw new TransferFailedException("ChecksumMismatch", "committed file " + job.destination()
                                 + " differs from the source in chunk " + i + "; it will be sent again on retry");

@@ -19,7 +19,7 @@ import java.util.TreeMap;
  * in it, so no verified byte is sent twice. Append-only, one tab-separated line per event:
  * <pre>
  * U  dest  token  size  mtimeMillis     an upload of dest began (for a source of that size/mtime)
- * C  dest  index  sha256  receipt       chunk index is written and verified
+ * C  dest  index  hash  receipt         chunk index is written and verified (hash: see ChecksumAlgorithm)
  * D  dest  size  mtimeMillis            dest is complete
  * X  dest                               forget everything about dest (source changed, upload lost)
  * </pre>
@@ -33,7 +33,8 @@ public final class TransferJournal implements AutoCloseable {
     /** What the journal knows of one destination file. */
     public record FileRecord(String token, long size, long mtimeMillis, SortedMap<Integer, Chunk> chunks, boolean done) {}
 
-    public record Chunk(String sha256, String receipt) {}
+    /** {@code checksum} as {@link ChecksumAlgorithm#journalValue} writes it. */
+    public record Chunk(String checksum, String receipt) {}
 
     private final Path file;
     private final Map<String, FileRecord> files = new HashMap<>();
@@ -106,8 +107,8 @@ public final class TransferJournal implements AutoCloseable {
         append("U", dest, token, Long.toString(size), Long.toString(mtimeMillis));
     }
 
-    public void chunkVerified(String dest, int index, String sha256, String receipt) {
-        append("C", dest, Integer.toString(index), sha256, receipt == null || receipt.isEmpty() ? "-" : receipt);
+    public void chunkVerified(String dest, int index, String checksum, String receipt) {
+        append("C", dest, Integer.toString(index), checksum, receipt == null || receipt.isEmpty() ? "-" : receipt);
     }
 
     public void fileDone(String dest, long size, long mtimeMillis) {

@@ -45,6 +45,19 @@ final class Bodies {
         }
     }
 
+    /** A top-level field's text read by {@code parse}; null when absent; what {@code parse} refuses is a 400 naming the field. */
+    static <T> T optionalParsed(JsonNode body, String name, java.util.function.Function<String, T> parse) {
+        JsonNode value = body.get(name);
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        try {
+            return parse.apply(value.asText());
+        } catch (IllegalArgumentException e) {
+            throw new InvalidInputException("/body/" + name, e.getMessage());
+        }
+    }
+
     static Boolean optionalBoolean(JsonNode node, String name, String pointer) {
         JsonNode v = node.get(name);
         if (v == null || v.isNull()) {

@@ -19,6 +19,7 @@ final class Schemas {
                "recursive": {"type": "boolean"},
                "sync_level": {"type": ["integer", "string"]},
                "verify_checksum": {"type": "boolean"},
+               "checksum_algorithm": {"type": "string"},
                "label": {"type": "string"},
                "deadline": {"type": "string"}
              },

@@ -49,7 +49,7 @@ public final class TransferProvider implements ActionProvider {
         return ProviderDescription.builder("Continuum Transfer")
                 .subtitle("Checksummed, resumable transfers between registered endpoints")
                 .description("Copies files and directory trees between datacenter directories, edge gateway storage and "
-                        + "S3-compatible stores, in SHA-256-verified chunks, resuming after a crash without resending "
+                        + "S3-compatible stores, in checksum-verified chunks (BLAKE3 or SHA-256), resuming after a crash without resending "
                         + "verified bytes. Accepts the Globus transfer shapes (source_endpoint_id + transfer_items, "
                         + "source_endpoint + DATA).")
                 .keywords(List.of("transfer", "copy", "globus", "s3"))
@@ -140,7 +140,7 @@ public final class TransferProvider implements ActionProvider {
         TransferJournal journal = TransferJournal.open(journals.resolve(ctx.actionId() + ".journal"));
         try {
             Progress.Snapshot done = new TransferEngine(options).run(source.storage(), destination.storage(),
-                    transfer.items(), transfer.syncLevel(), transfer.verifyChecksum(), journal, progress, (code, text) -> ctx.log(code, text, null),
+                    transfer.items(), transfer.syncLevel(), transfer.verifyChecksum(), transfer.checksumAlgorithm(), journal, progress, (code, text) -> ctx.log(code, text, null),
                     cancelled);
             ObjectNode details = progressDetails(transfer, done);
             details.put("status", "SUCCEEDED");
@@ -194,7 +194,7 @@ public final class TransferProvider implements ActionProvider {
         }
         d.put("checksum_mismatches", s.checksumMismatches());
         d.put("retries", s.retries());
-        d.put("checksum_algorithm", "SHA-256");
+        d.put("checksum_algorithm", transfer.checksumAlgorithm().label());
         d.put("verify_checksum", transfer.verifyChecksum());
         d.put("sync_level", transfer.syncLevel() == null ? null : transfer.syncLevel().name().toLowerCase(java.util.Locale.ROOT));
         return d;

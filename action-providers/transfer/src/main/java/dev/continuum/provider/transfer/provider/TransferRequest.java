@@ -2,6 +2,7 @@ package dev.continuum.provider.transfer.provider;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.continuum.provider.server.InvalidInputException;
+import dev.continuum.provider.transfer.engine.ChecksumAlgorithm;
 import dev.continuum.provider.transfer.engine.SyncLevel;
 import dev.continuum.provider.transfer.engine.TransferItem;
 import java.util.ArrayList;
@@ -12,9 +13,12 @@ import java.util.List;
  * {@code source_endpoint_id + destination_endpoint_id + transfer_items} (the Flows action
  * provider) or {@code source_endpoint + destination_endpoint + DATA} (the Transfer API's task
  * document). Items carry {@code source_path}, {@code destination_path}, optional {@code recursive}.
+ * {@code checksum_algorithm} ({@code sha256} | {@code blake3}) is Continuum's own; absent, the
+ * provider's default ({@link ChecksumAlgorithm#defaultForThisJvm}).
  */
 public record TransferRequest(String sourceEndpoint, String destinationEndpoint, List<TransferItem> items,
-                              SyncLevel syncLevel, boolean verifyChecksum, String label) {
+                              SyncLevel syncLevel, boolean verifyChecksum, ChecksumAlgorithm checksumAlgorithm,
+                              String label) {
 
     public static TransferRequest parse(JsonNode body) {
         String source = Bodies.requiredText(body, "source_endpoint_id", "source_endpoint");
@@ -40,18 +44,14 @@ public record TransferRequest(String sourceEndpoint, String destinationEndpoint,
                     Bodies.path(item.get("destination_path"), pointer + "/destination_path"),
                     recursive == null ? defaultRecursive : recursive));
         }
-        SyncLevel sync = null;
-        JsonNode level = body.get("sync_level");
-        if (level != null && !level.isNull()) {
-            try {
-                sync = SyncLevel.parse(level.asText());
-            } catch (IllegalArgumentException e) {
-                throw new InvalidInputException("/body/sync_level", e.getMessage());
-            }
-        }
+        SyncLevel sync = Bodies.optionalParsed(body, "sync_level", SyncLevel::parse);
         Boolean verify = Bodies.optionalBoolean(body, "verify_checksum", "/body/verify_checksum");
+        ChecksumAlgorithm algorithm = Bodies.optionalParsed(body, "checksum_algorithm", ChecksumAlgorithm::parse);
+        if (algorithm == null) {
+            algorithm = ChecksumAlgorithm.defaultForThisJvm();
+        }
         JsonNode label = body.get("label");
-        return new TransferRequest(source, destination, List.copyOf(items), sync, verify == null || verify,
+        return new TransferRequest(source, destination, List.copyOf(items), sync, verify == null || verify, algorithm,
                 label == null || label.isNull() ? null : label.asText());
     }
 }

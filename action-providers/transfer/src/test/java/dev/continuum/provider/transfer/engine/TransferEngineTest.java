@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.continuum.provider.transfer.endpoint.LocalStorage;
+import dev.continuum.provider.transfer.endpoint.Storage;
 import dev.continuum.provider.path.PathNormalizer;
 import dev.continuum.provider.transfer.testing.FaultyStorage;
 import dev.continuum.provider.transfer.testing.Trees;
@@ -27,10 +28,19 @@ class TransferEngineTest {
     private final List<String> events = new ArrayList<>();
     private final TransferEngine engine = new TransferEngine(TransferOptions.defaults().withChunkBytes(5 * MIB));
 
-    private Progress.Snapshot copy(LocalStorage src, dev.continuum.provider.transfer.endpoint.Storage dst, SyncLevel level,
+    private Progress.Snapshot copy(Storage src, Storage dst, SyncLevel level, TransferJournal journal) {
+        return copy(src, dst, level, ChecksumAlgorithm.defaultForThisJvm(), journal);
+    }
+
+    private Progress.Snapshot copy(Storage src, Storage dst, SyncLevel level, ChecksumAlgorithm algorithm,
                                    TransferJournal journal) {
         return engine.run(src, dst, List.of(new TransferItem(PathNormalizer.normalize("/"), PathNormalizer.normalize("/copy"), true)),
-                level, journal, new Progress(), (code, text) -> events.add(code + ": " + text), new AtomicBoolean());
+                level, true, algorithm, journal, new Progress(), (code, text) -> events.add(code + ": " + text), new AtomicBoolean());
+    }
+
+    /** The source seen as a storage that is not a local file (as a gateway or S3 is): chunks pass through a buffer. */
+    private Storage notLocal(Path root) {
+        return new FaultyStorage(new LocalStorage(root), 0, Integer.MAX_VALUE);
     }
 
     @Test
@@ -85,6 +95,38 @@ class TransferEngineTest {
     }
 
     @Test
+    void shouldDetectRetryAndReportAMismatchAlsoWhenChunksPassThroughABuffer() {
+        Trees.sample(tmp.resolve("src"));
+        FaultyStorage corrupting = new FaultyStorage(new LocalStorage(tmp.resolve("dst")), 1, Integer.MAX_VALUE);
+        Progress.Snapshot result = copy(notLocal(tmp.resolve("src")), corrupting, null, TransferJournal.open(tmp.resolve("j")));
+
+        assertThat(Trees.digest(tmp.resolve("dst/copy"))).isEqualTo(Trees.digest(tmp.resolve("src")));
+        assertThat(result.checksumMismatches()).isEqualTo(1);
+        assertThat(events).anyMatch(e -> e.startsWith("ChecksumMismatch: chunk") && e.contains("attempt 1 of 3"));
+    }
+
+    @Test
+    void shouldJournalEachChunkWithTheHashOfTheChosenAlgorithm() throws IOException {
+        Trees.file(tmp.resolve("src/x"), 12L * MIB, 7);   // 12 MiB: a 5 MiB chunk, another, and 2 MiB
+        byte[] second = java.util.Arrays.copyOfRange(Files.readAllBytes(tmp.resolve("src/x")), 5 * MIB, 10 * MIB);
+        for (ChecksumAlgorithm algorithm : ChecksumAlgorithm.values()) {
+            List<Storage> sources = List.of(new LocalStorage(tmp.resolve("src")), notLocal(tmp.resolve("src")));
+            for (int i = 0; i < sources.size(); i++) {
+                Storage source = sources.get(i);
+                Path journal = tmp.resolve("j-" + algorithm + "-" + i);
+                try (TransferJournal j = TransferJournal.open(journal)) {
+                    copy(source, new LocalStorage(tmp.resolve("dst-" + algorithm)), null, algorithm, j);
+                }
+                assertThat(Files.readString(journal)).contains("\t1\t" + algorithm.journalValue(
+                        algorithm.hex(java.nio.ByteBuffer.wrap(second))) + "\t");
+            }
+            assertThat(tmp.resolve("dst-" + algorithm + "/copy/x")).hasSameBinaryContentAs(tmp.resolve("src/x"));
+        }
+        assertThat(ChecksumAlgorithm.BLAKE3.hex(java.nio.ByteBuffer.wrap(second)))
+                .isNotEqualTo(ChecksumAlgorithm.SHA256.hex(java.nio.ByteBuffer.wrap(second)));
+    }
+
+    @Test
     void shouldFailNamingTheChunkWhenEveryAttemptIsCorrupted() {
         Trees.file(tmp.resolve("src/x"), 100, 1);
         FaultyStorage corrupting = new FaultyStorage(new LocalStorage(tmp.resolve("dst")), 99, Integer.MAX_VALUE);
@@ -113,6 +155,24 @@ class TransferEngineTest {
         assertThat(sent(src, SyncLevel.CHECKSUM, "j5")).isEqualTo(1);  // altered: same size and time, other bytes
         assertThat(sent(src, SyncLevel.CHECKSUM, "j6")).isEqualTo(0);
         assertThat(Trees.digest(tmp.resolve("dst/copy"))).isEqualTo(Trees.digest(tmp.resolve("src")));
+    }
+
+    @Test
+    void shouldFindAlteredContentAtSyncLevelChecksumWithEitherAlgorithm() throws IOException {
+        Trees.file(tmp.resolve("src/altered"), 11L * MIB, 4);
+        LocalStorage src = new LocalStorage(tmp.resolve("src"));
+        copy(src, new LocalStorage(tmp.resolve("dst")), null, TransferJournal.open(tmp.resolve("j1")));
+        byte[] bytes = Files.readAllBytes(tmp.resolve("dst/copy/altered"));
+        bytes[bytes.length - 3] ^= 1;   // in the last chunk
+        FileTime time = Files.getLastModifiedTime(tmp.resolve("src/altered"));
+        for (ChecksumAlgorithm algorithm : ChecksumAlgorithm.values()) {
+            Files.write(tmp.resolve("dst/copy/altered"), bytes);
+            Files.setLastModifiedTime(tmp.resolve("dst/copy/altered"), time);
+            Progress.Snapshot s = copy(src, new LocalStorage(tmp.resolve("dst")), SyncLevel.CHECKSUM, algorithm,
+                    TransferJournal.open(tmp.resolve("j-" + algorithm)));
+            assertThat(s.filesSkipped()).as(algorithm.label()).isZero();
+        }
+        assertThat(tmp.resolve("dst/copy/altered")).hasSameBinaryContentAs(tmp.resolve("src/altered"));
     }
 
     private long sent(LocalStorage src, SyncLevel level, String journal) {

@@ -80,7 +80,7 @@ class TransferProviderApiTest {
         JsonNode d = done.get("details");
         assertThat(d.get("files_transferred").asLong()).isEqualTo(4);
         assertThat(d.get("bytes_transferred").asLong()).isEqualTo(d.get("bytes_total").asLong()).isEqualTo(27L * 1024 * 1024 + 1123);
-        assertThat(d.get("checksum_algorithm").asText()).isEqualTo("SHA-256");
+        assertThat(d.get("checksum_algorithm").asText()).as("the default where the Vector API is present").isEqualTo("BLAKE3");
         assertThat(d.get("label").asText()).isEqualTo("run 7");
         assertThat(d.has("rate_bytes_per_second")).isTrue();
     }
@@ -211,6 +211,27 @@ class TransferProviderApiTest {
         assertThat(failed.get("status").asText()).isEqualTo("FAILED");
         assertThat(failed.at("/details/code").asText()).isEqualTo("SourceNotFound");
         assertThat(failed.at("/details/description").asText()).contains("/nope");
+    }
+
+    @Test
+    void shouldHashWithTheRequestedAlgorithmAndSayWhichInTheStatus() {
+        JsonNode done = transfer("""
+                {"source_endpoint_id": "gateway-1", "destination_endpoint_id": "dc", "checksum_algorithm": "sha256",
+                 "transfer_items": [{"source_path": "/a", "destination_path": "/sha"}]}""", ALICE);
+
+        assertThat(done.get("status").asText()).isEqualTo("SUCCEEDED");
+        assertThat(done.at("/details/checksum_algorithm").asText()).isEqualTo("SHA-256");
+        assertThat(Trees.digest(tmp.resolve("dc/sha"))).isEqualTo(Trees.digest(tmp.resolve("gateway/a")));
+    }
+
+    @Test
+    void shouldRefuseAnUnknownChecksumAlgorithmNamingTheField() {
+        Http.Answer bad = http.run("/transfer", json("""
+                {"source_endpoint_id": "gateway-1", "destination_endpoint_id": "dc", "checksum_algorithm": "md5",
+                 "transfer_items": [{"source_path": "/a", "destination_path": "/md5"}]}"""), ALICE);
+        assertThat(bad.status()).isEqualTo(400);
+        assertThat(bad.json().at("/errors/0/pointer").asText()).isEqualTo("/body/checksum_algorithm");
+        assertThat(bad.json().get("detail").asText()).contains("sha256 or blake3");
     }
 
     @Test

@@ -5,7 +5,10 @@ import dev.continuum.provider.transfer.endpoint.Storage;
 import dev.continuum.provider.transfer.endpoint.Upload;
 import dev.continuum.provider.path.EndpointPath;
 import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -15,6 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Wraps a destination storage to inject faults: flips one byte of the first {@code corruptWrites}
  * chunk writes (as a bad disk or network would), and fails every write after {@code failAfterWrites}.
+ * Kernel copies ({@link Upload#copyFrom}) count as writes and are corrupted the same way, after the copy.
  */
 public final class FaultyStorage implements Storage {
 
@@ -50,12 +54,39 @@ public final class FaultyStorage implements Storage {
             @Override public void close() throws IOException { up.close(); }
 
             @Override
-            public String write(int index, long offset, ByteBuffer data) throws IOException {
+            public Optional<MemorySegment> map(long offset, long length, Arena arena) throws IOException {
+                return up.map(offset, length, arena);
+            }
+
+            @Override
+            public boolean copyFrom(Path source, long offset, long length) throws IOException {
+                count(length);
+                if (!up.copyFrom(source, offset, length)) {   // not a local file: the engine writes instead
+                    writesLeft.incrementAndGet();
+                    writes.decrementAndGet();
+                    bytesWritten.addAndGet((int) -length);
+                    return false;
+                }
+                if (length > 0 && corruptionsLeft.getAndDecrement() > 0) {
+                    ByteBuffer one = ByteBuffer.allocate(1);
+                    long middle = offset + length / 2;
+                    up.readBack(middle, one);
+                    up.write(-1, middle, ByteBuffer.wrap(new byte[] {(byte) (one.get(0) ^ 0x40)}));
+                }
+                return true;
+            }
+
+            private void count(long length) throws IOException {
                 if (writesLeft.getAndDecrement() <= 0) {
                     throw new IOException("injected failure: destination went away");
                 }
                 writes.incrementAndGet();
-                bytesWritten.addAndGet(data.remaining());
+                bytesWritten.addAndGet((int) length);
+            }
+
+            @Override
+            public String write(int index, long offset, ByteBuffer data) throws IOException {
+                count(data.remaining());
                 if (data.remaining() > 0 && corruptionsLeft.getAndDecrement() > 0) {
                     ByteBuffer bad = ByteBuffer.allocate(data.remaining());
                     bad.put(data.duplicate()).flip();
