@@ -2,6 +2,8 @@ package dev.continuum.provider.transfer;
 
 import dev.continuum.provider.server.auth.JwtCallerResolver;
 import dev.continuum.provider.transfer.endpoint.EndpointRegistry;
+import dev.continuum.provider.transfer.engine.Blake3;
+import dev.continuum.provider.transfer.engine.ChecksumAlgorithm;
 import dev.continuum.provider.transfer.engine.TransferOptions;
 import dev.continuum.provider.transfer.provider.EndpointConfig;
 import dev.continuum.provider.transfer.provider.TransferProviders;
@@ -66,7 +68,9 @@ public final class TransferProviderMain {
                     .listen(settings.port(), settings.host())
                     .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
             System.out.println("continuum transfer providers listening on http://" + settings.host() + ":"
-                    + server.actualPort() + settings.basePath() + "/{transfer,ls,mkdir,delete}");
+                    + server.actualPort() + settings.basePath() + "/{transfer,ls,mkdir,delete}; default checksum "
+                    + ChecksumAlgorithm.defaultForThisJvm().label() + " (BLAKE3 " + Blake3.implementation() + ")");
+            Thread.ofPlatform().daemon().name("blake3-warm-up").start(Blake3::warmUp);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> vertx.close()
                     .toCompletionStage().toCompletableFuture().orTimeout(5, TimeUnit.SECONDS).join()));
         } catch (Exception e) {
