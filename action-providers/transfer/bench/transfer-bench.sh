@@ -61,7 +61,7 @@ if [ "$has_broker" = 1 ]; then
   for _ in $(seq 100); do grep -q "serving" "$bench/gateway.log" && break; sleep 0.2; done
 fi
 rm -rf "$bench/state" "$bench/state-before" "$bench/dst"; mkdir -p "$bench/dst"
-# the Vector API module lets the provider hash BLAKE3 on 512-bit lanes (docs/decisions/0009)
+# the Vector API module lets the provider hash BLAKE3 on 512-bit lanes (docs/decisions/0010)
 "$java" --add-modules jdk.incubator.vector -jar "$jar" --endpoints "$bench/endpoints.json" --state "$bench/state" --port 0 \
     --parallelism "$parallelism" > "$bench/provider.log" 2>&1 &
 provider=$!

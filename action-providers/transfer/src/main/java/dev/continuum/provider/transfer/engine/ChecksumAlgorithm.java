@@ -6,7 +6,7 @@ import java.util.Locale;
 
 /**
  * The hash that identifies verified chunks (journal, mismatch reports, checksum sync). Chosen per
- * transfer ({@code checksum_algorithm}); ADR 0009 explains the default.
+ * transfer ({@code checksum_algorithm}); ADR 0010 explains the default.
  *
  * <p>A journal line keeps the algorithm with the hash ({@code blake3:...}; a bare hex value is
  * SHA-256, as journals written before BLAKE3 were), so a transfer resumed by a JVM with another
