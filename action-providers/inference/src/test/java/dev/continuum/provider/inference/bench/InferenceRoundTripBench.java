@@ -87,6 +87,9 @@ class InferenceRoundTripBench {
         EdgeCloud cloud = new EdgeCloud(vertx, broker.host(), broker.port(), TestBrokers.freshId("bench-cloud"), topics,
                 credentials, Clock.systemUTC());
         cloud.start().get(10, TimeUnit.SECONDS);
+        report("bare MQTT echo: task-sized frame out, 300 B back (no gateway)",
+                echo(vertx, broker, topics, Wire.encode(new TaskMessage("echo", "ocr-cls", Tensor.framed(TestModels.CLS_SHAPE, image),
+                        null, Instant.now().plusSeconds(60).toString(), null)), n));
         record Variant(String name, GatewayConfig.Durability durability, boolean frames) {}
         for (Variant v : new Variant[] {
                 new Variant("durability=broker (default), binary frames", GatewayConfig.Durability.BROKER, true),
@@ -173,6 +176,47 @@ class InferenceRoundTripBench {
         }
         cloud.close();
         vertx.close();
+    }
+
+    /**
+     * The floor under the MQTT round trip: the same two broker hops with the same payload sizes, between
+     * two clients of this JVM that do nothing else (QoS 1, as the edge link). What the round trip costs
+     * beyond this and the ONNX run is the gateway's and the cloud side's own work.
+     */
+    private static double[] echo(Vertx vertx, Brokers.Broker broker, Topics topics, byte[] request, int n) throws Exception {
+        String req = topics.root() + "/bench/echo/request";
+        String rep = topics.root() + "/bench/echo/reply";
+        byte[] reply = new byte[300];
+        var responder = new dev.continuum.edge.messaging.MqttLink(vertx, dev.continuum.edge.messaging.MqttLink.Options
+                .persistent(broker.host(), broker.port(), TestBrokers.freshId("echo-responder")).withCleanSession(true));
+        var requester = new dev.continuum.edge.messaging.MqttLink(vertx, dev.continuum.edge.messaging.MqttLink.Options
+                .persistent(broker.host(), broker.port(), TestBrokers.freshId("echo-requester")).withCleanSession(true));
+        java.util.concurrent.atomic.AtomicReference<CompletableFuture<Void>> answer = new java.util.concurrent.atomic.AtomicReference<>();
+        responder.subscribe(req, 1, m -> {
+            m.ack();
+            responder.publish(rep, reply, false);
+        });
+        requester.subscribe(rep, 1, m -> {
+            m.ack();
+            answer.get().complete(null);
+        });
+        responder.start().get(10, TimeUnit.SECONDS);
+        requester.start().get(10, TimeUnit.SECONDS);
+        Thread.sleep(200); // subscriptions settle
+        double[] ms = new double[n];
+        for (int i = -200; i < n; i++) {
+            CompletableFuture<Void> f = new CompletableFuture<>();
+            answer.set(f);
+            long t = System.nanoTime();
+            requester.publish(req, request, false);
+            f.get(10, TimeUnit.SECONDS);
+            if (i >= 0) {
+                ms[i] = (System.nanoTime() - t) / 1e6;
+            }
+        }
+        requester.close();
+        responder.close();
+        return ms;
     }
 
     private static void report(String what, double[] ms) {
