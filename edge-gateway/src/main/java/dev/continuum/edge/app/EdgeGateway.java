@@ -572,12 +572,15 @@ public final class EdgeGateway implements AutoCloseable {
         spool.finishBuffered(s.task().taskId(), result);
         // DISK: on disk before it is published. BROKER: published at once when the link is up (the
         // task's held PUBACK covers a crash); when it is down, kept on disk until it is back.
-        if (config.durability() == GatewayConfig.Durability.DISK || !link.connected() || credential == null) {
+        boolean disk = config.durability() == GatewayConfig.Durability.DISK;
+        if (disk) {
             spool.sync();
         }
         long durable = System.nanoTime();
         stages.record(StageTimes.Stage.RESULT, durable - start);
-        send(result);
+        if (!send(result) && !disk) {
+            spool.sync(); // not sent now (link down, no credential): on disk until it can be
+        }
         long published = System.nanoTime();
         stages.record(StageTimes.Stage.PUBLISH, published - durable);
         Long arrived = arrivedAt.remove(s.task().taskId());
@@ -602,10 +605,10 @@ public final class EdgeGateway implements AutoCloseable {
      * releases the task's held acknowledgement. A publish that fails puts the result on disk, from
      * where {@link #flushResults} sends it again.
      */
-    private void send(ResultMessage result) {
+    private boolean send(ResultMessage result) {
         String cred = credential;
         if (cred == null || !link.connected() || !sending.add(result.taskId())) {
-            return;
+            return false;
         }
         link.publish(topics.results(config.deviceId()), Wire.encode(result.signedWith(cred)), false)
                 .whenComplete((ok, error) -> {
@@ -617,6 +620,7 @@ public final class EdgeGateway implements AutoCloseable {
                         offDisk(this::syncAndRelease);
                     }
                 });
+        return true;
     }
 
     private void pruneDone() {

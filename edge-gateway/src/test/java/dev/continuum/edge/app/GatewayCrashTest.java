@@ -90,7 +90,7 @@ class GatewayCrashTest {
 
             gateway(id, cloud, model);
 
-            boolean answered = Await.until(Duration.ofSeconds(60), () -> results.keySet().containsAll(ids));
+            boolean answered = Await.until(Duration.ofSeconds(120), () -> results.keySet().containsAll(ids));
             assertThat(answered).as("results for %s of %s", results.keySet(), ids).isTrue();
         }
     }
