@@ -108,16 +108,17 @@ final class SpoolJournal implements AutoCloseable {
 
     /** Appends a record (not yet durable); returns the offset {@link #awaitDurable} waits for. */
     synchronized long append(Entry e) {
-        ByteBuffer buf = encode(e);
+        ByteBuffer[] record = encode(e);
+        long length = record[0].remaining() + record[1].remaining();
         try {
-            while (buf.hasRemaining()) {
-                channel.write(buf);
-            }
+            do {
+                channel.write(record); // gathering: a 110 kB tensor is not copied into a second buffer first
+            } while (record[0].hasRemaining() || record[1].hasRemaining());
         } catch (IOException ex) {
             throw new UncheckedIOException("cannot append to " + file, ex);
         }
-        written += buf.capacity();
-        fileBytes += buf.capacity();
+        written += length;
+        fileBytes += length;
         return written;
     }
 
@@ -164,10 +165,10 @@ final class SpoolJournal implements AutoCloseable {
             try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                     StandardOpenOption.WRITE)) {
                 for (Entry e : live) {
-                    ByteBuffer buf = encode(e);
-                    while (buf.hasRemaining()) {
-                        out.write(buf);
-                    }
+                    ByteBuffer[] record = encode(e);
+                    do {
+                        out.write(record);
+                    } while (record[0].hasRemaining() || record[1].hasRemaining());
                 }
                 out.force(true);
             } catch (IOException e) {
@@ -189,16 +190,17 @@ final class SpoolJournal implements AutoCloseable {
         }
     }
 
-    private static ByteBuffer encode(Entry e) {
-        int length = FIXED + e.payload().length;
-        ByteBuffer body = ByteBuffer.allocate(HEADER + length);
-        body.position(HEADER);
-        body.put(e.type()).putLong(e.a()).putLong(e.b()).put(e.payload());
+    /** The record as its fixed head and its payload (written together, gathering). */
+    private static ByteBuffer[] encode(Entry e) {
+        ByteBuffer head = ByteBuffer.allocate(HEADER + FIXED);
+        head.position(HEADER);
+        head.put(e.type()).putLong(e.a()).putLong(e.b());
         CRC32C crc = new CRC32C();
-        crc.update(body.array(), HEADER, length);
-        body.putInt(0, length).putInt(4, (int) crc.getValue());
-        body.position(0);
-        return body;
+        crc.update(head.array(), HEADER, FIXED);
+        crc.update(e.payload());
+        head.putInt(0, FIXED + e.payload().length).putInt(4, (int) crc.getValue());
+        head.position(0);
+        return new ByteBuffer[] {head, ByteBuffer.wrap(e.payload())};
     }
 
     @Override
