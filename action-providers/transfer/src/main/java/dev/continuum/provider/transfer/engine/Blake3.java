@@ -34,8 +34,11 @@ public final class Blake3 {
         /** How many chunks one call compresses. */
         int width();
 
-        /** Chaining values of {@code width()} whole chunks read from {@code data} at {@code offset}, counters from {@code counter}. */
-        void chunks(ByteBuffer data, int offset, long counter, int[] cvs, int cvIndex);
+        /**
+         * Chaining values of {@code width()} whole chunks read from {@code data} at {@code offset}, counters
+         * from {@code counter}. With {@code same} not null, false when {@code same} holds other bytes there.
+         */
+        boolean chunks(ByteBuffer data, ByteBuffer same, int offset, long counter, int[] cvs, int cvIndex);
 
         /** Parent CVs of pairs {@code (2i, 2i+1)} of {@code cvs} for i in [from, from + width()), stored at i. */
         void parents(int[] cvs, int from);
@@ -75,19 +78,31 @@ public final class Blake3 {
 
     /** BLAKE3 of the buffer's remaining bytes; its position is left unchanged. */
     public static byte[] hash(ByteBuffer data) {
-        return hash(data, LANES);
+        return hash(data, null, LANES);
+    }
+
+    /**
+     * BLAKE3 of {@code data}'s remaining bytes if {@code same}'s remaining bytes are equal to them, else
+     * null: one pass for "verify and hash", comparing each 16 KiB while it is in the L1 cache for hashing.
+     */
+    public static byte[] hashIfEqual(ByteBuffer data, ByteBuffer same) {
+        return data.remaining() == same.remaining() ? hash(data, same, LANES) : null;
     }
 
     /** As {@link #hash(ByteBuffer)} without the vector lanes, for tests and fallback. */
     static byte[] hashScalar(ByteBuffer data) {
-        return hash(data, null);
+        return hash(data, null, null);
     }
 
-    private static byte[] hash(ByteBuffer buffer, Lanes lanes) {
+    private static byte[] hash(ByteBuffer buffer, ByteBuffer sameBuffer, Lanes lanes) {
         ByteBuffer data = buffer.slice().order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer same = sameBuffer == null ? null : sameBuffer.slice();
         int length = data.remaining();
         int[] out = new int[16];
         if (length <= CHUNK_LEN) {
+            if (same != null && data.mismatch(same) != -1) {
+                return null;
+            }
             chunk(data, 0, length, 0, true, out, 0);
             return bytes(out);
         }
@@ -97,8 +112,14 @@ public final class Blake3 {
         if (lanes != null) {
             int whole = length / CHUNK_LEN;   // a partial last chunk stays scalar; a whole one is no root here
             for (int width = lanes.width(); c + width <= whole; c += width) {
-                lanes.chunks(data, c * CHUNK_LEN, c, cvs, c);
+                if (!lanes.chunks(data, same, c * CHUNK_LEN, c, cvs, c)) {
+                    return null;
+                }
             }
+        }
+        if (same != null && data.slice(c * CHUNK_LEN, length - c * CHUNK_LEN)
+                .mismatch(same.slice(c * CHUNK_LEN, length - c * CHUNK_LEN)) != -1) {
+            return null;
         }
         for (; c < chunks; c++) {
             chunk(data, c * CHUNK_LEN, Math.min(CHUNK_LEN, length - c * CHUNK_LEN), c, false, cvs, c * 8);

@@ -3,6 +3,7 @@ package dev.continuum.provider.transfer.engine;
 import static jdk.incubator.vector.VectorOperators.ROR;
 import static jdk.incubator.vector.VectorOperators.XOR;
 
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import jdk.incubator.vector.IntVector;
@@ -43,9 +44,15 @@ final class Blake3Lanes implements Blake3.Lanes {
     }
 
     @Override
-    public void chunks(ByteBuffer data, int offset, long counter, int[] cvs, int cvIndex) {
+    public boolean chunks(ByteBuffer data, ByteBuffer same, int offset, long counter, int[] cvs, int cvIndex) {
         Scratch s = SCRATCH.get();
-        data.slice(offset, W * Blake3.CHUNK_LEN).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(s.words);
+        int bytes = W * Blake3.CHUNK_LEN;
+        data.slice(offset, bytes).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(s.words);
+        // compared from the copy just made (in L1), not from data again: the verify pass reads data once
+        if (same != null && MemorySegment.mismatch(MemorySegment.ofArray(s.words), 0, bytes,
+                MemorySegment.ofBuffer(same), offset, offset + bytes) != -1) {
+            return false;
+        }
         for (int l = 0; l < W; l++) {
             s.counterLow[l] = (int) (counter + l);
             s.counterHigh[l] = (int) ((counter + l) >>> 32);
@@ -57,6 +64,7 @@ final class Blake3Lanes implements Blake3.Lanes {
             compress(s.state, s.words, 16 * b, CHUNK_MAP, s.counterLow, s.counterHigh, flags);
         }
         store(s.state, cvs, cvIndex);
+        return true;
     }
 
     @Override

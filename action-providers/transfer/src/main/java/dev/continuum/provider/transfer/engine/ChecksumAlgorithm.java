@@ -62,6 +62,20 @@ public enum ChecksumAlgorithm {
         };
     }
 
+    /**
+     * Hex hash of {@code data}'s remaining bytes when {@code same}'s are equal to them, else null. BLAKE3
+     * compares while hashing (one read of {@code data}); SHA-256 compares, then hashes.
+     */
+    public String hexIfEqual(ByteBuffer data, ByteBuffer same) {
+        return switch (this) {
+            case SHA256 -> data.mismatch(same) == -1 ? Sha256.hex(data) : null;
+            case BLAKE3 -> {
+                byte[] hash = Blake3.hashIfEqual(data, same);
+                yield hash == null ? null : HexFormat.of().formatHex(hash);
+            }
+        };
+    }
+
     /** The hash as the journal keeps it. */
     public String journalValue(String hex) {
         return this == SHA256 ? hex : id + ":" + hex;

@@ -454,11 +454,12 @@ public final class TransferEngine {
                             return true;
                         }
                         MemorySegment there = destinationBytes(up, offset, length, arena);
-                        if (MemorySegment.mismatch(src, 0, length, there, 0, length) != -1) {
+                        String hash = algorithm.hexIfEqual(there.asByteBuffer(), src.asByteBuffer());
+                        if (hash == null) {
                             mismatch(index, offset, length, algorithm.hex(src.asByteBuffer()), algorithm.hex(there.asByteBuffer()), attempt);
                             continue;
                         }
-                        journal.chunkVerified(key, index, algorithm.journalValue(algorithm.hex(there.asByteBuffer())), "");
+                        journal.chunkVerified(key, index, algorithm.journalValue(hash), "");
                         return true;
                     }
                 }

@@ -69,4 +69,19 @@ class Blake3Test {
         assertThat(Blake3.hash(direct)).isEqualTo(Blake3.hash(ByteBuffer.wrap(data)));
         assertThat(direct.position()).isEqualTo(1000);
     }
+
+    @Test
+    void shouldHashWhileComparingAndRefuseAnyDifferingByte() {
+        byte[] data = new byte[5 * 1024 * 1024 + 300];   // lane groups, scalar chunks and a partial last chunk
+        new Random(7).nextBytes(data);
+        ByteBuffer direct = ByteBuffer.allocateDirect(data.length).put(data).flip();
+        assertThat(Blake3.hashIfEqual(ByteBuffer.wrap(data), direct)).isEqualTo(Blake3.hash(ByteBuffer.wrap(data)));
+        for (int at : new int[] {0, 16 * 1024 - 1, 2_000_000, data.length - 1000, data.length - 1}) {
+            byte[] other = data.clone();
+            other[at] ^= 0x10;
+            assertThat(Blake3.hashIfEqual(ByteBuffer.wrap(data), ByteBuffer.wrap(other))).as("byte " + at).isNull();
+            assertThat(ChecksumAlgorithm.SHA256.hexIfEqual(ByteBuffer.wrap(data), ByteBuffer.wrap(other))).isNull();
+        }
+        assertThat(Blake3.hashIfEqual(ByteBuffer.wrap(data, 0, 10), ByteBuffer.wrap(data, 0, 11))).isNull();
+    }
 }
