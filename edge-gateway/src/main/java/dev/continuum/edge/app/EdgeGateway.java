@@ -65,6 +65,14 @@ public final class EdgeGateway implements AutoCloseable {
      * window (Mosquitto: 20 per client) open under a burst, at one group commit per this many tasks.
      */
     static final int MAX_HELD_ACKS = 8;
+    /**
+     * A batch still running after this long is announced ("running" progress). Most inferences end sooner:
+     * their result is the only message, instead of a progress message racing the result through the broker.
+     */
+    static final Duration ANNOUNCE_RUNNING_AFTER = Duration.ofMillis(50);
+
+    /** The batch on ONNX Runtime now, and whether its "running" progress went out. */
+    private record RunningBatch(List<String> taskIds, long startedNanos, java.util.concurrent.atomic.AtomicBoolean announced) {}
 
     private final GatewayConfig config;
     private final Topics topics;
@@ -84,6 +92,7 @@ public final class EdgeGateway implements AutoCloseable {
     private final Map<String, Long> admittedAt = new ConcurrentHashMap<>();
     private final Map<String, Long> arrivedAt = new ConcurrentHashMap<>();
     private final HeldAcks held = new HeldAcks();
+    private volatile RunningBatch current;
     private final Path credentialFile;
     private volatile String credential;
     private volatile String pendingNonce;
@@ -128,6 +137,8 @@ public final class EdgeGateway implements AutoCloseable {
         timers.scheduleAtFixedRate(this::heartbeat, period, period, TimeUnit.MILLISECONDS);
         timers.scheduleAtFixedRate(this::registerIfNeeded, 3, 3, TimeUnit.SECONDS);
         timers.scheduleAtFixedRate(this::flushResults, 2, 2, TimeUnit.SECONDS);
+        long announce = ANNOUNCE_RUNNING_AFTER.toMillis();
+        timers.scheduleAtFixedRate(this::announceRunning, announce, announce, TimeUnit.MILLISECONDS);
         // results kept for repeated task ids are forgotten after keepDone, so done/ stays bounded
         timers.scheduleAtFixedRate(this::pruneDone, 1, 3600, TimeUnit.SECONDS);
         return link.start();
@@ -395,7 +406,7 @@ public final class EdgeGateway implements AutoCloseable {
         switch (admission) {
             case TaskSpool.Accepted a -> {
                 accountFor(task.taskId(), message, a.mark());
-                if (a.position() > 0) { // with nothing ahead, "running" follows at once: one message less per task
+                if (a.position() > 0) { // with nothing ahead it starts at once: no message but its result, if quick
                     link.publishAtMostOnce(topics.progress(config.deviceId()),
                             Wire.encode(new ProgressMessage(task.taskId(), config.deviceId(), "queued", a.position())));
                 }
@@ -489,10 +500,8 @@ public final class EdgeGateway implements AutoCloseable {
         running.set(batch.size());
         try (ModelRepository.Lease lease = models.acquire(model)) {
             digest = lease.digest();
-            for (TaskSpool.Spooled s : batch) {
-                link.publishAtMostOnce(topics.progress(config.deviceId()),
-                        Wire.encode(new ProgressMessage(s.task().taskId(), config.deviceId(), "running", 0)));
-            }
+            current = new RunningBatch(batch.stream().map(s -> s.task().taskId()).toList(), System.nanoTime(),
+                    new java.util.concurrent.atomic.AtomicBoolean());
             tasksRun.addAndGet(batch.size());
             long onnx = System.nanoTime();
             outcomes = BatchInference.run(lease.model(), inputs);
@@ -503,6 +512,7 @@ public final class EdgeGateway implements AutoCloseable {
             }
             return;
         } finally {
+            current = null;
             running.set(0);
         }
         for (int i = 0; i < batch.size(); i++) {
@@ -521,6 +531,19 @@ public final class EdgeGateway implements AutoCloseable {
     /** A task that came as a binary frame is answered with one; a JSON task (an older cloud) with JSON. */
     private static Tensor sameFormAsInput(TaskMessage task, Tensor output) {
         return task.input() != null && task.input().inBody() ? Tensor.framed(output.shape(), output.values()) : output;
+    }
+
+    /** Tells the cloud about a batch that has been running for a while (on the timer thread). */
+    private void announceRunning() {
+        RunningBatch batch = current;
+        if (batch == null || System.nanoTime() - batch.startedNanos() < ANNOUNCE_RUNNING_AFTER.toNanos()
+                || !batch.announced().compareAndSet(false, true)) {
+            return;
+        }
+        for (String taskId : batch.taskIds()) {
+            link.publishAtMostOnce(topics.progress(config.deviceId()),
+                    Wire.encode(new ProgressMessage(taskId, config.deviceId(), "running", 0)));
+        }
     }
 
     private Tensor resolveInput(TaskMessage task) {

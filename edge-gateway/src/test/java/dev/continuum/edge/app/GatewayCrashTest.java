@@ -84,7 +84,8 @@ class GatewayCrashTest {
                 publish(cloud, id, task("small-" + i, 1));
                 ids.add("small-" + i);
             }
-            Await.until(Duration.ofSeconds(30), () -> received.containsAll(ids));
+            // the small ones are queued behind the head: their "queued" says the gateway holds them
+            Await.until(Duration.ofSeconds(30), () -> received.containsAll(ids.subList(1, ids.size())));
             first.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             deleteTree(state.resolve(id).resolve("spool"));
 
