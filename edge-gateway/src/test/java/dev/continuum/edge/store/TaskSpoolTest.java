@@ -59,6 +59,25 @@ class TaskSpoolTest {
     }
 
     @Test
+    void shouldKeepTasksAndResultsThatCameAsBinaryFramesAcrossARestart() {
+        TaskMessage framed = new TaskMessage("f1", "cls", Tensor.framed(new long[] {1, 3}, new float[] {1.5f, -2f, 3e-7f}),
+                null, null, null);
+        TaskSpool spool = TaskSpool.open(dir, limits, clock);
+        spool.admit(framed, Wire.encode(framed));
+        spool.admit(task("f2"));
+        spool.finish("f2", new ResultMessage("f2", "gw", null, ResultMessage.SUCCEEDED,
+                Tensor.framed(new long[] {1}, new float[] {7}), null, null, 1, 0, 0));
+
+        TaskSpool reopened = TaskSpool.open(dir, limits, clock);
+
+        assertThat(reopened.head(10)).singleElement().satisfies(t -> {
+            assertThat(t.task().taskId()).isEqualTo("f1");
+            assertThat(t.task().input().values()).containsExactly(1.5f, -2f, 3e-7f);
+        });
+        assertThat(reopened.undelivered()).singleElement().satisfies(r -> assertThat(r.output().values()).containsExactly(7f));
+    }
+
+    @Test
     void shouldCountABufferedTaskAsDurableOnlyAfterASync() {
         TaskSpool spool = TaskSpool.open(dir, limits.withFsync(true), clock);
         TaskSpool.Accepted first = (TaskSpool.Accepted) spool.admitBuffered(task("t1"), Wire.encode(task("t1")));
