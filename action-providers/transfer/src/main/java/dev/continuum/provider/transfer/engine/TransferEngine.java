@@ -274,6 +274,9 @@ public final class TransferEngine {
                                 }
                             } catch (RuntimeException e) {
                                 failure.compareAndSet(null, e);
+                            } catch (Error e) {   // a chunk that dies unrecorded would leave its file unfinished
+                                failure.compareAndSet(null, new TransferFailedException("TransferError", String.valueOf(e), e));
+                                throw e;
                             } finally {
                                 inFlight.release();
                             }
@@ -423,45 +426,55 @@ public final class TransferEngine {
 
             /**
              * Local file to local file: the kernel copies the chunk ({@code copy_file_range}, no user-space
-             * copy, as {@code cp}), then the destination's pages are compared byte for byte with the source's
-             * through read-only mappings, and the hash recorded is that of the destination's bytes. False when
-             * the destination cannot take a kernel copy (the caller then reads and writes).
+             * copy, as {@code cp}), then through read-only mappings the destination's bytes are hashed and
+             * compared byte for byte with the source's in one pass; the hash recorded is that of the
+             * destination's bytes. False when the destination cannot take a kernel copy (the caller then
+             * reads and writes).
              */
             private boolean sendCopied(Upload up, Path from, int index, long offset, int length) throws IOException {
                 try (FileChannel in = FileChannel.open(from, StandardOpenOption.READ); Arena arena = Arena.ofConfined()) {
-                    if (in.size() < offset + length) {
-                        throw new TransferFailedException("SourceChanged", "source " + job.source()
-                                + " changed during the transfer (expected " + length + " bytes at " + offset + ", it has "
-                                + in.size() + " bytes)");
+                    return copyAndVerify(up, from, in, arena, index, offset, length);
+                } catch (InternalError e) {
+                    // the JVM's answer to SIGBUS: a mapped page beyond the end of a file truncated meanwhile
+                    throw new TransferFailedException("SourceChanged", "source " + job.source()
+                            + " was truncated during the transfer", e);
+                }
+            }
+
+            private boolean copyAndVerify(Upload up, Path from, FileChannel in, Arena arena, int index, long offset,
+                                          int length) throws IOException {
+                if (in.size() < offset + length) {
+                    throw new TransferFailedException("SourceChanged", "source " + job.source()
+                            + " changed during the transfer (expected " + length + " bytes at " + offset + ", it has "
+                            + in.size() + " bytes)");
+                }
+                pace(length);
+                MemorySegment src = null;
+                for (int attempt = 1; ; attempt++) {
+                    try {
+                        if (!up.copyFrom(from, offset, length)) {
+                            sourceFile = null;   // this destination takes no kernel copies: buffer the other chunks too
+                            return false;
+                        }
+                    } catch (IOException e) {
+                        retryOrFail(attempt, "copy of chunk " + index + " of " + job.destination() + " failed: " + e.getMessage(), e);
+                        continue;
                     }
-                    pace(length);
-                    MemorySegment src = null;
-                    for (int attempt = 1; ; attempt++) {
-                        try {
-                            if (!up.copyFrom(from, offset, length)) {
-                                sourceFile = null;   // this destination takes no kernel copies: buffer the other chunks too
-                                return false;
-                            }
-                        } catch (IOException e) {
-                            retryOrFail(attempt, "copy of chunk " + index + " of " + job.destination() + " failed: " + e.getMessage(), e);
-                            continue;
-                        }
-                        if (src == null) {
-                            src = in.map(FileChannel.MapMode.READ_ONLY, offset, length, arena);
-                        }
-                        if (!verify) {
-                            journal.chunkVerified(key, index, algorithm.journalValue(algorithm.hex(src.asByteBuffer())), "");
-                            return true;
-                        }
-                        MemorySegment there = destinationBytes(up, offset, length, arena);
-                        String hash = algorithm.hexIfEqual(there.asByteBuffer(), src.asByteBuffer());
-                        if (hash == null) {
-                            mismatch(index, offset, length, algorithm.hex(src.asByteBuffer()), algorithm.hex(there.asByteBuffer()), attempt);
-                            continue;
-                        }
-                        journal.chunkVerified(key, index, algorithm.journalValue(hash), "");
+                    if (src == null) {
+                        src = in.map(FileChannel.MapMode.READ_ONLY, offset, length, arena);
+                    }
+                    if (!verify) {
+                        journal.chunkVerified(key, index, algorithm.journalValue(algorithm.hex(src.asByteBuffer())), "");
                         return true;
                     }
+                    MemorySegment there = destinationBytes(up, offset, length, arena);
+                    String hash = algorithm.hexIfEqual(there.asByteBuffer(), src.asByteBuffer());
+                    if (hash == null) {
+                        mismatch(index, offset, length, algorithm.hex(src.asByteBuffer()), algorithm.hex(there.asByteBuffer()), attempt);
+                        continue;
+                    }
+                    journal.chunkVerified(key, index, algorithm.journalValue(hash), "");
+                    return true;
                 }
             }
 
