@@ -116,7 +116,8 @@ public final class EdgeGateway implements AutoCloseable {
         MqttLink.Will will = new MqttLink.Will(topics.status(config.deviceId()),
                 Wire.encode(DeviceStatus.offline(config.deviceId(), clock.instant())));
         this.link = new MqttLink(vertx, MqttLink.Options.persistent(config.brokerHost(), config.brokerPort(), config.deviceId())
-                .withKeepAlive(config.keepAliveSeconds()).withWill(will));
+                .withKeepAlive(config.keepAliveSeconds()).withWill(will)
+                .withLogin(new MqttLink.Login(config.deviceId(), this::brokerPassword)));
         this.worker = thread(this::work, "gateway-worker-" + config.deviceId());
     }
 
@@ -131,6 +132,7 @@ public final class EdgeGateway implements AutoCloseable {
         link.onConnection(new MqttLink.ConnectionListener() {
             @Override public void connected(boolean sessionPresent) { onConnected(); }
             @Override public void disconnected() { onDisconnected(); }
+            @Override public void refused() { onRefused(); }
         });
         worker.start();
         long period = config.heartbeatInterval().toMillis();
@@ -241,6 +243,28 @@ public final class EdgeGateway implements AutoCloseable {
     }
 
     // ---- identity -------------------------------------------------------------------------
+
+    /** What the broker checks (ADR 0011): a configured password, else our credential, else the bootstrap token. */
+    private String brokerPassword() {
+        if (config.brokerPassword() != null) {
+            return config.brokerPassword();
+        }
+        String current = credential;
+        return current != null ? current : config.bootstrapToken();
+    }
+
+    /**
+     * The broker refused our login. When that was our credential (revoked one by one), the bootstrap
+     * token gets us in again to register for a new one; a revoked device stays out either way.
+     */
+    private void onRefused() {
+        if (config.brokerPassword() == null && credential != null && config.bootstrapToken() != null) {
+            LOG.warning(() -> config.deviceId() + ": the broker refused the device credential; registering again with the bootstrap token");
+            forgetCredential();
+        } else {
+            LOG.warning(() -> config.deviceId() + ": the broker refused the login (revoked device or wrong password?)");
+        }
+    }
 
     private void registerIfNeeded() {
         if (credential != null || !link.connected() || stopping) {

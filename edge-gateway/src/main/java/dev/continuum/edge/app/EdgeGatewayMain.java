@@ -12,7 +12,9 @@ import java.util.concurrent.CountDownLatch;
  * {@code java -jar continuum-edge-gateway-*-runner.jar --device-id gw-1 --broker 127.0.0.1:1883
  * --state-dir /var/lib/continuum/gw-1 [--data-dir DIR] --bootstrap-token TOKEN [--model name@version=path.onnx]...
  * [--topic-root continuum] [--heartbeat-seconds 5] [--keep-alive-seconds 10] [--max-batch 16]
- * [--durability broker|disk] [--embedded-broker]}
+ * [--durability broker|disk] [--embedded-broker] [--mqtt-password P]}. The gateway logs in to the broker as its
+ * device id with its device credential (or bootstrap token); {@code --mqtt-password} (or {@code CONTINUUM_MQTT_PASSWORD})
+ * sends a fixed password instead, for an operator's own broker with a password file (docs/edge.md).
  */
 public final class EdgeGatewayMain {
 
@@ -24,6 +26,7 @@ public final class EdgeGatewayMain {
         Path stateDir = null;
         Path dataDir = null;
         String bootstrap = System.getenv("CONTINUUM_BOOTSTRAP_TOKEN");
+        String brokerPassword = System.getenv("CONTINUUM_MQTT_PASSWORD");
         String root = "continuum";
         int heartbeat = 5;
         int keepAlive = 10;
@@ -38,6 +41,7 @@ public final class EdgeGatewayMain {
                 case "--state-dir" -> stateDir = Path.of(args[++i]);
                 case "--data-dir" -> dataDir = Path.of(args[++i]);
                 case "--bootstrap-token" -> bootstrap = args[++i];
+                case "--mqtt-password" -> brokerPassword = args[++i];
                 case "--topic-root" -> root = args[++i];
                 case "--heartbeat-seconds" -> heartbeat = Integer.parseInt(args[++i]);
                 case "--keep-alive-seconds" -> keepAlive = Integer.parseInt(args[++i]);
@@ -66,6 +70,7 @@ public final class EdgeGatewayMain {
                 .withHeartbeat(Duration.ofSeconds(heartbeat), keepAlive)
                 .withMaxBatch(maxBatch)
                 .withDurability(durability)
+                .withBrokerPassword(brokerPassword)
                 .withDataDir(dataDir != null ? dataDir : stateDir.resolve("data"));
         Vertx vertx = Vertx.vertx();
         EdgeGateway gateway = new EdgeGateway(config, vertx, Clock.systemUTC());
@@ -98,7 +103,7 @@ public final class EdgeGatewayMain {
         System.err.println(problem);
         System.err.println("usage: --device-id ID [--broker host:port] [--state-dir DIR] [--data-dir DIR (input_ref root; default STATE/data)] [--bootstrap-token T] "
                 + "[--model name@version=file.onnx]... [--topic-root R] [--heartbeat-seconds N] "
-                + "[--keep-alive-seconds N] [--max-batch N] [--durability broker|disk] [--embedded-broker]");
+                + "[--keep-alive-seconds N] [--max-batch N] [--durability broker|disk] [--embedded-broker] [--mqtt-password P]");
         System.exit(2);
     }
 }

@@ -13,12 +13,15 @@ import java.util.function.Supplier;
  * Everything one gateway needs to know. {@code deviceId} is also its MQTT client id, so the broker
  * keeps one persistent session per device across restarts. {@code dataDir} is the only directory a
  * task's {@code input_ref} may read from (default {@code <stateDir>/data}). {@code durability} says when
- * the spool syncs to disk (default {@link Durability#BROKER}; ADR 0009).
+ * the spool syncs to disk (default {@link Durability#BROKER}; ADR 0009). The gateway logs in to the broker
+ * as its device id with {@code brokerPassword} when set (an operator's own broker, docs/edge.md), else with
+ * its device credential, else its bootstrap token (what a broker Continuum starts checks; ADR 0011).
  */
 public record GatewayConfig(String deviceId, String brokerHost, int brokerPort, Topics topics, Path stateDir,
                             String bootstrapToken, Duration heartbeatInterval, int keepAliveSeconds,
                             TaskSpool.Limits spoolLimits, int maxBatch, boolean preferGpu,
-                            Supplier<List<GpuInfo>> gpuSource, Path dataDir, Durability durability) {
+                            Supplier<List<GpuInfo>> gpuSource, Path dataDir, Durability durability,
+                            String brokerPassword) {
 
     /** When a task may be acknowledged to the broker, and so when the spool must reach the disk. */
     public enum Durability {
@@ -47,46 +50,57 @@ public record GatewayConfig(String deviceId, String brokerHost, int brokerPort, 
         NvidiaSmi smi = NvidiaSmi.onPath();
         return new GatewayConfig(deviceId, brokerHost, brokerPort, Topics.standard(), stateDir, bootstrapToken,
                 Duration.ofSeconds(5), 10, TaskSpool.Limits.defaults(), 16, true, smi::gpus,
-                stateDir.resolve("data"), Durability.BROKER);
+                stateDir.resolve("data"), Durability.BROKER, null);
     }
 
     public GatewayConfig withTopics(Topics value) {
         return new GatewayConfig(deviceId, brokerHost, brokerPort, value, stateDir, bootstrapToken, heartbeatInterval,
-                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir, durability);
+                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir, durability, brokerPassword);
     }
 
     public GatewayConfig withBroker(String host, int port) {
         return new GatewayConfig(deviceId, host, port, topics, stateDir, bootstrapToken, heartbeatInterval,
-                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir, durability);
+                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir, durability, brokerPassword);
     }
 
     public GatewayConfig withHeartbeat(Duration interval, int keepAlive) {
         return new GatewayConfig(deviceId, brokerHost, brokerPort, topics, stateDir, bootstrapToken, interval,
-                keepAlive, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir, durability);
+                keepAlive, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir, durability, brokerPassword);
     }
 
     public GatewayConfig withSpoolLimits(TaskSpool.Limits value) {
         return new GatewayConfig(deviceId, brokerHost, brokerPort, topics, stateDir, bootstrapToken, heartbeatInterval,
-                keepAliveSeconds, value, maxBatch, preferGpu, gpuSource, dataDir, durability);
+                keepAliveSeconds, value, maxBatch, preferGpu, gpuSource, dataDir, durability, brokerPassword);
     }
 
     public GatewayConfig withMaxBatch(int value) {
         return new GatewayConfig(deviceId, brokerHost, brokerPort, topics, stateDir, bootstrapToken, heartbeatInterval,
-                keepAliveSeconds, spoolLimits, value, preferGpu, gpuSource, dataDir, durability);
+                keepAliveSeconds, spoolLimits, value, preferGpu, gpuSource, dataDir, durability, brokerPassword);
     }
 
     public GatewayConfig withGpus(Supplier<List<GpuInfo>> value) {
         return new GatewayConfig(deviceId, brokerHost, brokerPort, topics, stateDir, bootstrapToken, heartbeatInterval,
-                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, value, dataDir, durability);
+                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, value, dataDir, durability, brokerPassword);
     }
 
     public GatewayConfig withDurability(Durability value) {
         return new GatewayConfig(deviceId, brokerHost, brokerPort, topics, stateDir, bootstrapToken, heartbeatInterval,
-                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir, value);
+                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir, value, brokerPassword);
     }
 
     public GatewayConfig withDataDir(Path value) {
         return new GatewayConfig(deviceId, brokerHost, brokerPort, topics, stateDir, bootstrapToken, heartbeatInterval,
-                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, value, durability);
+                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, value, durability, brokerPassword);
+    }
+
+    /** A fixed broker password (e.g. the device's entry in a Mosquitto {@code password_file}); never logged. */
+    public GatewayConfig withBrokerPassword(String value) {
+        return new GatewayConfig(deviceId, brokerHost, brokerPort, topics, stateDir, bootstrapToken, heartbeatInterval,
+                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir, durability, value);
+    }
+
+    @Override
+    public String toString() {
+        return "GatewayConfig[" + deviceId + " -> " + brokerHost + ":" + brokerPort + ", " + topics.root() + ", " + stateDir + "]";
     }
 }

@@ -2,12 +2,16 @@ package dev.continuum.edge.broker;
 
 import io.moquette.broker.Server;
 import io.moquette.broker.config.MemoryConfig;
+import io.moquette.broker.security.IAuthenticator;
+import io.moquette.broker.security.IAuthorizatorPolicy;
+import io.moquette.broker.subscriptions.Topic;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Properties;
 
 /**
@@ -58,20 +62,31 @@ public final class Brokers {
 
     /**
      * Moquette in this JVM. With a {@code dataDir} its sessions, queued QoS 1 messages and retained
-     * messages survive a {@link #restart()}; without one they live in memory.
+     * messages survive a {@link #restart()}; without one they live in memory. With a {@link BrokerAccess}
+     * it refuses anonymous and unknown clients and confines each device to its own topics.
      */
     public static final class EmbeddedBroker implements Broker {
         private final int port;
         private final Path dataDir;
+        private final BrokerAccess access;
         private Server server;
 
-        private EmbeddedBroker(int port, Path dataDir) {
+        private EmbeddedBroker(int port, Path dataDir, BrokerAccess access) {
             this.port = port;
             this.dataDir = dataDir;
+            this.access = access;
         }
 
+        /** Open to anyone: for tests and demos on a loopback port only. */
         public static EmbeddedBroker start(int port, Path dataDir) {
-            EmbeddedBroker b = new EmbeddedBroker(port, dataDir);
+            EmbeddedBroker b = new EmbeddedBroker(port, dataDir, null);
+            b.startServer();
+            return b;
+        }
+
+        /** Only the clients {@code access} lets in, each on the topics it allows (ADR 0011). */
+        public static EmbeddedBroker startSecured(int port, Path dataDir, BrokerAccess access) {
+            EmbeddedBroker b = new EmbeddedBroker(port, dataDir, java.util.Objects.requireNonNull(access, "access"));
             b.startServer();
             return b;
         }
@@ -80,7 +95,7 @@ public final class Brokers {
             Properties p = new Properties();
             p.setProperty("host", "127.0.0.1");
             p.setProperty("port", Integer.toString(port));
-            p.setProperty("allow_anonymous", "true");
+            p.setProperty("allow_anonymous", Boolean.toString(access == null));
             p.setProperty("telemetry_enabled", "false");
             p.setProperty("netty.mqtt.message_size", Integer.toString(16 * 1024 * 1024));
             p.setProperty("websocket_port", "disabled");
@@ -92,7 +107,11 @@ public final class Brokers {
             }
             Server s = new Server();
             try {
-                s.startServer(new MemoryConfig(p));
+                if (access == null) {
+                    s.startServer(new MemoryConfig(p));
+                } else {
+                    s.startServer(new MemoryConfig(p), List.of(), null, new Authenticator(access), new Policy(access));
+                }
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot start embedded MQTT broker on port " + port, e);
             }
@@ -116,5 +135,26 @@ public final class Brokers {
         @Override public int port() { return port; }
         @Override public boolean embedded() { return true; }
         @Override public void close() { stop(); }
+    }
+
+    /** Moquette's CONNECT hook, asking {@link BrokerAccess}. */
+    private record Authenticator(BrokerAccess access) implements IAuthenticator {
+        @Override
+        public boolean checkValid(String clientId, String username, byte[] password) {
+            return access.mayConnect(clientId, username, password);
+        }
+    }
+
+    /** Moquette's PUBLISH/SUBSCRIBE hook (it passes the subscription's filter as the topic). */
+    private record Policy(BrokerAccess access) implements IAuthorizatorPolicy {
+        @Override
+        public boolean canWrite(Topic topic, String user, String client) {
+            return access.mayPublish(user, client, topic.toString());
+        }
+
+        @Override
+        public boolean canRead(Topic topic, String user, String client) {
+            return access.maySubscribe(user, client, topic.toString());
+        }
     }
 }

@@ -56,6 +56,14 @@ public final class DeviceCredentials {
     }
 
     /**
+     * The MQTT password of the cloud's own clients on a broker Continuum starts (ADR 0011), derived
+     * from the operator secret so the secret itself never crosses the wire.
+     */
+    public static String brokerPassword(String secret) {
+        return B64.encodeToString(hmac(secret.getBytes(StandardCharsets.UTF_8), "continuum-mqtt-operator"));
+    }
+
+    /**
      * Keeps revocations in {@code revocations} from now on, starting from what it already holds, so
      * they survive a restart. Returns this.
      */
@@ -82,17 +90,22 @@ public final class DeviceCredentials {
         return B64.encodeToString(hmac(bootstrapKey, "bootstrap:" + deviceId));
     }
 
-    /** Exchanges a valid bootstrap token for a fresh device credential. */
-    public Optional<String> exchange(String deviceId, String bootstrapToken) {
+    /** True when {@code bootstrapToken} is the device's genuine token and the device is not revoked. */
+    public boolean acceptsBootstrap(String deviceId, String bootstrapToken) {
         if (deviceId == null || bootstrapToken == null || revokedDevices.contains(deviceId)) {
-            return Optional.empty();
+            return false;
         }
         try {
             Topics.checkId(deviceId);
         } catch (IllegalArgumentException e) {
-            return Optional.empty();
+            return false;
         }
-        if (!constantTimeEquals(bootstrapToken(deviceId), bootstrapToken)) {
+        return constantTimeEquals(bootstrapToken(deviceId), bootstrapToken);
+    }
+
+    /** Exchanges a valid bootstrap token for a fresh device credential. */
+    public Optional<String> exchange(String deviceId, String bootstrapToken) {
+        if (!acceptsBootstrap(deviceId, bootstrapToken)) {
             return Optional.empty();
         }
         byte[] id = new byte[12];

@@ -1,12 +1,14 @@
 package dev.continuum.edge.messaging;
 
 import dev.continuum.edge.protocol.Topics;
+import io.netty.handler.codec.mqtt.MqttConnectReturnCode;
 import io.netty.handler.codec.mqtt.MqttQoS;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.mqtt.MqttClient;
 import io.vertx.mqtt.MqttClientOptions;
+import io.vertx.mqtt.MqttConnectionException;
 import io.vertx.mqtt.messages.MqttPublishMessage;
 import java.time.Duration;
 import java.util.List;
@@ -37,8 +39,28 @@ public final class MqttLink implements AutoCloseable {
     /** A retained message the broker publishes if the connection dies without a DISCONNECT. */
     public record Will(String topic, byte[] payload) {}
 
+    /**
+     * MQTT user name and password. The password is asked for at every connect, so a gateway can move
+     * from its bootstrap token to its device credential; it is never logged.
+     */
+    public record Login(String username, java.util.function.Supplier<String> password) {
+        public Login {
+            Objects.requireNonNull(username, "username");
+            Objects.requireNonNull(password, "password");
+        }
+
+        public static Login of(String username, String password) {
+            return new Login(username, () -> password);
+        }
+
+        @Override
+        public String toString() {
+            return "Login[" + username + "]";
+        }
+    }
+
     public record Options(String host, int port, String clientId, boolean cleanSession, int keepAliveSeconds,
-                          Will will, Duration reconnectMin, Duration reconnectMax) {
+                          Will will, Duration reconnectMin, Duration reconnectMax, Login login) {
         public Options {
             Objects.requireNonNull(host, "host");
             Objects.requireNonNull(clientId, "clientId");
@@ -48,19 +70,24 @@ public final class MqttLink implements AutoCloseable {
         }
 
         public static Options persistent(String host, int port, String clientId) {
-            return new Options(host, port, clientId, false, 10, null, Duration.ofMillis(200), Duration.ofSeconds(5));
+            return new Options(host, port, clientId, false, 10, null, Duration.ofMillis(200), Duration.ofSeconds(5), null);
         }
 
         public Options withWill(Will value) {
-            return new Options(host, port, clientId, cleanSession, keepAliveSeconds, value, reconnectMin, reconnectMax);
+            return new Options(host, port, clientId, cleanSession, keepAliveSeconds, value, reconnectMin, reconnectMax, login);
         }
 
         public Options withKeepAlive(int seconds) {
-            return new Options(host, port, clientId, cleanSession, seconds, will, reconnectMin, reconnectMax);
+            return new Options(host, port, clientId, cleanSession, seconds, will, reconnectMin, reconnectMax, login);
         }
 
         public Options withCleanSession(boolean value) {
-            return new Options(host, port, clientId, value, keepAliveSeconds, will, reconnectMin, reconnectMax);
+            return new Options(host, port, clientId, value, keepAliveSeconds, will, reconnectMin, reconnectMax, login);
+        }
+
+        /** Logs in with {@code value} (null: anonymous). */
+        public Options withLogin(Login value) {
+            return new Options(host, port, clientId, cleanSession, keepAliveSeconds, will, reconnectMin, reconnectMax, value);
         }
     }
 
@@ -81,6 +108,8 @@ public final class MqttLink implements AutoCloseable {
     public interface ConnectionListener {
         void connected(boolean sessionPresent);
         default void disconnected() {}
+        /** The broker refused our user name or password (the link keeps retrying with backoff). */
+        default void refused() {}
     }
 
     public static final class LinkDownException extends RuntimeException {
@@ -215,6 +244,9 @@ public final class MqttLink implements AutoCloseable {
                 .setMaxMessageSize(16 * 1024 * 1024);
         mqtt.setAutoAck(false);
         mqtt.setConnectTimeout(5_000);
+        if (options.login() != null) {
+            mqtt.setUsername(options.login().username()).setPassword(options.login().password().get());
+        }
         if (options.will() != null) {
             mqtt.setWillFlag(true)
                     .setWillTopic(options.will().topic())
@@ -253,9 +285,19 @@ public final class MqttLink implements AutoCloseable {
                 if (next.isConnected()) {
                     next.disconnect();
                 }
+                if (refusedLogin(ar)) {
+                    listeners.forEach(l -> safely(l::refused));
+                }
                 scheduleReconnect();
             }
         });
+    }
+
+    private static boolean refusedLogin(io.vertx.core.AsyncResult<io.vertx.mqtt.messages.MqttConnAckMessage> ar) {
+        MqttConnectReturnCode code = ar.succeeded() ? ar.result().code()
+                : ar.cause() instanceof MqttConnectionException e ? e.code() : null;
+        return code == MqttConnectReturnCode.CONNECTION_REFUSED_BAD_USER_NAME_OR_PASSWORD
+                || code == MqttConnectReturnCode.CONNECTION_REFUSED_NOT_AUTHORIZED;
     }
 
     private void linkLost(MqttClient which) {
