@@ -46,6 +46,13 @@ public final class TransferEngine {
 
     private final TransferOptions options;
 
+    /**
+     * Smaller chunks go through a buffer even between local directories: for a 16 KiB file the kernel
+     * copy's three opens and two mappings cost more than reading and writing it (10,000 × 16 KiB: 2.1
+     * instead of 1.6 CPU-s, docs/benchmarks.md).
+     */
+    static final int KERNEL_COPY_MIN = 1024 * 1024;
+
     public TransferEngine(TransferOptions options) {
         this.options = options;
     }
@@ -384,7 +391,7 @@ public final class TransferEngine {
 
             private void sendVerified(Upload up, int index, long offset, int length) throws IOException {
                 Path from = sourceFile;
-                if (length > 0 && from != null && sendCopied(up, from, index, offset, length)) {
+                if (length >= KERNEL_COPY_MIN && from != null && sendCopied(up, from, index, offset, length)) {
                     return;
                 }
                 ByteBuffer[] pair = buffers.get();

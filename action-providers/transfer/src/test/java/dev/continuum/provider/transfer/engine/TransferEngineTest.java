@@ -95,6 +95,18 @@ class TransferEngineTest {
     }
 
     @Test
+    void shouldDetectRetryAndReportAMismatchInAChunkTheKernelCopied() {
+        Trees.file(tmp.resolve("src/x"), 7L * MIB, 3);   // two chunks, both large enough for a kernel copy
+        FaultyStorage corrupting = new FaultyStorage(new LocalStorage(tmp.resolve("dst")), 1, Integer.MAX_VALUE);
+        Progress.Snapshot result = copy(new LocalStorage(tmp.resolve("src")), corrupting, null, TransferJournal.open(tmp.resolve("j")));
+
+        assertThat(tmp.resolve("dst/copy/x")).hasSameBinaryContentAs(tmp.resolve("src/x"));
+        assertThat(result.checksumMismatches()).isEqualTo(1);
+        assertThat(result.retries()).isEqualTo(1);
+        assertThat(events).anyMatch(e -> e.startsWith("ChecksumMismatch: chunk") && e.contains("destination holds"));
+    }
+
+    @Test
     void shouldDetectRetryAndReportAMismatchAlsoWhenChunksPassThroughABuffer() {
         Trees.sample(tmp.resolve("src"));
         FaultyStorage corrupting = new FaultyStorage(new LocalStorage(tmp.resolve("dst")), 1, Integer.MAX_VALUE);
