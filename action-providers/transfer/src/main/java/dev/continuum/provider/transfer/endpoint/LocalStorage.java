@@ -4,8 +4,6 @@ import dev.continuum.provider.path.EndpointPath;
 import dev.continuum.provider.path.UnsafePathException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryNotEmptyException;
@@ -254,8 +252,8 @@ public final class LocalStorage implements Storage {
         }
 
         @Override
-        public Optional<MemorySegment> map(long offset, long length, Arena arena) throws IOException {
-            return Optional.of(channel.map(FileChannel.MapMode.READ_ONLY, offset, length, arena));
+        public Optional<ByteBuffer> map(long offset, long length) throws IOException {
+            return Optional.of(channel.map(FileChannel.MapMode.READ_ONLY, offset, length));
         }
 
         @Override

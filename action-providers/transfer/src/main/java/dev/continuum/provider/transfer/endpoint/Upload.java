@@ -48,12 +48,10 @@ public interface Upload extends AutoCloseable {
     }
 
     /**
-     * What the destination now holds for a chunk, mapped read-only into memory (valid until
-     * {@code arena} closes), so the engine can hash and compare it without copying. Empty (the default)
-     * where the data is not a local file.
+     * What the destination now holds for a chunk, mapped read-only into memory, so the engine can hash
+     * and compare it without copying. Empty (the default) where the data is not a local file.
      */
-    default java.util.Optional<java.lang.foreign.MemorySegment> map(long offset, long length,
-                                                                  java.lang.foreign.Arena arena) throws IOException {
+    default java.util.Optional<java.nio.ByteBuffer> map(long offset, long length) throws IOException {
         return java.util.Optional.empty();
     }
 

@@ -3,9 +3,9 @@ package dev.continuum.provider.transfer.engine;
 import static jdk.incubator.vector.VectorOperators.ROR;
 import static jdk.incubator.vector.VectorOperators.XOR;
 
-import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.IntBuffer;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorSpecies;
 
@@ -49,8 +49,8 @@ final class Blake3Lanes implements Blake3.Lanes {
         int bytes = W * Blake3.CHUNK_LEN;
         data.slice(offset, bytes).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(s.words);
         // compared from the copy just made (in L1), not from data again: the verify pass reads data once
-        if (same != null && MemorySegment.mismatch(MemorySegment.ofArray(s.words), 0, bytes,
-                MemorySegment.ofBuffer(same), offset, offset + bytes) != -1) {
+        if (same != null && IntBuffer.wrap(s.words, 0, bytes / Integer.BYTES)
+                .mismatch(same.slice(offset, bytes).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer()) != -1) {
             return false;
         }
         for (int l = 0; l < W; l++) {

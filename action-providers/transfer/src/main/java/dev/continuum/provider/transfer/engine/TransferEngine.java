@@ -6,8 +6,6 @@ import dev.continuum.provider.transfer.endpoint.Upload;
 import dev.continuum.provider.path.EndpointPath;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -439,8 +437,8 @@ public final class TransferEngine {
              * reads and writes).
              */
             private boolean sendCopied(Upload up, Path from, int index, long offset, int length) throws IOException {
-                try (FileChannel in = FileChannel.open(from, StandardOpenOption.READ); Arena arena = Arena.ofConfined()) {
-                    return copyAndVerify(up, from, in, arena, index, offset, length);
+                try (FileChannel in = FileChannel.open(from, StandardOpenOption.READ)) {
+                    return copyAndVerify(up, from, in, index, offset, length);
                 } catch (InternalError e) {
                     // the JVM's answer to SIGBUS: a mapped page beyond the end of a file truncated meanwhile
                     throw new TransferFailedException("SourceChanged", "source " + job.source()
@@ -448,7 +446,7 @@ public final class TransferEngine {
                 }
             }
 
-            private boolean copyAndVerify(Upload up, Path from, FileChannel in, Arena arena, int index, long offset,
+            private boolean copyAndVerify(Upload up, Path from, FileChannel in, int index, long offset,
                                           int length) throws IOException {
                 if (in.size() < offset + length) {
                     throw new TransferFailedException("SourceChanged", "source " + job.source()
@@ -456,7 +454,7 @@ public final class TransferEngine {
                             + in.size() + " bytes)");
                 }
                 pace(length);
-                MemorySegment src = null;
+                ByteBuffer src = null;
                 for (int attempt = 1; ; attempt++) {
                     try {
                         if (!up.copyFrom(from, offset, length)) {
@@ -468,16 +466,16 @@ public final class TransferEngine {
                         continue;
                     }
                     if (src == null) {
-                        src = in.map(FileChannel.MapMode.READ_ONLY, offset, length, arena);
+                        src = in.map(FileChannel.MapMode.READ_ONLY, offset, length);
                     }
                     if (!verify) {
-                        journal.chunkVerified(key, index, algorithm.journalValue(algorithm.hex(src.asByteBuffer())), "");
+                        journal.chunkVerified(key, index, algorithm.journalValue(algorithm.hex(src.duplicate())), "");
                         return true;
                     }
-                    MemorySegment there = destinationBytes(up, offset, length, arena);
-                    String hash = algorithm.hexIfEqual(there.asByteBuffer(), src.asByteBuffer());
+                    ByteBuffer there = destinationBytes(up, offset, length);
+                    String hash = algorithm.hexIfEqual(there.duplicate(), src.duplicate());
                     if (hash == null) {
-                        mismatch(index, offset, length, algorithm.hex(src.asByteBuffer()), algorithm.hex(there.asByteBuffer()), attempt);
+                        mismatch(index, offset, length, algorithm.hex(src.duplicate()), algorithm.hex(there.duplicate()), attempt);
                         continue;
                     }
                     journal.chunkVerified(key, index, algorithm.journalValue(hash), "");
@@ -486,15 +484,15 @@ public final class TransferEngine {
             }
 
             /** The destination's bytes of a chunk: mapped where the storage can, else read back into a buffer. */
-            private MemorySegment destinationBytes(Upload up, long offset, int length, Arena arena) throws IOException {
-                Optional<MemorySegment> mapped = up.map(offset, length, arena);
+            private ByteBuffer destinationBytes(Upload up, long offset, int length) throws IOException {
+                Optional<ByteBuffer> mapped = up.map(offset, length);
                 if (mapped.isPresent()) {
                     return mapped.get();
                 }
                 ByteBuffer back = buffers.get()[1];
                 back.clear().limit(length);
                 up.readBack(offset, back);
-                return MemorySegment.ofBuffer(back.flip());
+                return back.flip();
             }
 
             /**

@@ -5,8 +5,6 @@ import dev.continuum.provider.transfer.endpoint.Storage;
 import dev.continuum.provider.transfer.endpoint.Upload;
 import dev.continuum.provider.path.EndpointPath;
 import java.io.IOException;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -54,8 +52,8 @@ public final class FaultyStorage implements Storage {
             @Override public void close() throws IOException { up.close(); }
 
             @Override
-            public Optional<MemorySegment> map(long offset, long length, Arena arena) throws IOException {
-                return up.map(offset, length, arena);
+            public Optional<java.nio.ByteBuffer> map(long offset, long length) throws IOException {
+                return up.map(offset, length);
             }
 
             @Override
