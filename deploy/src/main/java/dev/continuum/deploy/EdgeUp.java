@@ -42,13 +42,23 @@ final class EdgeUp implements AutoCloseable {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final String MODEL = "edge-gateway/target/npm-models/package/assets/ch_ppocr_mobile_v2.0_cls_infer.onnx";
 
-    /** How the edge's parts reach each other: the broker ({@code host:port}) and the topic root under it. */
-    record Link(String broker, String topicRoot) {}
+    /**
+     * How the edge's parts reach each other: the broker ({@code host:port}), the topic root under it, and
+     * the environment that logs the cloud's other clients in as the operator (empty for a configured
+     * broker: nothing changes there unless the operator sets {@code CONTINUUM_MQTT_USERNAME/PASSWORD}).
+     */
+    record Link(String broker, String topicRoot, Map<String, String> operatorLogin) {
+        @Override
+        public String toString() {
+            return "Link[" + broker + ", " + topicRoot + "]";
+        }
+    }
 
     private final Path dir;
     private final ChildProcesses children;
     private String providerUrl;
     private Link link;
+    private final Map<String, String> bootstrapTokens = new HashMap<>();
 
     private EdgeUp(Path dataDir) {
         this.dir = dataDir.resolve("edge");
@@ -87,6 +97,11 @@ final class EdgeUp implements AutoCloseable {
         return link;
     }
 
+    /** The device's bootstrap token: what its storage half logs in to the broker with (ADR 0011). */
+    String bootstrapToken(String gateway) {
+        return bootstrapTokens.get(gateway);
+    }
+
     /** A gateway's data directory: where its instrument writes and what its {@code file:} input refs name. */
     Path dataDir(String gateway) {
         return dir.resolve(gateway).resolve("data");
@@ -97,6 +112,7 @@ final class EdgeUp implements AutoCloseable {
         String secret = secret();
         String configured = System.getenv(BROKER_KEY);
         String broker;
+        Map<String, String> operatorLogin = Map.of();
         List<String> providerArgs = new ArrayList<>();
         if (configured != null && !configured.isBlank()) {
             broker = configured.trim();
@@ -107,13 +123,17 @@ final class EdgeUp implements AutoCloseable {
         } else {
             broker = "127.0.0.1:" + ChildProcesses.freePort();
             providerArgs.add("--embedded-broker");
-            say("MQTT broker:    starting embedded Moquette on " + broker + " (set " + BROKER_KEY + "=host:port to use yours)");
+            // the embedded broker admits only the operator and genuine devices, each on its own topics (ADR 0011)
+            // the user name is BrokerAccess.OPERATOR (deploy does not link the edge modules)
+            operatorLogin = Map.of("CONTINUUM_MQTT_USERNAME", "_continuum",
+                    "CONTINUUM_MQTT_PASSWORD", providerPrints(providerJar, secret, "--broker-password"));
+            say("MQTT broker:    starting embedded Moquette on " + broker + ", login required (set " + BROKER_KEY + "=host:port to use yours)");
         }
         int port = ChildProcesses.freePort();
         providerUrl = "http://127.0.0.1:" + port + "/providers/inference";
         // unique per data dir: two `up`s on one machine broker do not share sessions or topics
         String root = "continuum-" + Integer.toHexString(dir.toAbsolutePath().toString().hashCode());
-        link = new Link(broker, root);
+        link = new Link(broker, root, operatorLogin);
         providerArgs.addAll(List.of("--port", String.valueOf(port), "--broker", broker, "--topic-root", root,
                 "--client-id", root + "-inference", "--state-dir", dir.resolve("provider").toString()));
         Map<String, String> env = new HashMap<>(providerAuth);
@@ -127,22 +147,26 @@ final class EdgeUp implements AutoCloseable {
             Path frame = dataDir(id).resolve(EXAMPLE_FRAME);
             Files.createDirectories(frame.getParent());
             Files.writeString(frame, exampleFrame());
-            String token = bootstrapToken(providerJar, secret, id);
+            String token = providerPrints(providerJar, secret, "--bootstrap-token", id);
+            bootstrapTokens.put(id, token);
             children.launch(id, gatewayJar, List.of("--device-id", id, "--broker", broker, "--topic-root", root,
-                    "--state-dir", state.toString(), "--bootstrap-token", token,
-                    "--model", "ocr-cls@1=" + model), Map.of());
+                    "--state-dir", state.toString(), "--model", "ocr-cls@1=" + model),
+                    Map.of("CONTINUUM_BOOTSTRAP_TOKEN", token)); // in the environment, not on a command line others can read
         }
         awaitHealth(provider, GATEWAYS.size());
         say("Gateways:       " + String.join(", ", GATEWAYS) + " online with model ocr-cls@1 (state and logs in " + dir + ")");
     }
 
-    private String bootstrapToken(Path providerJar, String secret, String deviceId) throws Exception {
-        ProcessBuilder builder = new ProcessBuilder(java(), "-jar", providerJar.toString(), "--bootstrap-token", deviceId);
+    /** What the provider jar prints for {@code args} (a bootstrap token, the broker password), derived from the secret. */
+    private static String providerPrints(Path providerJar, String secret, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(java(), "-jar", providerJar.toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().put("CONTINUUM_EDGE_SECRET", secret);
         Process p = builder.redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
         if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            throw new IllegalStateException("cannot make the bootstrap token of " + deviceId + ": " + out);
+            throw new IllegalStateException("cannot make " + String.join(" ", args) + ": " + out);
         }
         return out;
     }

@@ -79,14 +79,16 @@ final class TransferUp implements AutoCloseable {
         Files.writeString(endpoints, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(endpoints(edge, owner)));
         int port = ChildProcesses.freePort();
         providerUrl = "http://127.0.0.1:" + port + "/providers/transfer";
+        Map<String, String> providerEnv = new java.util.HashMap<>(providerAuth);
+        providerEnv.putAll(edge.link().operatorLogin()); // the cloud half logs in to the broker as the operator
         Process provider = children.launch("transfer-provider", jar, List.of("--endpoints", endpoints.toString(),
-                "--state", dir.resolve("state").toString(), "--port", String.valueOf(port)), providerAuth);
-        // the device halves connect out to the broker, as the gateways do; they need no credentials of ours
+                "--state", dir.resolve("state").toString(), "--port", String.valueOf(port)), providerEnv);
+        // the device halves connect out to the broker, as the gateways do, logging in as their device (ADR 0011)
         List<Process> storage = new ArrayList<>();
         for (String id : EdgeUp.GATEWAYS) {
             storage.add(children.launchMain(id + "-storage", jar, STORAGE_MAIN, List.of("--device-id", id,
                     "--root", edge.dataDir(id).toString(), "--broker", edge.link().broker(),
-                    "--topic-root", edge.link().topicRoot()), Map.of()));
+                    "--topic-root", edge.link().topicRoot()), Map.of("CONTINUUM_BOOTSTRAP_TOKEN", edge.bootstrapToken(id))));
         }
         URI health = URI.create("http://127.0.0.1:" + port + "/health");
         children.await(provider, "transfer-provider", "the transfer provider to start", Duration.ofSeconds(90),

@@ -24,8 +24,14 @@ public final class EdgeCloud implements AutoCloseable {
 
     public EdgeCloud(Vertx vertx, String host, int port, String clientId, Topics topics, DeviceCredentials credentials,
                      Clock clock) {
+        this(vertx, host, port, clientId, null, topics, credentials, clock);
+    }
+
+    /** Logs in to the broker with {@code login} (null: anonymous), e.g. as the operator of a secured broker (ADR 0011). */
+    public EdgeCloud(Vertx vertx, String host, int port, String clientId, MqttLink.Login login, Topics topics,
+                     DeviceCredentials credentials, Clock clock) {
         this.credentials = credentials;
-        this.link = new MqttLink(vertx, MqttLink.Options.persistent(host, port, clientId));
+        this.link = new MqttLink(vertx, MqttLink.Options.persistent(host, port, clientId).withLogin(login));
         new Registrar(link, topics, credentials).attach();
         this.fleet = new Fleet(link, topics, credentials, clock);
         fleet.attach();

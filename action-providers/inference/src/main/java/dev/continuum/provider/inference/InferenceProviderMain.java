@@ -1,8 +1,10 @@
 package dev.continuum.provider.inference;
 
+import dev.continuum.edge.broker.BrokerAccess;
 import dev.continuum.edge.broker.Brokers;
 import dev.continuum.edge.identity.DeviceCredentials;
 import dev.continuum.edge.identity.RevocationLog;
+import dev.continuum.edge.messaging.MqttLink;
 import dev.continuum.edge.protocol.Topics;
 import dev.continuum.provider.server.ActionProviderServer;
 import dev.continuum.provider.server.FileActionStore;
@@ -21,7 +23,13 @@ import java.util.concurrent.TimeUnit;
  * With {@code --state-dir} actions and device revocations are kept on disk there and survive a restart;
  * without it, in memory. {@code --state-dir DIR --revoke-device ID} (or {@code --reinstate-device ID})
  * records a revocation for the provider running on DIR and exits.
- * {@code --bootstrap-token DEVICE} prints the bootstrap token to install on that device and exits.
+ * {@code --bootstrap-token DEVICE} prints the bootstrap token to install on that device and exits;
+ * {@code --broker-password} prints the operator's MQTT password (user {@value BrokerAccess#OPERATOR}) and exits.
+ *
+ * <p>The embedded broker admits only the operator and devices with a genuine credential or bootstrap token,
+ * each confined to its own topics (ADR 0011); the provider logs in to it as the operator. Against another
+ * broker it logs in with {@code --mqtt-username}/{@code CONTINUUM_MQTT_USERNAME} and
+ * {@code CONTINUUM_MQTT_PASSWORD} when set, else anonymously.
  */
 public final class InferenceProviderMain {
 
@@ -38,6 +46,9 @@ public final class InferenceProviderMain {
         Path stateDir = null;
         String revoke = null;
         String reinstate = null;
+        boolean printBrokerPassword = false;
+        String mqttUser = System.getenv("CONTINUUM_MQTT_USERNAME");
+        String mqttPassword = System.getenv("CONTINUUM_MQTT_PASSWORD");
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--port" -> port = Integer.parseInt(args[++i]);
@@ -47,6 +58,8 @@ public final class InferenceProviderMain {
                 case "--client-id" -> clientId = args[++i];
                 case "--bootstrap-token" -> tokenFor = args[++i];
                 case "--embedded-broker" -> embedded = true;
+                case "--broker-password" -> printBrokerPassword = true;
+                case "--mqtt-username" -> mqttUser = args[++i];
                 case "--state-dir" -> stateDir = Path.of(args[++i]);
                 case "--revoke-device" -> revoke = args[++i];
                 case "--reinstate-device" -> reinstate = args[++i];
@@ -77,17 +90,26 @@ public final class InferenceProviderMain {
             System.out.println(credentials.bootstrapToken(tokenFor));
             return;
         }
+        if (printBrokerPassword) {
+            System.out.println(DeviceCredentials.brokerPassword(secret));
+            return;
+        }
         if (stateDir != null) {
             credentials.persistRevocations(new RevocationLog(stateDir.resolve("revocations")));
         }
         String host = broker.substring(0, broker.lastIndexOf(':'));
         int brokerPort = Integer.parseInt(broker.substring(broker.lastIndexOf(':') + 1));
+        Topics topics = new Topics(root);
+        MqttLink.Login login = mqttUser != null && mqttPassword != null ? MqttLink.Login.of(mqttUser, mqttPassword) : null;
         if (embedded && !Brokers.answers(host, brokerPort)) {
-            Brokers.EmbeddedBroker.start(brokerPort, null);
-            System.out.println("embedded MQTT broker on " + host + ":" + brokerPort);
+            Brokers.EmbeddedBroker.startSecured(brokerPort, null, BrokerAccess.forSecret(topics, credentials, secret));
+            System.out.println("embedded MQTT broker on " + host + ":" + brokerPort + " (login required, devices confined to their topics)");
+        }
+        if (embedded && login == null) {
+            login = MqttLink.Login.of(BrokerAccess.OPERATOR, DeviceCredentials.brokerPassword(secret));
         }
         Vertx vertx = Vertx.vertx();
-        EdgeCloud cloud = new EdgeCloud(vertx, host, brokerPort, clientId, new Topics(root), credentials, Clock.systemUTC());
+        EdgeCloud cloud = new EdgeCloud(vertx, host, brokerPort, clientId, login, topics, credentials, Clock.systemUTC());
         cloud.start().get(30, TimeUnit.SECONDS);
         vertx.setPeriodic(2000, t -> vertx.executeBlocking(() -> {
             credentials.reloadRevocations();

@@ -6,8 +6,11 @@ import java.util.concurrent.CountDownLatch;
 /**
  * Runs the device half on an edge device, beside (or inside) the edge gateway:
  * {@code java -cp continuum-transfer-provider-<ver>-runner.jar dev.continuum.provider.transfer.gateway.GatewayStorageMain
- * --device-id gw-1 --root /data/instrument [--broker 127.0.0.1:1883] [--topic-root continuum] [--read-only] [--threads 2]}.
- * It only connects out to the broker.
+ * --device-id gw-1 --root /data/instrument [--broker 127.0.0.1:1883] [--topic-root continuum] [--read-only] [--threads 2]
+ * [--bootstrap-token T] [--mqtt-password P]}.
+ * It only connects out to the broker, logging in as the device id with {@code --mqtt-password}
+ * ({@code CONTINUUM_MQTT_PASSWORD}) or else the device's bootstrap token ({@code CONTINUUM_BOOTSTRAP_TOKEN}),
+ * as a broker Continuum starts requires (ADR 0011); with neither, anonymously.
  */
 public final class GatewayStorageMain {
 
@@ -20,6 +23,8 @@ public final class GatewayStorageMain {
         Path root = null;
         boolean readOnly = false;
         int threads = 2;
+        String bootstrap = System.getenv("CONTINUUM_BOOTSTRAP_TOKEN");
+        String password = System.getenv("CONTINUUM_MQTT_PASSWORD");
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--device-id" -> device = args[++i];
@@ -28,6 +33,8 @@ public final class GatewayStorageMain {
                 case "--topic-root" -> topicRoot = args[++i];
                 case "--read-only" -> readOnly = true;
                 case "--threads" -> threads = Integer.parseInt(args[++i]);
+                case "--bootstrap-token" -> bootstrap = args[++i];
+                case "--mqtt-password" -> password = args[++i];
                 default -> usage("unknown option " + args[i]);
             }
         }
@@ -37,7 +44,7 @@ public final class GatewayStorageMain {
         int colon = broker.lastIndexOf(':');
         GatewayStorageServer server = new GatewayStorageServer(new GatewayStorageServer.Settings(
                 broker.substring(0, colon), Integer.parseInt(broker.substring(colon + 1)), topicRoot, device, root,
-                readOnly, threads)).start();
+                readOnly, threads), login(device, password != null ? password : bootstrap)).start();
         System.out.println("gateway storage " + device + " serving " + root.toAbsolutePath() + " via " + broker
                 + (readOnly ? " (read-only)" : ""));
         CountDownLatch stopped = new CountDownLatch(1);
@@ -48,9 +55,13 @@ public final class GatewayStorageMain {
         stopped.await();
     }
 
+    private static BrokerLogin login(String device, String password) {
+        return password == null || password.isBlank() ? null : new BrokerLogin(device, password);
+    }
+
     private static void usage(String problem) {
         System.err.println(problem);
-        System.err.println("usage: --device-id ID --root DIR [--broker host:port] [--topic-root continuum] [--read-only] [--threads 2]");
+        System.err.println("usage: --device-id ID --root DIR [--broker host:port] [--topic-root continuum] [--read-only] [--threads 2] [--bootstrap-token T] [--mqtt-password P]");
         System.exit(2);
     }
 }

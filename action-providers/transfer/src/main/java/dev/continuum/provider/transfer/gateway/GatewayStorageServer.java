@@ -47,6 +47,11 @@ public final class GatewayStorageServer implements AutoCloseable {
     private final java.util.concurrent.atomic.AtomicLong served = new java.util.concurrent.atomic.AtomicLong();
 
     public GatewayStorageServer(Settings settings) {
+        this(settings, null);
+    }
+
+    /** Logs in with {@code login} (null: anonymous); on a broker Continuum starts, as its device id. */
+    public GatewayStorageServer(Settings settings, BrokerLogin login) {
         this.settings = settings;
         this.storage = new LocalStorage(settings.root());
         this.pool = Executors.newFixedThreadPool(Math.max(1, settings.threads()), r -> {
@@ -56,7 +61,7 @@ public final class GatewayStorageServer implements AutoCloseable {
         });
         String statusTopic = StorageWire.status(settings.topicRoot(), settings.deviceId());
         this.link = new MqttConnection(settings.host(), settings.port(), settings.deviceId() + ".storage",
-                new MqttConnection.Presence(statusTopic, presence("online"), presence("offline")));
+                new MqttConnection.Presence(statusTopic, presence("online"), presence("offline")), login);
         link.subscribe(StorageWire.requests(settings.topicRoot(), settings.deviceId()),
                 (topic, payload) -> pool.execute(() -> serve(payload)));
     }

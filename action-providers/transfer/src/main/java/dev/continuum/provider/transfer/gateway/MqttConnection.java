@@ -37,6 +37,7 @@ final class MqttConnection implements AutoCloseable {
     private final int port;
     private final String clientId;
     private final Presence presence;
+    private final BrokerLogin login;
     private final Map<String, BiConsumer<String, byte[]>> subscriptions = new ConcurrentHashMap<>();
     private volatile MqttClient client;
     private volatile CompletableFuture<Void> up = new CompletableFuture<>();
@@ -46,10 +47,16 @@ final class MqttConnection implements AutoCloseable {
     private Duration backoff = Duration.ofMillis(200);
 
     MqttConnection(String host, int port, String clientId, Presence presence) {
+        this(host, port, clientId, presence, null);
+    }
+
+    /** {@code login} null: anonymous. */
+    MqttConnection(String host, int port, String clientId, Presence presence, BrokerLogin login) {
         this.host = host;
         this.port = port;
         this.clientId = clientId;
         this.presence = presence;
+        this.login = login;
     }
 
     /** Registers a handler (called on the event loop: hand work to another thread) and connects if not yet. */
@@ -97,6 +104,9 @@ final class MqttConnection implements AutoCloseable {
         }
         MqttClientOptions options = new MqttClientOptions().setClientId(clientId).setCleanSession(true)
                 .setKeepAliveInterval(10).setMaxInflightQueue(64).setMaxMessageSize(MAX_FRAME).setAutoKeepAlive(true);
+        if (login != null) {
+            options.setUsername(login.username()).setPassword(login.password());
+        }
         if (presence != null) {
             options.setWillFlag(true).setWillTopic(presence.topic()).setWillMessageBytes(Buffer.buffer(presence.offline()))
                     .setWillQoS(1).setWillRetain(true);

@@ -54,9 +54,14 @@ public final class MqttGatewayStorage implements GatewayStorage {
     private final SmallFileBatches batches = new SmallFileBatches(this::readMany);
 
     public MqttGatewayStorage(Settings settings) {
+        this(settings, null);
+    }
+
+    /** Logs in with {@code login} (null: anonymous); on a broker Continuum starts, as the operator. */
+    public MqttGatewayStorage(Settings settings, BrokerLogin login) {
         this.settings = settings;
         this.replyTopic = StorageWire.replies(settings.topicRoot(), clientId);
-        this.link = new MqttConnection(settings.host(), settings.port(), clientId, null);
+        this.link = new MqttConnection(settings.host(), settings.port(), clientId, null, login);
         link.subscribe(replyTopic, (topic, payload) -> {
             try {
                 StorageWire.Frame reply = StorageWire.decode(payload);

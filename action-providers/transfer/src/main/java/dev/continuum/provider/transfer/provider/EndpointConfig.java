@@ -7,6 +7,7 @@ import dev.continuum.provider.transfer.endpoint.EndpointRegistry;
 import dev.continuum.provider.transfer.endpoint.LocalStorage;
 import dev.continuum.provider.transfer.endpoint.S3Storage;
 import dev.continuum.provider.transfer.endpoint.Storage;
+import dev.continuum.provider.transfer.gateway.BrokerLogin;
 import dev.continuum.provider.transfer.gateway.MqttGatewayStorage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -63,7 +64,10 @@ public final class EndpointConfig {
         return registry;
     }
 
-    /** {@code broker} ({@code host:port}) defaults to $CONTINUUM_MQTT_BROKER, then 127.0.0.1:1883. */
+    /**
+     * {@code broker} ({@code host:port}) defaults to $CONTINUUM_MQTT_BROKER, then 127.0.0.1:1883; the login to it
+     * is $CONTINUUM_MQTT_USERNAME / $CONTINUUM_MQTT_PASSWORD when set (never in the endpoints file).
+     */
     private static Storage gateway(JsonNode e, String id) {
         String broker = e.path("broker").asText(System.getenv().getOrDefault("CONTINUUM_MQTT_BROKER", "127.0.0.1:1883"));
         int colon = broker.lastIndexOf(':');
@@ -72,7 +76,8 @@ public final class EndpointConfig {
         }
         return new MqttGatewayStorage(new MqttGatewayStorage.Settings(broker.substring(0, colon),
                 Integer.parseInt(broker.substring(colon + 1)), e.path("topic_root").asText("continuum"),
-                e.path("device_id").asText(id), Duration.ofSeconds(e.path("timeout_seconds").asInt(30)), 3));
+                e.path("device_id").asText(id), Duration.ofSeconds(e.path("timeout_seconds").asInt(30)), 3),
+                BrokerLogin.fromEnvironment(System.getenv()));
     }
 
     private static String text(JsonNode e, String name) {
