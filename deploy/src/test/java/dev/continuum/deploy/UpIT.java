@@ -92,6 +92,10 @@ class UpIT {
                     .POST(HttpRequest.BodyPublishers.ofString("{\"body\":{\"model\":\"ocr-cls@1\",\"input_ref\":\"file:x\"}}"))
                     .build(), HttpResponse.BodyHandlers.ofString());
             assertThat(anonymousRun.statusCode()).as("the inference provider refuses a run without a token").isEqualTo(401);
+            Matcher mqtt = Pattern.compile("MQTT broker:\\s+starting embedded Moquette on 127\\.0\\.0\\.1:(\\d+)").matcher(text);
+            assertThat(mqtt.find()).as("up printed the embedded broker's port").isTrue();
+            assertThat(mqttConnAckCode(Integer.parseInt(mqtt.group(1)))).as("the broker refuses an anonymous MQTT client")
+                    .isNotZero();
             String api = "http://127.0.0.1:" + apiPort;
 
             HttpResponse<String> anonymous = get(api + "/flows", null);
@@ -215,6 +219,21 @@ class UpIT {
             request.header("Authorization", "Bearer " + token);
         }
         return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /**
+     * The CONNACK return code the broker answers an anonymous MQTT 3.1.1 CONNECT (client id "anon") with:
+     * 0 accepted, 4 bad user name or password, 5 not authorized.
+     */
+    private static int mqttConnAckCode(int port) throws IOException {
+        byte[] connect = {0x10, 16, 0, 4, 'M', 'Q', 'T', 'T', 4, 0x02, 0, 30, 0, 4, 'a', 'n', 'o', 'n'};
+        try (Socket s = new Socket("127.0.0.1", port)) {
+            s.setSoTimeout(10_000);
+            s.getOutputStream().write(connect);
+            byte[] connAck = s.getInputStream().readNBytes(4);
+            assertThat(connAck).as("a CONNACK").hasSize(4).startsWith((byte) 0x20, (byte) 2);
+            return connAck[3];
+        }
     }
 
     private static boolean listening(int port) {

@@ -126,6 +126,27 @@ public final class Brokers {
             }
         }
 
+        /**
+         * Drops the connections of these devices (gateway link and storage half): a revoked device is
+         * refused when it tries to come back. Returns how many connections were dropped.
+         */
+        public synchronized int disconnectDevices(java.util.Collection<String> deviceIds) {
+            if (server == null || deviceIds.isEmpty()) {
+                return 0;
+            }
+            java.util.Set<String> connected = new java.util.HashSet<>();
+            server.listConnectedClients().forEach(c -> connected.add(c.getClientID()));
+            int dropped = 0;
+            for (String id : deviceIds) {
+                for (String client : List.of(id, id + BrokerAccess.STORAGE_CLIENT_SUFFIX)) {
+                    if (connected.contains(client) && server.disconnectClient(client)) {
+                        dropped++;
+                    }
+                }
+            }
+            return dropped;
+        }
+
         public synchronized void restart() {
             stop();
             startServer();

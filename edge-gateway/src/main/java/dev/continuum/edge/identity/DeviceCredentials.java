@@ -85,6 +85,11 @@ public final class DeviceCredentials {
         revokedCredentialIds.addAll(r.credentialIds());
     }
 
+    /** The devices revoked now (a copy). */
+    public Set<String> revokedDevices() {
+        return Set.copyOf(revokedDevices);
+    }
+
     public String bootstrapToken(String deviceId) {
         Topics.checkId(deviceId);
         return B64.encodeToString(hmac(bootstrapKey, "bootstrap:" + deviceId));

@@ -138,6 +138,21 @@ class SecuredBrokerTest {
     }
 
     @Test
+    void shouldCutOffAConnectedDeviceWhenItIsRevoked() throws Exception {
+        String id = TestBrokers.freshId("gw");
+        EdgeGateway gw = startGateway(id);
+        assertThat(Await.until(Duration.ofSeconds(10), () -> gw.credential().isPresent())).isTrue();
+        String credential = gw.credential().orElseThrow();
+
+        credentials.revokeDevice(id);
+        int dropped = broker.disconnectDevices(credentials.revokedDevices()); // what the provider does every 2 s
+
+        assertThat(dropped).isEqualTo(1);
+        assertThat(Await.until(Duration.ofSeconds(10), () -> !gw.connected())).isTrue();
+        assertThat(refusal(id, id, credential)).isNotNull();
+    }
+
+    @Test
     void shouldRegisterReportAndRunATaskWithAuthenticationOn() throws Exception {
         String id = TestBrokers.freshId("gw");
         EdgeGateway gw = startGateway(id);

@@ -101,8 +101,9 @@ public final class InferenceProviderMain {
         int brokerPort = Integer.parseInt(broker.substring(broker.lastIndexOf(':') + 1));
         Topics topics = new Topics(root);
         MqttLink.Login login = mqttUser != null && mqttPassword != null ? MqttLink.Login.of(mqttUser, mqttPassword) : null;
+        Brokers.EmbeddedBroker ownBroker = null;
         if (embedded && !Brokers.answers(host, brokerPort)) {
-            Brokers.EmbeddedBroker.startSecured(brokerPort, null, BrokerAccess.forSecret(topics, credentials, secret));
+            ownBroker = Brokers.EmbeddedBroker.startSecured(brokerPort, null, BrokerAccess.forSecret(topics, credentials, secret));
             System.out.println("embedded MQTT broker on " + host + ":" + brokerPort + " (login required, devices confined to their topics)");
         }
         if (embedded && login == null) {
@@ -111,8 +112,12 @@ public final class InferenceProviderMain {
         Vertx vertx = Vertx.vertx();
         EdgeCloud cloud = new EdgeCloud(vertx, host, brokerPort, clientId, login, topics, credentials, Clock.systemUTC());
         cloud.start().get(30, TimeUnit.SECONDS);
+        Brokers.EmbeddedBroker secured = ownBroker;
         vertx.setPeriodic(2000, t -> vertx.executeBlocking(() -> {
             credentials.reloadRevocations();
+            if (secured != null) {
+                secured.disconnectDevices(credentials.revokedDevices()); // cut off, and refused when they come back
+            }
             return null;
         }, false));
         // CONTINUUM_AUTH_ENABLED=true: only tokens for continuum-provider-inference with scope actions:inference (docs/auth.md).
