@@ -28,7 +28,15 @@ final class ChildProcesses implements AutoCloseable {
 
     /** {@code java -jar JAR ARGS}, output to {@code <logs>/<name>.log}. */
     Process launch(String name, Path jar, List<String> args, Map<String, String> env) throws IOException {
-        List<String> command = new ArrayList<>(List.of(java(), "-jar", jar.toString()));
+        return launch(name, List.of(), jar, args, env);
+    }
+
+    /** {@code java JVM_OPTIONS -jar JAR ARGS}, output to {@code <logs>/<name>.log}. */
+    Process launch(String name, List<String> jvmOptions, Path jar, List<String> args, Map<String, String> env)
+            throws IOException {
+        List<String> command = new ArrayList<>(List.of(java()));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-jar", jar.toString()));
         command.addAll(args);
         return start(name, command, env);
     }

@@ -66,10 +66,10 @@ class UpIT {
                     .contains("Edge inference example")
                     .containsPattern("\"device\" : \"gw-[12]\"")
                     .contains("\"model_digest\" : \"sha256:");
-            assertThat(text).as("the instrument example: transferred with SHA-256 verification, classified on gw-1")
+            assertThat(text).as("the instrument example: transferred with BLAKE3 verification, classified on gw-1")
                     .contains("Instrument to datacenter")
                     .containsPattern("Endpoints:\\s+datacenter = .*owner scientist")
-                    .contains("\"checksum_algorithm\" : \"SHA-256\"")
+                    .contains("\"checksum_algorithm\" : \"BLAKE3\"")
                     .contains("\"checksum_mismatches\" : 0")
                     .contains("\"device\" : \"gw-1\"");
             assertThat(text.split("finished: SUCCEEDED", -1)).as("all three example runs succeeded").hasSize(4);

@@ -1,12 +1,11 @@
 package dev.continuum.provider.transfer.testing;
 
+import dev.continuum.edge.broker.Brokers;
 import io.moquette.broker.Server;
 import io.moquette.broker.config.MemoryConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.util.Properties;
 import java.util.UUID;
 
@@ -47,12 +46,7 @@ public final class TestBroker {
 
     /** True when something accepts TCP connections at host:port within 300 ms. */
     public static boolean answers(String host, int port) {
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress(host, port), 300);
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
+        return Brokers.answers(host, port);
     }
 
     private static int embedded() {
