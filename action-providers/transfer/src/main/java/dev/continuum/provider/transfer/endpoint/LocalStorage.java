@@ -165,6 +165,11 @@ public final class LocalStorage implements Storage {
         return total;
     }
 
+    /** The name a partial upload of the file {@code name} has beside it until it is committed. */
+    public static String partName(String name) {
+        return "." + name + PART_SUFFIX;
+    }
+
     @Override
     public Upload openUpload(EndpointPath file, long size, Instant modified, String resumeToken) throws IOException {
         if (file.isRoot()) {
@@ -173,7 +178,7 @@ public final class LocalStorage implements Storage {
         Path target = resolve(file);
         Files.createDirectories(target.getParent());
         resolve(file.parent());   // parents created just now may be links planted meanwhile
-        Path part = target.resolveSibling("." + target.getFileName() + PART_SUFFIX);
+        Path part = target.resolveSibling(partName(target.getFileName().toString()));
         if (Files.isSymbolicLink(part)) {
             Files.delete(part);
         }

@@ -551,12 +551,13 @@ public final class TransferEngine {
                     destination.read(job.destination(), offset, back);
                     back.flip();
                     String recorded = journal.chunk(key, i).map(TransferJournal.Chunk::checksum).orElse("");
-                    String actual = ChecksumAlgorithm.ofJournalValue(recorded).hex(back);
+                    ChecksumAlgorithm recordedWith = ChecksumAlgorithm.ofJournalValue(recorded);
+                    String actual = recordedWith.hex(back);
                     String expected = ChecksumAlgorithm.hexOfJournalValue(recorded);
                     if (!actual.equals(expected)) {
                         progress.checksumMismatches.incrementAndGet();
                         listener.event("ChecksumMismatch", "committed " + job.destination() + " differs in chunk " + i
-                                + ": expected " + ChecksumAlgorithm.ofJournalValue(recorded).id() + " " + expected + ", found " + actual);
+                                + ": expected " + recordedWith.id() + " " + expected + ", found " + actual);
                         journal.forget(key);
                         throw new TransferFailedException("ChecksumMismatch", "committed file " + job.destination()
                                 + " differs from the source in chunk " + i + "; it will be sent again on retry");

@@ -177,16 +177,10 @@ public final class GatewayStorageServer implements AutoCloseable {
                 reply.put("token", up.resumeToken()).put("resumed", up.resumed());
             }
             case "write" -> upload(path, h).write(h.path("index").asInt(), h.path("offset").asLong(), request.body());
-            case "hash" -> {
-                // read back on the device and answer only the hash: the chunk does not cross the link again
-                ByteBuffer back = ByteBuffer.allocate(length(h));
-                upload(path, h).readBack(h.path("offset").asLong(), back);
-                reply.put("sha256", Sha256.hex(back.flip()));
-            }
+            // read back on the device and answer only the hash: the chunk does not cross the link again
+            case "hash" -> reply.put("sha256", Sha256.hex(readBack(path, h)));
             case "readback" -> {
-                ByteBuffer back = ByteBuffer.allocate(length(h));
-                upload(path, h).readBack(h.path("offset").asLong(), back);
-                return back.flip();
+                return readBack(path, h);
             }
             case "commit" -> {
                 Upload up = uploads.remove(key);
@@ -241,7 +235,14 @@ public final class GatewayStorageServer implements AutoCloseable {
     private boolean alreadyCommitted(EndpointPath path, long size) throws IOException {
         Optional<Entry> e = storage.stat(path);
         return e.isPresent() && e.get().isFile() && e.get().size() == size
-                && storage.stat(path.parent().child("." + path.name() + ".continuum-part")).isEmpty();
+                && storage.stat(path.parent().child(LocalStorage.partName(path.name()))).isEmpty();
+    }
+
+    /** What the partial file holds at the request's {@code offset} and {@code length}. */
+    private ByteBuffer readBack(EndpointPath path, JsonNode h) throws IOException {
+        ByteBuffer back = ByteBuffer.allocate(length(h));
+        upload(path, h).readBack(h.path("offset").asLong(), back);
+        return back.flip();
     }
 
     /** The open upload of a file, reopened (resumed) after a gateway restart. */

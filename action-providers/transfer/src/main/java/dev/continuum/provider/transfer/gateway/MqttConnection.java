@@ -11,6 +11,8 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 import java.util.logging.Logger;
 
@@ -42,8 +44,8 @@ final class MqttConnection implements AutoCloseable {
     private volatile MqttClient client;
     private volatile CompletableFuture<Void> up = new CompletableFuture<>();
     private volatile boolean closed;
-    private final java.util.concurrent.atomic.AtomicBoolean started = new java.util.concurrent.atomic.AtomicBoolean();
-    private final java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean started = new AtomicBoolean();
+    private final AtomicBoolean stopped = new AtomicBoolean();
     private Duration backoff = Duration.ofMillis(200);
 
     MqttConnection(String host, int port, String clientId, Presence presence) {
@@ -75,11 +77,6 @@ final class MqttConnection implements AutoCloseable {
             context.runOnContext(v -> connect());
         }
         return up;
-    }
-
-    boolean connected() {
-        MqttClient c = client;
-        return c != null && c.isConnected();
     }
 
     /** Publishes at QoS 1; completes when the broker has it (PUBACK). Fails at once while the link is down. */
@@ -167,7 +164,7 @@ final class MqttConnection implements AutoCloseable {
                     .onComplete(r -> c.disconnect().onComplete(d -> done.complete(null)));
         });
         try {
-            done.orTimeout(5, java.util.concurrent.TimeUnit.SECONDS).join();
+            done.orTimeout(5, TimeUnit.SECONDS).join();
         } catch (RuntimeException ignored) {
             // the broker is gone: its last will marks us offline anyway
         }
