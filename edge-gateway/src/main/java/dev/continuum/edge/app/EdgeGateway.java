@@ -40,8 +40,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
@@ -72,7 +74,7 @@ public final class EdgeGateway implements AutoCloseable {
     static final Duration ANNOUNCE_RUNNING_AFTER = Duration.ofMillis(50);
 
     /** The batch on ONNX Runtime now, and whether its "running" progress went out. */
-    private record RunningBatch(List<String> taskIds, long startedNanos, java.util.concurrent.atomic.AtomicBoolean announced) {}
+    private record RunningBatch(List<String> taskIds, long startedNanos, AtomicBoolean announced) {}
 
     private final GatewayConfig config;
     private final Topics topics;
@@ -230,7 +232,7 @@ public final class EdgeGateway implements AutoCloseable {
     private void offDisk(Runnable work) {
         try {
             intake.execute(work);
-        } catch (java.util.concurrent.RejectedExecutionException e) {
+        } catch (RejectedExecutionException e) {
             work.run(); // stopping: close() is on its way and syncs anyway; do it here, off no event loop
         }
     }
@@ -431,15 +433,12 @@ public final class EdgeGateway implements AutoCloseable {
             case TaskSpool.Accepted a -> {
                 accountFor(task.taskId(), message, a.mark());
                 if (a.position() > 0) { // with nothing ahead it starts at once: no message but its result, if quick
-                    link.publishAtMostOnce(topics.progress(config.deviceId()),
-                            Wire.encode(new ProgressMessage(task.taskId(), config.deviceId(), "queued", a.position())));
+                    progress(task.taskId(), "queued", a.position());
                 }
             }
             case TaskSpool.Duplicate d -> {
                 accountFor(task.taskId(), message, d.mark());
-                d.result().ifPresentOrElse(this::send,
-                        () -> link.publishAtMostOnce(topics.progress(config.deviceId()),
-                                Wire.encode(new ProgressMessage(task.taskId(), config.deviceId(), "queued", 0))));
+                d.result().ifPresentOrElse(this::send, () -> progress(task.taskId(), "queued", 0));
             }
             case TaskSpool.Rejected r -> {
                 message.ack();
@@ -525,7 +524,7 @@ public final class EdgeGateway implements AutoCloseable {
         try (ModelRepository.Lease lease = models.acquire(model)) {
             digest = lease.digest();
             current = new RunningBatch(batch.stream().map(s -> s.task().taskId()).toList(), System.nanoTime(),
-                    new java.util.concurrent.atomic.AtomicBoolean());
+                    new AtomicBoolean());
             tasksRun.addAndGet(batch.size());
             long onnx = System.nanoTime();
             outcomes = BatchInference.run(lease.model(), inputs);
@@ -565,9 +564,14 @@ public final class EdgeGateway implements AutoCloseable {
             return;
         }
         for (String taskId : batch.taskIds()) {
-            link.publishAtMostOnce(topics.progress(config.deviceId()),
-                    Wire.encode(new ProgressMessage(taskId, config.deviceId(), "running", 0)));
+            progress(taskId, "running", 0);
         }
+    }
+
+    /** Best-effort news about a task (QoS 0). */
+    private void progress(String taskId, String state, int position) {
+        link.publishAtMostOnce(topics.progress(config.deviceId()),
+                Wire.encode(new ProgressMessage(taskId, config.deviceId(), state, position)));
     }
 
     private Tensor resolveInput(TaskMessage task) {

@@ -49,7 +49,7 @@ public final class StageTimes {
 
     /** Forgets every sample (e.g. after a warm-up). */
     public synchronized void clear() {
-        java.util.Arrays.fill(counts, 0);
+        Arrays.fill(counts, 0);
     }
 
     /** Median milliseconds per stage over the window (stages with no sample are left out). */

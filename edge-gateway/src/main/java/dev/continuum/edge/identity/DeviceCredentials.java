@@ -145,17 +145,13 @@ public final class DeviceCredentials {
 
     /** Refuses the device's credentials and bootstrap token from now on. */
     public void revokeDevice(String deviceId) {
-        if (log != null) {
-            log.append("device", deviceId);
-        }
+        logRevocation("device", deviceId);
         revokedDevices.add(deviceId);
     }
 
     /** Lets a revoked device register again (with its bootstrap token); old credentials stay refused if revoked one by one. */
     public void reinstateDevice(String deviceId) {
-        if (log != null) {
-            log.append("reinstate", deviceId);
-        }
+        logRevocation("reinstate", deviceId);
         revokedDevices.remove(deviceId);
     }
 
@@ -163,10 +159,16 @@ public final class DeviceCredentials {
     public void revokeCredential(String credential) {
         String[] parts = credential.split("\\.");
         if (parts.length == 5) {
-            if (log != null) {
-                log.append("credential", parts[3]);
-            }
+            logRevocation("credential", parts[3]);
             revokedCredentialIds.add(parts[3]);
+        }
+    }
+
+    /** On disk before it takes effect, when revocations are persisted. */
+    private void logRevocation(String kind, String value) {
+        RevocationLog current = log;
+        if (current != null) {
+            current.append(kind, value);
         }
     }
 
