@@ -259,14 +259,22 @@ public class RunDriver {
         return new RunEvent.ConsentRequired(token, failure.getMessage());
     }
 
-    /** An in-process provider's late finish: queued like a pushed callback, then the run is nudged. */
+    /**
+     * Queues an action's final status for the run and nudges it; false (nothing queued) when the run
+     * is unknown or already finished. Pushed callbacks and in-process finishes both arrive here.
+     */
+    public Uni<Boolean> queue(UUID runId, String token, JsonNode status) {
+        return runs.push(runId, token, status, clock.instant()).invoke(accepted -> {
+            if (accepted) {
+                nudge(runId);
+            }
+        });
+    }
+
+    /** An in-process provider's late finish: queued like a pushed callback, without a caller to tell of failure. */
     private void deliver(UUID runId, String token, JsonNode status) {
-        onContext(() -> runs.push(runId, token, status, clock.instant()).subscribe().with(
-                accepted -> {
-                    if (accepted) {
-                        nudge(runId);
-                    }
-                },
+        onContext(() -> queue(runId, token, status).subscribe().with(
+                accepted -> { },
                 failure -> LOG.warnf("could not queue the finish of an action of run %s (polling will find it): %s",
                         runId, failure.getMessage())));
     }

@@ -259,14 +259,10 @@ public class RunService {
         if (status == null || !status.isObject() || !status.hasNonNull("status")) {
             throw EngineError.invalidField("/status", "A pushed completion must be an action status object with a 'status' field.");
         }
-        return runs.push(runId, token, status, clock.instant()).flatMap(accepted -> {
-            if (accepted) {
-                driver.nudge(runId);
-                return Uni.createFrom().voidItem();
-            }
-            // A finished run already learned the outcome by polling; the late push is harmless.
-            return get(runId).replaceWithVoid();
-        });
+        // Not queued: a finished run already learned the outcome by polling (the late push is harmless),
+        // and an unknown run is told so by get.
+        return driver.queue(runId, token, status)
+                .flatMap(accepted -> accepted ? Uni.createFrom().voidItem() : get(runId).replaceWithVoid());
     }
 
     /** Queues a cancel/resume for whichever instance drives the run, then gives it a moment to land. */

@@ -139,8 +139,11 @@ public final class DelegatedTokens {
         return tokens.accessToken();
     }
 
-    /** The IdP's clock decides the token's real lifetime; the engine's clock decides when to renew it. */
-    private Instant renewAt(TokenResponse tokens) {
+    /**
+     * The IdP's clock decides the token's real lifetime; the engine's clock decides when to renew it
+     * (also for the flow service account's tokens, see {@link RunTokens}).
+     */
+    Instant renewAt(TokenResponse tokens) {
         Instant realNow = Instant.now();
         Instant expires = JwtClaims.readUnverified(tokens.accessToken()).expiresAt().orElse(realNow.plus(tokens.expiresIn()));
         Duration left = Duration.between(realNow, expires);

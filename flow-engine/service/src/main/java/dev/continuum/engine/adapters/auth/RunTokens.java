@@ -1,9 +1,9 @@
 package dev.continuum.engine.adapters.auth;
 
 import dev.continuum.auth.oidc.ClientCredentials;
-import dev.continuum.auth.oidc.JwtClaims;
 import dev.continuum.auth.oidc.TokenClient;
 import dev.continuum.auth.oidc.TokenRefusedException;
+import dev.continuum.auth.oidc.TokenResponse;
 import dev.continuum.auth.vault.TokenVault;
 import dev.continuum.engine.app.AccessDenied;
 import dev.continuum.engine.app.DelegationUnavailable;
@@ -62,7 +62,6 @@ public class RunTokens implements ProviderTokens {
     private final TokenClient idp;
     private final Optional<ClientCredentials> flowClient;
     private final Map<String, ServiceToken> serviceTokens = new ConcurrentHashMap<>();
-    private final java.time.Duration renewBefore;
 
     public RunTokens(AuthConfig auth, EngineConfig config, SelfUrl selfUrl, Vertx vertx, Clock clock,
                      DelegatedTokens.SealedGrants grants) {
@@ -74,7 +73,6 @@ public class RunTokens implements ProviderTokens {
         }
         this.vertx = vertx;
         this.clock = clock;
-        this.renewBefore = auth.renewBefore();
         this.urls = ActionUrlMap.parse(config.providers().urlMap().orElse(List.of()), selfUrl::providersBase);
         this.audiences = ProviderAudiences.parse(auth.providerAudiences().orElse(List.of()), selfUrl::providersBase);
         this.idp = new TokenClient(auth.issuer());
@@ -176,17 +174,15 @@ public class RunTokens implements ProviderTokens {
             return Uni.createFrom().item(known.accessToken());
         }
         return blocking(() -> {
-            String token;
+            TokenResponse answer;
             try {
-                token = idp.clientCredentials(flowClient.orElseThrow(), audience.scope()).accessToken();
+                answer = idp.clientCredentials(flowClient.orElseThrow(), audience.scope());
             } catch (TokenRefusedException e) {
                 throw new SignInRequired("Consent required: the flow's service account was refused a token for "
                         + audience.clientId() + " (" + e.error() + ").");
             }
-            Instant expires = JwtClaims.readUnverified(token).expiresAt().orElse(Instant.now());
-            serviceTokens.put(audience.clientId(), new ServiceToken(token,
-                    clock.instant().plus(java.time.Duration.between(Instant.now(), expires)).minus(renewBefore)));
-            return token;
+            serviceTokens.put(audience.clientId(), new ServiceToken(answer.accessToken(), delegated.renewAt(answer)));
+            return answer.accessToken();
         });
     }
 
