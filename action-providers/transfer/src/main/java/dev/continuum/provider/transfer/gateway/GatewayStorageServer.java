@@ -139,10 +139,10 @@ public final class GatewayStorageServer implements AutoCloseable {
         }
         EndpointPath path = PathNormalizer.normalize(h.path("path").asText(""));
         switch (op) {
-            case "stat" -> storage.stat(path).ifPresent(e -> reply.set("entry", entry(e)));
+            case "stat" -> storage.stat(path).ifPresent(e -> reply.set("entry", StorageWire.entry(e)));
             case "list" -> {
                 ArrayNode entries = reply.putArray("entries");
-                storage.list(path).forEach(e -> entries.add(entry(e)));
+                storage.list(path).forEach(e -> entries.add(StorageWire.entry(e)));
             }
             case "read" -> {
                 ByteBuffer data = ByteBuffer.allocate(length(h));
@@ -260,13 +260,6 @@ public final class GatewayStorageServer implements AutoCloseable {
             return raced;
         }
         return up;
-    }
-
-    static ObjectNode entry(Entry e) {
-        ObjectNode n = StorageWire.header();
-        n.put("name", e.name()).put("kind", e.kind().name()).put("size", e.size())
-                .put("modified", e.modified().toEpochMilli());
-        return n;
     }
 
     @Override

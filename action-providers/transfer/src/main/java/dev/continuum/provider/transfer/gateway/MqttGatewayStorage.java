@@ -149,20 +149,15 @@ public final class MqttGatewayStorage implements GatewayStorage {
     @Override
     public Optional<Entry> stat(EndpointPath path) throws IOException {
         JsonNode e = call(request("stat", path), null).header().get("entry");
-        return e == null || e.isNull() ? Optional.empty() : Optional.of(entry(e));
+        return e == null || e.isNull() ? Optional.empty() : Optional.of(StorageWire.entry(e));
     }
 
     @Override
     public List<Entry> list(EndpointPath dir) throws IOException {
         List<Entry> out = new ArrayList<>();
-        call(request("list", dir), null).header().path("entries").forEach(e -> out.add(entry(e)));
+        call(request("list", dir), null).header().path("entries").forEach(e -> out.add(StorageWire.entry(e)));
         batches.listed(dir, out);
         return out;
-    }
-
-    private static Entry entry(JsonNode e) {
-        return new Entry(e.path("name").asText(), Entry.Kind.valueOf(e.path("kind").asText("OTHER")),
-                e.path("size").asLong(), Instant.ofEpochMilli(e.path("modified").asLong()));
     }
 
     @Override

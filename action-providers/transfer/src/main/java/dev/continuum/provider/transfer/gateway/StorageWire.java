@@ -3,10 +3,12 @@ package dev.continuum.provider.transfer.gateway;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.continuum.provider.api.ProviderJson;
+import dev.continuum.provider.transfer.endpoint.Entry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 
 /**
  * The gateway storage protocol (ADR 0006): request/reply over MQTT 3.1.1, QoS 1, one message each
@@ -47,6 +49,20 @@ public final class StorageWire {
 
     public static ObjectNode header() {
         return ProviderJson.mapper().createObjectNode();
+    }
+
+    /** A directory entry as a {@code stat} or {@code list} reply carries it. */
+    public static ObjectNode entry(Entry e) {
+        ObjectNode n = header();
+        n.put("name", e.name()).put("kind", e.kind().name()).put("size", e.size())
+                .put("modified", e.modified().toEpochMilli());
+        return n;
+    }
+
+    /** The entry {@link #entry(Entry)} wrote. */
+    public static Entry entry(JsonNode e) {
+        return new Entry(e.path("name").asText(), Entry.Kind.valueOf(e.path("kind").asText("OTHER")),
+                e.path("size").asLong(), Instant.ofEpochMilli(e.path("modified").asLong()));
     }
 
     public static byte[] encode(JsonNode header, ByteBuffer body) {
