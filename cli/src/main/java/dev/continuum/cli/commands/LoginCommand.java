@@ -45,8 +45,7 @@ public final class LoginCommand extends EngineCommand {
         try {
             device = idp.deviceAuthorization(BearerTokens.CLI, "openid");
         } catch (UncheckedIOException e) {
-            throw new SignInNeeded("cannot reach the identity provider at " + issuer + " (" + e.getMessage()
-                    + "); is it running (./continuum up), and is --issuer / CONTINUUM_AUTH_ISSUER right?");
+            throw BearerTokens.unreachable(issuer, e);
         } catch (TokenRefusedException e) {
             throw new SignInNeeded(issuer + " does not offer device sign-in to continuum-cli (" + e.getMessage() + ")");
         }

@@ -118,7 +118,8 @@ public final class BearerTokens {
                 tokens.refreshToken(), tokens.refreshExpiresIn().map(now::plus));
     }
 
-    static SignInNeeded unreachable(String issuer, UncheckedIOException e) {
+    /** The identity provider did not answer: whatever the command was, the person is told the same. */
+    public static SignInNeeded unreachable(String issuer, UncheckedIOException e) {
         return new SignInNeeded("cannot reach the identity provider at " + issuer + " (" + e.getMessage()
                 + "); is it running (./continuum up), and is CONTINUUM_AUTH_ISSUER / --issuer right?");
     }
