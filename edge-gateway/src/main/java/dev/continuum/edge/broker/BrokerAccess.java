@@ -92,7 +92,7 @@ public final class BrokerAccess {
     }
 
     private boolean ownTopic(String deviceId, String topic, Set<String> leaves) {
-        String prefix = topics.root() + "/devices/" + deviceId + "/";
+        String prefix = deviceTopic(deviceId, "");
         return topic.startsWith(prefix) && leaves.contains(topic.substring(prefix.length()));
     }
 

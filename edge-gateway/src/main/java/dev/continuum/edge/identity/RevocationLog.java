@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.FileTime;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -17,7 +16,8 @@ import java.util.Set;
  * Revocations on disk, one line each ({@code device <id>}, {@code reinstate <id>},
  * {@code credential <credential id>}), appended and synced, replayed in order. A restarted provider
  * keeps refusing what was revoked, and an operator revokes a device of a running provider by
- * appending to the file ({@code --revoke-device}); the provider re-reads it when it changes.
+ * appending to the file ({@code --revoke-device}); the provider re-reads it every 2 s
+ * (whole: a modification-time check could miss an append within one timestamp tick).
  */
 public final class RevocationLog {
 
@@ -25,7 +25,6 @@ public final class RevocationLog {
     public record Revoked(Set<String> devices, Set<String> credentialIds) {}
 
     private final Path file;
-    private volatile FileTime lastRead = FileTime.fromMillis(0);
 
     public RevocationLog(Path file) {
         this.file = file;
@@ -52,7 +51,6 @@ public final class RevocationLog {
         Set<String> credentials = new HashSet<>();
         try {
             if (Files.exists(file)) {
-                lastRead = Files.getLastModifiedTime(file);
                 for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
                     String[] p = line.trim().split(" ", 2);
                     if (p.length < 2) {
@@ -70,14 +68,5 @@ public final class RevocationLog {
             throw new UncheckedIOException("cannot read revocations from " + file, e);
         }
         return new Revoked(devices, credentials);
-    }
-
-    /** True when the file changed since the last {@link #read}. */
-    public boolean changed() {
-        try {
-            return Files.exists(file) && !Files.getLastModifiedTime(file).equals(lastRead);
-        } catch (IOException e) {
-            return false;
-        }
     }
 }
