@@ -9,7 +9,6 @@ import dev.continuum.engine.app.AccessDenied;
 import dev.continuum.engine.app.DelegationUnavailable;
 import dev.continuum.engine.app.ProviderTokens;
 import dev.continuum.engine.app.SignInRequired;
-import dev.continuum.engine.config.EngineConfig;
 import dev.continuum.engine.config.SelfUrl;
 import dev.continuum.engine.domain.ActionUrlMap;
 import dev.continuum.engine.domain.EngineError;
@@ -63,7 +62,7 @@ public class RunTokens implements ProviderTokens {
     private final Optional<ClientCredentials> flowClient;
     private final Map<String, ServiceToken> serviceTokens = new ConcurrentHashMap<>();
 
-    public RunTokens(AuthConfig auth, EngineConfig config, SelfUrl selfUrl, Vertx vertx, Clock clock,
+    public RunTokens(AuthConfig auth, ActionUrlMap urls, SelfUrl selfUrl, Vertx vertx, Clock clock,
                      DelegatedTokens.SealedGrants grants) {
         this.enabled = auth.enabled();
         this.hasClientSecret = auth.clientSecret().filter(secret -> !secret.isBlank()).isPresent();
@@ -73,7 +72,7 @@ public class RunTokens implements ProviderTokens {
         }
         this.vertx = vertx;
         this.clock = clock;
-        this.urls = ActionUrlMap.parse(config.providers().urlMap().orElse(List.of()), selfUrl::providersBase);
+        this.urls = urls;
         this.audiences = ProviderAudiences.parse(auth.providerAudiences().orElse(List.of()), selfUrl::providersBase);
         this.idp = new TokenClient(auth.issuer());
         ClientCredentials engine = ClientCredentials.confidential(auth.clientId(), auth.clientSecret().orElse(""));

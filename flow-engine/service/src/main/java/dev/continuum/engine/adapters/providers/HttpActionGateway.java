@@ -3,7 +3,6 @@ package dev.continuum.engine.adapters.providers;
 import dev.continuum.engine.app.ActionGateway;
 import dev.continuum.engine.app.ProviderTokens;
 import dev.continuum.engine.config.EngineConfig;
-import dev.continuum.engine.config.SelfUrl;
 import dev.continuum.engine.domain.ActionUrlMap;
 import dev.continuum.flow.run.ActionObservation;
 import dev.continuum.flow.run.Effect;
@@ -46,12 +45,12 @@ public class HttpActionGateway implements ActionGateway {
     private final int attempts;
     private final Timer latency;
 
-    public HttpActionGateway(Vertx vertx, EngineConfig config, SelfUrl selfUrl, MeterRegistry metrics, ProviderTokens tokens,
+    public HttpActionGateway(Vertx vertx, EngineConfig config, ActionUrlMap urlMap, MeterRegistry metrics, ProviderTokens tokens,
                              BuiltinProvidersRoutes builtins) {
         this.tokens = tokens;
         this.builtins = builtins;
         this.client = new ActionProviderClient(vertx, ClientOptions.defaults());
-        this.urlMap = ActionUrlMap.parse(config.providers().urlMap().orElse(List.of()), selfUrl::providersBase);
+        this.urlMap = urlMap;
         this.attempts = config.runs().transportAttempts();
         this.latency = Timer.builder("continuum.action.call").description("Latency of calls to action providers")
                 .publishPercentiles(0.5, 0.99).register(metrics);
