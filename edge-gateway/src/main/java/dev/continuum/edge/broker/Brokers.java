@@ -11,8 +11,12 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Path;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Properties;
+import java.util.Set;
 
 /**
  * Finds an MQTT broker: the machine's (e.g. Mosquitto on 127.0.0.1:1883) when it answers, else an
@@ -86,7 +90,7 @@ public final class Brokers {
 
         /** Only the clients {@code access} lets in, each on the topics it allows (ADR 0011). */
         public static EmbeddedBroker startSecured(int port, Path dataDir, BrokerAccess access) {
-            EmbeddedBroker b = new EmbeddedBroker(port, dataDir, java.util.Objects.requireNonNull(access, "access"));
+            EmbeddedBroker b = new EmbeddedBroker(port, dataDir, Objects.requireNonNull(access, "access"));
             b.startServer();
             return b;
         }
@@ -130,11 +134,11 @@ public final class Brokers {
          * Drops the connections of these devices (gateway link and storage half): a revoked device is
          * refused when it tries to come back. Returns how many connections were dropped.
          */
-        public synchronized int disconnectDevices(java.util.Collection<String> deviceIds) {
+        public synchronized int disconnectDevices(Collection<String> deviceIds) {
             if (server == null || deviceIds.isEmpty()) {
                 return 0;
             }
-            java.util.Set<String> connected = new java.util.HashSet<>();
+            Set<String> connected = new HashSet<>();
             server.listConnectedClients().forEach(c -> connected.add(c.getClientID()));
             int dropped = 0;
             for (String id : deviceIds) {
