@@ -82,8 +82,7 @@ public final class BrokerAccess {
             return true;
         }
         if (isStorageHalf(username, clientId)) {
-            // MqttConnection's own "<client id>/ready" marks when its subscriptions are in place
-            return filter.equals(deviceTopic(username, "storage/requests")) || filter.equals(clientId + "/ready");
+            return filter.equals(deviceTopic(username, "storage/requests"));
         }
         if (isGateway(username, clientId)) {
             return ownTopic(username, filter, GATEWAY_SUBSCRIBES);

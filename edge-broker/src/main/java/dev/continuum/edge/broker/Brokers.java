@@ -32,6 +32,12 @@ public final class Brokers {
         @Override void close();
     }
 
+    /**
+     * The largest message the embedded broker passes on: the transfer provider's gateway storage frame
+     * (a 64 MiB chunk and its header, {@code StorageWire.MAX_FRAME}); tasks and results are far smaller.
+     */
+    public static final int MAX_MESSAGE_BYTES = 64 * 1024 * 1024 + 64 * 1024;
+
     private Brokers() {}
 
     public static boolean answers(String host, int port) {
@@ -101,7 +107,7 @@ public final class Brokers {
             p.setProperty("port", Integer.toString(port));
             p.setProperty("allow_anonymous", Boolean.toString(access == null));
             p.setProperty("telemetry_enabled", "false");
-            p.setProperty("netty.mqtt.message_size", Integer.toString(16 * 1024 * 1024));
+            p.setProperty("netty.mqtt.message_size", Integer.toString(MAX_MESSAGE_BYTES));
             p.setProperty("websocket_port", "disabled");
             if (dataDir != null) {
                 p.setProperty("persistence_enabled", "true");

@@ -5,6 +5,7 @@ import io.netty.handler.codec.mqtt.MqttConnectReturnCode;
 import io.netty.handler.codec.mqtt.MqttQoS;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.mqtt.MqttClient;
 import io.vertx.mqtt.MqttClientOptions;
@@ -33,7 +34,6 @@ import java.util.logging.Logger;
  */
 public final class MqttLink implements AutoCloseable {
 
-    private static final int ACK_TIMEOUT_SECONDS = 5;
     private static final Logger LOG = Logger.getLogger(MqttLink.class.getName());
 
     /** A retained message the broker publishes if the connection dies without a DISCONNECT. */
@@ -53,20 +53,47 @@ public final class MqttLink implements AutoCloseable {
             return new Login(username, () -> password);
         }
 
+        /** {@code CONTINUUM_MQTT_USERNAME} and {@code CONTINUUM_MQTT_PASSWORD} when both are set, else null (anonymous). */
+        public static Login fromEnvironment(java.util.Map<String, String> env) {
+            String user = env.get("CONTINUUM_MQTT_USERNAME");
+            String password = env.get("CONTINUUM_MQTT_PASSWORD");
+            return user != null && !user.isBlank() && password != null ? of(user, password) : null;
+        }
+
         @Override
         public String toString() {
             return "Login[" + username + "]";
         }
     }
 
+    /**
+     * How the link connects. {@code maxMessageBytes} bounds what it accepts (vert.x would otherwise use
+     * Netty's decoder limit of 8092 bytes and drop the link on the first large message); {@code ackTimeout}
+     * bounds the wait for a PUBACK, which must cover sending the message on the slowest link it is used on.
+     */
     public record Options(String host, int port, String clientId, boolean cleanSession, int keepAliveSeconds,
-                          Will will, Duration reconnectMin, Duration reconnectMax, Login login) {
+                          Will will, Duration reconnectMin, Duration reconnectMax, Login login,
+                          int maxMessageBytes, Duration ackTimeout) {
+        /** What the edge link accepted before the limit was an option: ample for tasks and results. */
+        public static final int DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+        public static final Duration DEFAULT_ACK_TIMEOUT = Duration.ofSeconds(5);
+
         public Options {
             Objects.requireNonNull(host, "host");
             Objects.requireNonNull(clientId, "clientId");
+            Objects.requireNonNull(ackTimeout, "ackTimeout");
             if (keepAliveSeconds < 1) {
                 throw new IllegalArgumentException("keep-alive must be at least 1 s");
             }
+            if (maxMessageBytes < 1) {
+                throw new IllegalArgumentException("maxMessageBytes must be positive");
+            }
+        }
+
+        public Options(String host, int port, String clientId, boolean cleanSession, int keepAliveSeconds,
+                       Will will, Duration reconnectMin, Duration reconnectMax, Login login) {
+            this(host, port, clientId, cleanSession, keepAliveSeconds, will, reconnectMin, reconnectMax, login,
+                    DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_ACK_TIMEOUT);
         }
 
         public static Options persistent(String host, int port, String clientId) {
@@ -74,20 +101,30 @@ public final class MqttLink implements AutoCloseable {
         }
 
         public Options withWill(Will value) {
-            return new Options(host, port, clientId, cleanSession, keepAliveSeconds, value, reconnectMin, reconnectMax, login);
+            return new Options(host, port, clientId, cleanSession, keepAliveSeconds, value, reconnectMin, reconnectMax, login,
+                    maxMessageBytes, ackTimeout);
         }
 
         public Options withKeepAlive(int seconds) {
-            return new Options(host, port, clientId, cleanSession, seconds, will, reconnectMin, reconnectMax, login);
+            return new Options(host, port, clientId, cleanSession, seconds, will, reconnectMin, reconnectMax, login,
+                    maxMessageBytes, ackTimeout);
         }
 
         public Options withCleanSession(boolean value) {
-            return new Options(host, port, clientId, value, keepAliveSeconds, will, reconnectMin, reconnectMax, login);
+            return new Options(host, port, clientId, value, keepAliveSeconds, will, reconnectMin, reconnectMax, login,
+                    maxMessageBytes, ackTimeout);
         }
 
         /** Logs in with {@code value} (null: anonymous). */
         public Options withLogin(Login value) {
-            return new Options(host, port, clientId, cleanSession, keepAliveSeconds, will, reconnectMin, reconnectMax, value);
+            return new Options(host, port, clientId, cleanSession, keepAliveSeconds, will, reconnectMin, reconnectMax, value,
+                    maxMessageBytes, ackTimeout);
+        }
+
+        /** Messages up to {@code bytes} each way, a PUBACK awaited up to {@code timeout} (large chunks on slow links). */
+        public Options withLargeMessages(int bytes, Duration timeout) {
+            return new Options(host, port, clientId, cleanSession, keepAliveSeconds, will, reconnectMin, reconnectMax, login,
+                    bytes, timeout);
         }
     }
 
@@ -121,6 +158,8 @@ public final class MqttLink implements AutoCloseable {
     private record Subscription(String filter, int qos, Handler handler) {}
 
     private final Vertx vertx;
+    /** The Vert.x a {@link #standalone} link made for itself, closed with it; null when the caller's. */
+    private final Vertx ownVertx;
     private final Context context;
     private final Options options;
     private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
@@ -129,14 +168,30 @@ public final class MqttLink implements AutoCloseable {
     private volatile Map<Integer, CompletableFuture<Void>> awaitingAck = new ConcurrentHashMap<>();
     private volatile MqttClient client;
     private volatile boolean connected;
+    /** Completed while connected; replaced by a fresh one when the link drops ({@link #whenConnected()}). */
+    private volatile CompletableFuture<Void> up = new CompletableFuture<>();
     private volatile boolean closed;
     private Duration backoff;
 
     public MqttLink(Vertx vertx, Options options) {
+        this(vertx, null, options);
+    }
+
+    private MqttLink(Vertx vertx, Vertx ownVertx, Options options) {
         this.vertx = vertx;
+        this.ownVertx = ownVertx;
         this.context = vertx.getOrCreateContext();
         this.options = options;
         this.backoff = options.reconnectMin();
+    }
+
+    /**
+     * A link on a Vert.x of its own (one event loop), closed with the link: for code that runs no Vert.x,
+     * such as the transfer provider's gateway storage (each half one link).
+     */
+    public static MqttLink standalone(Options options) {
+        Vertx own = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1));
+        return new MqttLink(own, own, options);
     }
 
     public Options options() {
@@ -168,6 +223,15 @@ public final class MqttLink implements AutoCloseable {
         return connected;
     }
 
+    /**
+     * Completes when the link is up and the broker has acknowledged its subscriptions (SUBACK): at once
+     * while it is, else at the next connect. A request published by anyone after it reaches our handlers;
+     * {@link #start()} completes earlier, at the CONNACK.
+     */
+    public CompletableFuture<Void> whenConnected() {
+        return up;
+    }
+
     /** QoS 1 publish; completes on PUBACK, fails with {@link LinkDownException} when not connected or cut first. */
     public CompletableFuture<Void> publish(String topic, byte[] payload, boolean retain) {
         CompletableFuture<Void> acked = new CompletableFuture<>();
@@ -189,7 +253,7 @@ public final class MqttLink implements AutoCloseable {
                     })
                     .onFailure(acked::completeExceptionally);
             // a PUBACK lost with a half-dead connection must not leave the sender waiting forever
-            acked.orTimeout(ACK_TIMEOUT_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+            acked.orTimeout(options.ackTimeout().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
         });
         return acked;
     }
@@ -206,6 +270,9 @@ public final class MqttLink implements AutoCloseable {
 
     /** Clean stop: optionally publishes a retained farewell first, then DISCONNECT (so the will is not sent). */
     public CompletableFuture<Void> stop(String farewellTopic, byte[] farewell) {
+        if (closed) {
+            return CompletableFuture.completedFuture(null); // stopped or aborted already
+        }
         CompletableFuture<Void> done = new CompletableFuture<>();
         CompletableFuture<Void> said = farewellTopic != null && connected
                 ? publish(farewellTopic, farewell, true)
@@ -229,6 +296,21 @@ public final class MqttLink implements AutoCloseable {
         } catch (Exception e) {
             closed = true;
         }
+        if (ownVertx != null) {
+            ownVertx.close();
+        }
+    }
+
+    /**
+     * Drops a {@link #standalone} link's connection without DISCONNECT, as a crash or a cut cable would (the
+     * broker then publishes the will). For tests of wills and resumption.
+     */
+    public void abort() {
+        if (ownVertx == null) {
+            throw new IllegalStateException("only a standalone link can be aborted: the Vert.x is its caller's");
+        }
+        closed = true;
+        ownVertx.close();
     }
 
     private void connect() {
@@ -241,7 +323,7 @@ public final class MqttLink implements AutoCloseable {
                 .setKeepAliveInterval(options.keepAliveSeconds())
                 .setAutoKeepAlive(true)
                 .setMaxInflightQueue(10_000)
-                .setMaxMessageSize(16 * 1024 * 1024);
+                .setMaxMessageSize(options.maxMessageBytes());
         mqtt.setAutoAck(false);
         mqtt.setConnectTimeout(5_000);
         if (options.login() != null) {
@@ -263,6 +345,12 @@ public final class MqttLink implements AutoCloseable {
                 f.complete(null);
             }
         });
+        // the subscriptions made at connect are the first SUBSCRIBE of a connection, so its first SUBACK
+        next.subscribeCompletionHandler(ack -> {
+            if (client == next) {
+                up.complete(null);
+            }
+        });
         next.closeHandler(v -> linkLost(next));
         next.exceptionHandler(e -> LOG.log(Level.FINE, "MQTT link error", e));
         failAwaitingAcks();
@@ -276,6 +364,8 @@ public final class MqttLink implements AutoCloseable {
                     Map<String, Integer> filters = new java.util.LinkedHashMap<>();
                     subscriptions.forEach(s -> filters.merge(s.filter(), s.qos(), Math::max));
                     next.subscribe(filters);
+                } else {
+                    up.complete(null);
                 }
                 boolean sessionPresent = ar.result().isSessionPresent();
                 listeners.forEach(l -> safely(() -> l.connected(sessionPresent)));
@@ -306,6 +396,9 @@ public final class MqttLink implements AutoCloseable {
         }
         boolean wasConnected = connected;
         connected = false;
+        if (up.isDone()) {
+            up = new CompletableFuture<>();
+        }
         failAwaitingAcks();
         if (wasConnected) {
             listeners.forEach(l -> safely(l::disconnected));

@@ -14,9 +14,9 @@ import java.nio.ByteOrder;
  * <pre>
  *   int32 big-endian header length | JSON header (the message, its tensor as {"shape", "body":"f32le"}) | float32 little-endian values
  * </pre>
- * the framing the transfer provider's gateway storage uses for chunks ({@code StorageWire}). A frame
- * begins with a zero byte (headers are under 16 MB) and JSON never does, so a receiver tells the two
- * apart by the first byte and reads both; which one a sender uses is negotiated (docs/edge.md).
+ * the {@link Frames} layout the transfer provider's gateway storage also uses for chunks. A frame
+ * begins with a zero byte and JSON never does, so a receiver tells the two apart by the first byte and
+ * reads both; which one a sender uses is negotiated (docs/edge.md).
  * Frames spare the 33 % of base64 and the text encoding and decoding of a 110 kB image at every hop.
  */
 public final class Wire {
@@ -24,7 +24,6 @@ public final class Wire {
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
             .setSerializationInclusion(JsonInclude.Include.NON_NULL);
-    private static final int MAX_HEADER = 1 << 24;
 
     private Wire() {}
 
@@ -46,7 +45,7 @@ public final class Wire {
 
     /** True when {@code payload} is a binary frame rather than JSON. */
     public static boolean isFrame(byte[] payload) {
-        return payload.length >= 4 && payload[0] == 0;
+        return Frames.isFrame(payload);
     }
 
     /** Decodes a message from JSON or a frame; a malformed one is a {@link MalformedMessageException}, never a crash. */
@@ -67,20 +66,16 @@ public final class Wire {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        ByteBuffer out = ByteBuffer.allocate(4 + header.length + 4 * values.length);
-        out.putInt(header.length).put(header);
+        ByteBuffer out = Frames.allocate(header, 4 * values.length);
         out.slice().order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().put(values);
         return out.array();
     }
 
     private static <T> T unframe(byte[] payload, Class<T> type) throws IOException {
-        ByteBuffer in = ByteBuffer.wrap(payload);
-        int headerLength = in.getInt();
-        if (headerLength < 2 || headerLength > MAX_HEADER || headerLength > payload.length - 4) {
-            throw new IllegalArgumentException("frame header length " + headerLength + " does not fit the message");
-        }
-        T message = MAPPER.readValue(payload, 4, headerLength, type);
-        int bodyLength = payload.length - 4 - headerLength;
+        Frames.Parts parts = Frames.split(payload);
+        ByteBuffer header = parts.header();
+        T message = MAPPER.readValue(header.array(), header.arrayOffset(), header.remaining(), type);
+        int bodyLength = parts.body().remaining();
         if (!(message instanceof CarriesTensor<?> carrier) || carrier.tensor() == null || !carrier.tensor().inBody()) {
             if (bodyLength > 0) {
                 throw new IllegalArgumentException("frame has a body but its header names no tensor in body form");
@@ -91,7 +86,7 @@ public final class Wire {
             throw new IllegalArgumentException("frame body of " + bodyLength + " bytes is not whole float32 values");
         }
         float[] values = new float[bodyLength / 4];
-        ByteBuffer.wrap(payload, 4 + headerLength, bodyLength).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(values);
+        parts.body().order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(values);
         Tensor tensor = Tensor.framed(carrier.tensor().shape(), values);
         tensor.values(); // the body must fill the shape
         return type.cast(carrier.withTensor(tensor));

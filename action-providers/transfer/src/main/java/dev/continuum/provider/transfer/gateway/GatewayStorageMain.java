@@ -1,5 +1,6 @@
 package dev.continuum.provider.transfer.gateway;
 
+import dev.continuum.edge.messaging.MqttLink;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 
@@ -55,8 +56,8 @@ public final class GatewayStorageMain {
         stopped.await();
     }
 
-    private static BrokerLogin login(String device, String password) {
-        return password == null || password.isBlank() ? null : new BrokerLogin(device, password);
+    private static MqttLink.Login login(String device, String password) {
+        return password == null || password.isBlank() ? null : MqttLink.Login.of(device, password);
     }
 
     private static void usage(String problem) {

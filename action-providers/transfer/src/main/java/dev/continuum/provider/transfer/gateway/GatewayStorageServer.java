@@ -3,6 +3,7 @@ package dev.continuum.provider.transfer.gateway;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.continuum.edge.messaging.MqttLink;
 import dev.continuum.provider.transfer.endpoint.Entry;
 import dev.continuum.provider.transfer.endpoint.LocalStorage;
 import dev.continuum.provider.transfer.endpoint.Upload;
@@ -41,7 +42,8 @@ public final class GatewayStorageServer implements AutoCloseable {
 
     private final Settings settings;
     private final LocalStorage storage;
-    private final MqttConnection link;
+    private final MqttLink link;
+    private final String statusTopic;
     private final ExecutorService pool;
     private final Map<String, Upload> uploads = new ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.AtomicLong served = new java.util.concurrent.atomic.AtomicLong();
@@ -51,7 +53,7 @@ public final class GatewayStorageServer implements AutoCloseable {
     }
 
     /** Logs in with {@code login} (null: anonymous); on a broker Continuum starts, as its device id. */
-    public GatewayStorageServer(Settings settings, BrokerLogin login) {
+    public GatewayStorageServer(Settings settings, MqttLink.Login login) {
         this.settings = settings;
         this.storage = new LocalStorage(settings.root());
         this.pool = Executors.newFixedThreadPool(Math.max(1, settings.threads()), r -> {
@@ -59,11 +61,15 @@ public final class GatewayStorageServer implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        String statusTopic = StorageWire.status(settings.topicRoot(), settings.deviceId());
-        this.link = new MqttConnection(settings.host(), settings.port(), settings.deviceId() + ".storage",
-                new MqttConnection.Presence(statusTopic, presence("online"), presence("offline")), login);
-        link.subscribe(StorageWire.requests(settings.topicRoot(), settings.deviceId()),
-                (topic, payload) -> pool.execute(() -> serve(payload)));
+        this.statusTopic = StorageWire.status(settings.topicRoot(), settings.deviceId());
+        // presence: retained "online" at each connect, "offline" by the broker (last will) or by close()
+        this.link = MqttLink.standalone(StorageWire.link(settings.host(), settings.port(),
+                settings.deviceId() + ".storage", login).withWill(new MqttLink.Will(statusTopic, presence("offline"))));
+        link.onConnection(sessionPresent -> link.publish(statusTopic, presence("online"), true));
+        link.subscribe(StorageWire.requests(settings.topicRoot(), settings.deviceId()), 1, m -> {
+            m.ack(); // a lost request is sent again by the provider
+            pool.execute(() -> serve(m.payload()));
+        });
     }
 
     private byte[] presence(String state) {
@@ -73,7 +79,9 @@ public final class GatewayStorageServer implements AutoCloseable {
 
     /** Connects; returns once requests are being received. */
     public GatewayStorageServer start() {
-        link.start().orTimeout(30, java.util.concurrent.TimeUnit.SECONDS).join();
+        link.start();
+        // subscribed, not just connected: a request sent from now on is served
+        link.whenConnected().orTimeout(30, java.util.concurrent.TimeUnit.SECONDS).join();
         LOG.info(() -> "gateway storage " + settings.deviceId() + " serving " + storage.root()
                 + (settings.readOnly() ? " (read-only)" : ""));
         return this;
@@ -264,6 +272,11 @@ public final class GatewayStorageServer implements AutoCloseable {
 
     @Override
     public void close() {
+        try {
+            link.stop(statusTopic, presence("offline")).get(5, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (Exception e) {
+            // the broker is gone: its last will marks us offline anyway
+        }
         link.close();
         pool.shutdownNow();
         uploads.values().forEach(u -> {
@@ -277,7 +290,7 @@ public final class GatewayStorageServer implements AutoCloseable {
 
     /** Drops the link without a clean DISCONNECT (tests of the last will and of resume). */
     void crash() {
-        link.kill();
+        link.abort();
         pool.shutdownNow();
     }
 }

@@ -2,6 +2,7 @@ package dev.continuum.provider.transfer.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.continuum.edge.messaging.MqttLink;
 import dev.continuum.provider.transfer.endpoint.Entry;
 import dev.continuum.provider.transfer.endpoint.GatewayStorage;
 import dev.continuum.provider.transfer.endpoint.Upload;
@@ -47,7 +48,7 @@ public final class MqttGatewayStorage implements GatewayStorage {
     private final Settings settings;
     private final String clientId = "transfer-" + UUID.randomUUID().toString().substring(0, 12);
     private final String replyTopic;
-    private final MqttConnection link;
+    private final MqttLink link;
     private final Map<Long, CompletableFuture<StorageWire.Frame>> pending = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
     private volatile String state = "unknown";
@@ -58,13 +59,14 @@ public final class MqttGatewayStorage implements GatewayStorage {
     }
 
     /** Logs in with {@code login} (null: anonymous); on a broker Continuum starts, as the operator. */
-    public MqttGatewayStorage(Settings settings, BrokerLogin login) {
+    public MqttGatewayStorage(Settings settings, MqttLink.Login login) {
         this.settings = settings;
         this.replyTopic = StorageWire.replies(settings.topicRoot(), clientId);
-        this.link = new MqttConnection(settings.host(), settings.port(), clientId, null, login);
-        link.subscribe(replyTopic, (topic, payload) -> {
+        this.link = MqttLink.standalone(StorageWire.link(settings.host(), settings.port(), clientId, login));
+        link.subscribe(replyTopic, 1, m -> {
+            m.ack();
             try {
-                StorageWire.Frame reply = StorageWire.decode(payload);
+                StorageWire.Frame reply = StorageWire.decode(m.payload());
                 CompletableFuture<StorageWire.Frame> waiting = pending.remove(reply.header().path("id").asLong());
                 if (waiting != null) {
                     waiting.complete(reply);
@@ -73,9 +75,10 @@ public final class MqttGatewayStorage implements GatewayStorage {
                 // not a reply of ours; the request times out and is sent again
             }
         });
-        link.subscribe(StorageWire.status(settings.topicRoot(), settings.deviceId()), (topic, payload) -> {
+        link.subscribe(StorageWire.status(settings.topicRoot(), settings.deviceId()), 1, m -> {
+            m.ack();
             try {
-                state = dev.continuum.provider.api.ProviderJson.mapper().readTree(payload).path("state").asText("unknown");
+                state = dev.continuum.provider.api.ProviderJson.mapper().readTree(m.payload()).path("state").asText("unknown");
             } catch (IOException e) {
                 state = "unknown";
             }
@@ -96,7 +99,7 @@ public final class MqttGatewayStorage implements GatewayStorage {
     /** Sends one request and waits for its reply, sending it again after each timeout. */
     private StorageWire.Frame call(ObjectNode header, ByteBuffer body) throws IOException {
         try {
-            link.start().get(settings.timeout().toMillis(), TimeUnit.MILLISECONDS);
+            link.whenConnected().get(settings.timeout().toMillis(), TimeUnit.MILLISECONDS);
         } catch (Exception e) {
             throw new IOException("cannot reach the MQTT broker " + settings.host() + ":" + settings.port()
                     + " for gateway " + settings.deviceId(), e);

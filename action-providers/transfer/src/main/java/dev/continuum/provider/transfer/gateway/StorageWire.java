@@ -2,18 +2,19 @@ package dev.continuum.provider.transfer.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.continuum.edge.messaging.MqttLink;
+import dev.continuum.edge.protocol.Frames;
 import dev.continuum.provider.api.ProviderJson;
 import dev.continuum.provider.transfer.endpoint.Entry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 
 /**
  * The gateway storage protocol (ADR 0006): request/reply over MQTT 3.1.1, QoS 1, one message each
- * way. A frame is a 4-byte big-endian header length, a JSON header, then raw bytes (a chunk being
- * written or read; empty otherwise) — chunks are never base64'd.
+ * way. A message is a {@link Frames frame} of the edge link: a 4-byte big-endian header length, a JSON
+ * header, then raw bytes (a chunk being written or read; empty otherwise) — chunks are never base64'd.
  *
  * <pre>
  * ROOT/devices/DEVICE/storage/requests      cloud → gateway  {"id","op","reply_to",...}
@@ -33,7 +34,25 @@ public final class StorageWire {
         }
     }
 
+    /**
+     * The largest message either half sends or accepts: a chunk of at most 64 MiB plus its header. The
+     * embedded broker accepts as much ({@code Brokers}).
+     */
+    public static final int MAX_FRAME = 64 * 1024 * 1024 + 64 * 1024;
+    /** A PUBACK for a 64 MiB chunk may take this long on a slow edge link; the sender's own timeout decides before. */
+    static final java.time.Duration ACK_TIMEOUT = java.time.Duration.ofMinutes(10);
+
     private StorageWire() {}
+
+    /**
+     * One half's link to the broker: clean session (a request nobody answered in time is sent again by
+     * its sender, so nothing needs queueing by the broker), frames up to {@link #MAX_FRAME}, on a Vert.x
+     * of its own; {@code login} null: anonymous.
+     */
+    static MqttLink.Options link(String host, int port, String clientId, MqttLink.Login login) {
+        return MqttLink.Options.persistent(host, port, clientId).withCleanSession(true).withLogin(login)
+                .withLargeMessages(MAX_FRAME, ACK_TIMEOUT);
+    }
 
     public static String requests(String root, String deviceId) {
         return root + "/devices/" + deviceId + "/storage/requests";
@@ -66,39 +85,25 @@ public final class StorageWire {
     }
 
     public static byte[] encode(JsonNode header, ByteBuffer body) {
-        byte[] head;
         try {
-            head = ProviderJson.mapper().writeValueAsBytes(header);
+            return Frames.join(ProviderJson.mapper().writeValueAsBytes(header), body);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        int bodyLength = body == null ? 0 : body.remaining();
-        ByteBuffer out = ByteBuffer.allocate(4 + head.length + bodyLength);
-        out.putInt(head.length).put(head);
-        if (body != null) {
-            out.put(body.duplicate());
-        }
-        return out.array();
     }
 
     public static Frame decode(byte[] message) {
-        if (message.length < 4) {
-            throw new IllegalArgumentException("frame shorter than its length prefix");
-        }
-        ByteBuffer in = ByteBuffer.wrap(message);
-        int headLength = in.getInt();
-        if (headLength < 2 || headLength > message.length - 4) {
-            throw new IllegalArgumentException("frame header length " + headLength + " does not fit the message");
-        }
+        Frames.Parts parts = Frames.split(message);
         JsonNode header;
         try {
-            header = ProviderJson.mapper().readTree(new String(message, 4, headLength, StandardCharsets.UTF_8));
+            ByteBuffer head = parts.header();
+            header = ProviderJson.mapper().readTree(head.array(), head.arrayOffset(), head.remaining());
         } catch (IOException e) {
             throw new IllegalArgumentException("frame header is not JSON: " + e.getMessage());
         }
         if (!header.isObject()) {
             throw new IllegalArgumentException("frame header is not a JSON object");
         }
-        return new Frame(header, ByteBuffer.wrap(message, 4 + headLength, message.length - 4 - headLength).slice());
+        return new Frame(header, parts.body());
     }
 }

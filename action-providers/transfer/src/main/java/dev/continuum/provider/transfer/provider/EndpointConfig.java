@@ -1,13 +1,13 @@
 package dev.continuum.provider.transfer.provider;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.continuum.edge.messaging.MqttLink;
 import dev.continuum.provider.api.ProviderJson;
 import dev.continuum.provider.transfer.endpoint.Endpoint;
 import dev.continuum.provider.transfer.endpoint.EndpointRegistry;
 import dev.continuum.provider.transfer.endpoint.LocalStorage;
 import dev.continuum.provider.transfer.endpoint.S3Storage;
 import dev.continuum.provider.transfer.endpoint.Storage;
-import dev.continuum.provider.transfer.gateway.BrokerLogin;
 import dev.continuum.provider.transfer.gateway.MqttGatewayStorage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -77,7 +77,7 @@ public final class EndpointConfig {
         return new MqttGatewayStorage(new MqttGatewayStorage.Settings(broker.substring(0, colon),
                 Integer.parseInt(broker.substring(colon + 1)), e.path("topic_root").asText("continuum"),
                 e.path("device_id").asText(id), Duration.ofSeconds(e.path("timeout_seconds").asInt(30)), 3),
-                BrokerLogin.fromEnvironment(System.getenv()));
+                MqttLink.Login.fromEnvironment(System.getenv()));
     }
 
     private static String text(JsonNode e, String name) {

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.continuum.edge.broker.Brokers;
+import dev.continuum.edge.testing.TestBrokers;
 import dev.continuum.provider.api.ProviderJson;
 import dev.continuum.provider.transfer.endpoint.Endpoint;
 import dev.continuum.provider.transfer.endpoint.EndpointRegistry;
@@ -13,7 +15,6 @@ import dev.continuum.provider.transfer.gateway.GatewayStorageServer;
 import dev.continuum.provider.transfer.gateway.MqttGatewayStorage;
 import dev.continuum.provider.transfer.testing.ProviderHarness;
 import dev.continuum.provider.transfer.testing.S3ProxyServer;
-import dev.continuum.provider.transfer.testing.TestBroker;
 import dev.continuum.provider.transfer.testing.Trees;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -66,15 +67,15 @@ class TransferFlowThroughEngineTest {
         Assumptions.assumeTrue(repo != null, "skipped: repository root not found");
         Path engineJar = repo.resolve("flow-engine/service/target/quarkus-app/quarkus-run.jar");
         Assumptions.assumeTrue(Files.exists(engineJar), "skipped: the engine is not built (mvn verify of the whole project builds it first)");
-        Assumptions.assumeTrue(TestBroker.answers("127.0.0.1", 5432), "skipped: no PostgreSQL at 127.0.0.1:5432");
+        Assumptions.assumeTrue(Brokers.answers("127.0.0.1", 5432), "skipped: no PostgreSQL at 127.0.0.1:5432");
         String db = "transfer_flow_" + UUID.randomUUID().toString().substring(0, 8);
         Process psql = new ProcessBuilder("psql", "-q", "-h", "127.0.0.1", "-U", "postgres", "-c", "create database " + db)
                 .redirectErrorStream(true).start();
         Assumptions.assumeTrue(psql.waitFor(30, TimeUnit.SECONDS) && psql.exitValue() == 0, "skipped: cannot create a database");
         database = db;
 
-        TestBroker.Address broker = TestBroker.shared();
-        String root = TestBroker.freshRoot();
+        Brokers.Broker broker = TestBrokers.shared();
+        String root = TestBrokers.freshTopics().root();
         String device = "gw-" + UUID.randomUUID().toString().substring(0, 8);
         Trees.sample(tmp.resolve("gateway/run-42"));
         gateway = new GatewayStorageServer(new GatewayStorageServer.Settings(broker.host(), broker.port(), root, device,

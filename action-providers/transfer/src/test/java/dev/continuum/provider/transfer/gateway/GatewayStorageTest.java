@@ -3,6 +3,9 @@ package dev.continuum.provider.transfer.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.continuum.edge.broker.Brokers;
+import dev.continuum.edge.messaging.MqttLink;
+import dev.continuum.edge.testing.TestBrokers;
 import dev.continuum.provider.transfer.endpoint.LocalStorage;
 import dev.continuum.provider.transfer.endpoint.Storage;
 import dev.continuum.provider.transfer.engine.Progress;
@@ -14,7 +17,6 @@ import dev.continuum.provider.transfer.engine.TransferOptions;
 import dev.continuum.provider.path.PathNormalizer;
 import dev.continuum.provider.path.UnsafePathException;
 import dev.continuum.provider.transfer.testing.FaultyStorage;
-import dev.continuum.provider.transfer.testing.TestBroker;
 import dev.continuum.provider.transfer.testing.Trees;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -37,14 +39,14 @@ class GatewayStorageTest {
 
     @TempDir Path tmp;
 
-    private final String root = TestBroker.freshRoot();
+    private final String root = TestBrokers.freshTopics().root();
     private final String device = "gw-" + java.util.UUID.randomUUID().toString().substring(0, 8);
     private final List<AutoCloseable> open = new ArrayList<>();
     private final List<String> events = new ArrayList<>();
     private final TransferEngine engine = new TransferEngine(TransferOptions.defaults().withChunkBytes(5 * MIB));
 
     private GatewayStorageServer device(Path dir, boolean readOnly) {
-        TestBroker.Address b = TestBroker.shared();
+        Brokers.Broker b = TestBrokers.shared();
         GatewayStorageServer server = new GatewayStorageServer(new GatewayStorageServer.Settings(b.host(), b.port(), root,
                 device, dir, readOnly, 2)).start();
         open.add(server);
@@ -52,7 +54,7 @@ class GatewayStorageTest {
     }
 
     private MqttGatewayStorage cloud() {
-        TestBroker.Address b = TestBroker.shared();
+        Brokers.Broker b = TestBrokers.shared();
         MqttGatewayStorage storage = new MqttGatewayStorage(new MqttGatewayStorage.Settings(b.host(), b.port(), root,
                 device, Duration.ofSeconds(10), 3));
         open.add(storage::close);
@@ -169,12 +171,15 @@ class GatewayStorageTest {
         Files.createDirectories(tmp.resolve("device"));
         Files.writeString(tmp.resolve("secret"), "not for the cloud");
         device(tmp.resolve("device"), false);
-        TestBroker.Address b = TestBroker.shared();
+        Brokers.Broker b = TestBrokers.shared();
         String client = "hostile-" + device;
         CompletableFuture<StorageWire.Frame> reply = new CompletableFuture<>();
-        MqttConnection raw = new MqttConnection(b.host(), b.port(), client, null);
+        MqttLink raw = MqttLink.standalone(MqttLink.Options.persistent(b.host(), b.port(), client).withCleanSession(true));
         open.add(raw);
-        raw.subscribe(StorageWire.replies(root, client), (t, p) -> reply.complete(StorageWire.decode(p)));
+        raw.subscribe(StorageWire.replies(root, client), 1, m -> {
+            m.ack();
+            reply.complete(StorageWire.decode(m.payload()));
+        });
         raw.start().get(10, TimeUnit.SECONDS);
 
         var h = StorageWire.header().put("id", 1).put("op", "read").put("path", "../secret").put("offset", 0)

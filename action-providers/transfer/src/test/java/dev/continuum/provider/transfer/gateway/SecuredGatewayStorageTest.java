@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.continuum.edge.broker.BrokerAccess;
 import dev.continuum.edge.broker.Brokers;
 import dev.continuum.edge.identity.DeviceCredentials;
+import dev.continuum.edge.messaging.MqttLink;
 import dev.continuum.edge.protocol.Topics;
+import dev.continuum.edge.testing.TestBrokers;
 import dev.continuum.provider.path.PathNormalizer;
 import dev.continuum.provider.transfer.endpoint.LocalStorage;
 import dev.continuum.provider.transfer.engine.Progress;
@@ -13,7 +15,6 @@ import dev.continuum.provider.transfer.engine.TransferEngine;
 import dev.continuum.provider.transfer.engine.TransferItem;
 import dev.continuum.provider.transfer.engine.TransferJournal;
 import dev.continuum.provider.transfer.engine.TransferOptions;
-import dev.continuum.provider.transfer.testing.TestBroker;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -32,7 +33,7 @@ class SecuredGatewayStorageTest {
 
     @Test
     void shouldServeAStorageRequestWhenBothHalvesLogIn() throws Exception {
-        String root = TestBroker.freshRoot();
+        String root = TestBrokers.freshTopics().root();
         DeviceCredentials credentials = DeviceCredentials.fromSecret(SECRET, Clock.systemUTC());
         Files.createDirectories(tmp.resolve("device/run"));
         Files.writeString(tmp.resolve("device/run/frame.json"), "{\"shape\":[1]}");
@@ -40,9 +41,9 @@ class SecuredGatewayStorageTest {
         try (Brokers.EmbeddedBroker broker = Brokers.EmbeddedBroker.startSecured(Brokers.freePort(), null,
                      BrokerAccess.forSecret(new Topics(root), credentials, SECRET));
              GatewayStorageServer device = new GatewayStorageServer(new GatewayStorageServer.Settings(broker.host(), broker.port(),
-                     root, "gw-1", tmp.resolve("device"), true, 2), new BrokerLogin("gw-1", credentials.bootstrapToken("gw-1"))).start()) {
+                     root, "gw-1", tmp.resolve("device"), true, 2), MqttLink.Login.of("gw-1", credentials.bootstrapToken("gw-1"))).start()) {
             MqttGatewayStorage cloud = new MqttGatewayStorage(new MqttGatewayStorage.Settings(broker.host(), broker.port(), root,
-                    "gw-1", Duration.ofSeconds(10), 3), new BrokerLogin(BrokerAccess.OPERATOR, DeviceCredentials.brokerPassword(SECRET)));
+                    "gw-1", Duration.ofSeconds(10), 3), MqttLink.Login.of(BrokerAccess.OPERATOR, DeviceCredentials.brokerPassword(SECRET)));
 
             Progress.Snapshot result = new TransferEngine(TransferOptions.defaults()).run(cloud, new LocalStorage(tmp.resolve("dc")),
                     List.of(new TransferItem(PathNormalizer.normalize("/run"), PathNormalizer.normalize("/in"), true)),
