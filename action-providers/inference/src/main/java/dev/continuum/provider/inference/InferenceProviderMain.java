@@ -8,16 +8,17 @@ import dev.continuum.edge.messaging.MqttLink;
 import dev.continuum.edge.protocol.Topics;
 import dev.continuum.provider.server.ActionProviderServer;
 import dev.continuum.provider.server.FileActionStore;
+import dev.continuum.provider.server.ProviderLauncher;
+import dev.continuum.provider.server.ProviderLauncher.Arguments;
 import dev.continuum.provider.server.ProviderServerOptions;
 import dev.continuum.provider.server.auth.JwtCallerResolver;
-import io.vertx.core.Vertx;
-import io.vertx.ext.web.Router;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code java -jar continuum-inference-provider-*-runner.jar --port 8093 --broker 127.0.0.1:1883
+ * {@code java -jar continuum-inference-provider-*-runner.jar --port 8093 [--host 0.0.0.0] --broker 127.0.0.1:1883
  * [--base-path /providers/inference] [--topic-root continuum] [--client-id continuum-inference]
  * [--embedded-broker] [--state-dir DIR]}; the operator secret comes from {@code CONTINUUM_EDGE_SECRET}.
  * With {@code --state-dir} actions and device revocations are kept on disk there and survive a restart;
@@ -33,51 +34,33 @@ import java.util.concurrent.TimeUnit;
  */
 public final class InferenceProviderMain {
 
+    private static final String USAGE = """
+            usage: continuum-inference-provider [--port 8093] [--host 0.0.0.0] [--broker 127.0.0.1:1883]
+                   [--base-path /providers/inference] [--topic-root continuum] [--client-id continuum-inference]
+                   [--embedded-broker] [--mqtt-username U] [--state-dir DIR]
+                   | --state-dir DIR (--revoke-device ID | --reinstate-device ID)
+                   | --bootstrap-token DEVICE | --broker-password
+              serves inference at http://HOST:PORT/BASE; CONTINUUM_EDGE_SECRET signs device credentials
+            """;
+
     private InferenceProviderMain() {}
 
+    record Settings(int port, String host, String broker, String basePath, String topicRoot, String clientId,
+                    boolean embeddedBroker, String mqttUser, Path stateDir, String revoke, String reinstate,
+                    String bootstrapTokenFor, boolean printBrokerPassword) {}
+
     public static void main(String[] args) throws Exception {
-        int port = 8093;
-        String broker = "127.0.0.1:1883";
-        String basePath = "/providers/inference";
-        String root = "continuum";
-        String clientId = "continuum-inference";
-        String tokenFor = null;
-        boolean embedded = false;
-        Path stateDir = null;
-        String revoke = null;
-        String reinstate = null;
-        boolean printBrokerPassword = false;
-        String mqttUser = System.getenv("CONTINUUM_MQTT_USERNAME");
-        String mqttPassword = System.getenv("CONTINUUM_MQTT_PASSWORD");
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--port" -> port = Integer.parseInt(args[++i]);
-                case "--broker" -> broker = args[++i];
-                case "--base-path" -> basePath = args[++i];
-                case "--topic-root" -> root = args[++i];
-                case "--client-id" -> clientId = args[++i];
-                case "--bootstrap-token" -> tokenFor = args[++i];
-                case "--embedded-broker" -> embedded = true;
-                case "--broker-password" -> printBrokerPassword = true;
-                case "--mqtt-username" -> mqttUser = args[++i];
-                case "--state-dir" -> stateDir = Path.of(args[++i]);
-                case "--revoke-device" -> revoke = args[++i];
-                case "--reinstate-device" -> reinstate = args[++i];
-                default -> {
-                    System.err.println("unknown option " + args[i]);
-                    System.exit(2);
-                }
-            }
-        }
-        if (revoke != null || reinstate != null) {
-            if (stateDir == null) {
+        Settings s = ProviderLauncher.settingsOrExit(args, USAGE, InferenceProviderMain::parse);
+        if (s.revoke() != null || s.reinstate() != null) {
+            if (s.stateDir() == null) {
                 System.err.println("--revoke-device and --reinstate-device need the provider's --state-dir");
                 System.exit(2);
             }
             // the running provider re-reads the log within 2 s
-            new RevocationLog(stateDir.resolve("revocations")).append(revoke != null ? "device" : "reinstate",
-                    Topics.checkId(revoke != null ? revoke : reinstate));
-            System.out.println((revoke != null ? "revoked " + revoke : "reinstated " + reinstate) + " in " + stateDir);
+            new RevocationLog(s.stateDir().resolve("revocations")).append(s.revoke() != null ? "device" : "reinstate",
+                    Topics.checkId(s.revoke() != null ? s.revoke() : s.reinstate()));
+            System.out.println((s.revoke() != null ? "revoked " + s.revoke() : "reinstated " + s.reinstate())
+                    + " in " + s.stateDir());
             return;
         }
         String secret = System.getenv("CONTINUUM_EDGE_SECRET");
@@ -86,56 +69,82 @@ public final class InferenceProviderMain {
             System.exit(2);
         }
         DeviceCredentials credentials = DeviceCredentials.fromSecret(secret, Clock.systemUTC());
-        if (tokenFor != null) {
-            System.out.println(credentials.bootstrapToken(tokenFor));
+        if (s.bootstrapTokenFor() != null) {
+            System.out.println(credentials.bootstrapToken(s.bootstrapTokenFor()));
             return;
         }
-        if (printBrokerPassword) {
+        if (s.printBrokerPassword()) {
             System.out.println(DeviceCredentials.brokerPassword(secret));
             return;
         }
-        if (stateDir != null) {
-            credentials.persistRevocations(new RevocationLog(stateDir.resolve("revocations")));
+        if (s.stateDir() != null) {
+            credentials.persistRevocations(new RevocationLog(s.stateDir().resolve("revocations")));
         }
-        String host = broker.substring(0, broker.lastIndexOf(':'));
-        int brokerPort = Integer.parseInt(broker.substring(broker.lastIndexOf(':') + 1));
-        Topics topics = new Topics(root);
-        MqttLink.Login login = mqttUser != null && mqttPassword != null ? MqttLink.Login.of(mqttUser, mqttPassword) : null;
+        String host = s.broker().substring(0, s.broker().lastIndexOf(':'));
+        int brokerPort = Integer.parseInt(s.broker().substring(s.broker().lastIndexOf(':') + 1));
+        Topics topics = new Topics(s.topicRoot());
+        String mqttPassword = System.getenv("CONTINUUM_MQTT_PASSWORD");
+        MqttLink.Login login = s.mqttUser() != null && mqttPassword != null ? MqttLink.Login.of(s.mqttUser(), mqttPassword) : null;
         Brokers.EmbeddedBroker ownBroker = null;
-        if (embedded && !Brokers.answers(host, brokerPort)) {
+        if (s.embeddedBroker() && !Brokers.answers(host, brokerPort)) {
             ownBroker = Brokers.EmbeddedBroker.startSecured(brokerPort, null, BrokerAccess.forSecret(topics, credentials, secret));
             System.out.println("embedded MQTT broker on " + host + ":" + brokerPort + " (login required, devices confined to their topics)");
         }
-        if (embedded && login == null) {
+        if (s.embeddedBroker() && login == null) {
             login = MqttLink.Login.of(BrokerAccess.OPERATOR, DeviceCredentials.brokerPassword(secret));
         }
-        Vertx vertx = Vertx.vertx();
-        EdgeCloud cloud = new EdgeCloud(vertx, host, brokerPort, clientId, login, topics, credentials, Clock.systemUTC());
-        cloud.start().get(30, TimeUnit.SECONDS);
+        MqttLink.Login cloudLogin = login;
         Brokers.EmbeddedBroker secured = ownBroker;
-        vertx.setPeriodic(2000, t -> vertx.executeBlocking(() -> {
-            credentials.reloadRevocations();
-            if (secured != null) {
-                secured.disconnectDevices(credentials.revokedDevices()); // cut off, and refused when they come back
+        int port = ProviderLauncher.serve(s.host(), s.port(), (vertx, router) -> {
+            EdgeCloud cloud = new EdgeCloud(vertx, host, brokerPort, s.clientId(), cloudLogin, topics, credentials, Clock.systemUTC());
+            cloud.start().get(30, TimeUnit.SECONDS);
+            vertx.setPeriodic(2000, t -> vertx.executeBlocking(() -> {
+                credentials.reloadRevocations();
+                if (secured != null) {
+                    secured.disconnectDevices(credentials.revokedDevices()); // cut off, and refused when they come back
+                }
+                return null;
+            }, false));
+            // CONTINUUM_AUTH_ENABLED=true: only tokens for continuum-provider-inference with scope actions:inference (docs/auth.md).
+            ProviderServerOptions options = ProviderServerOptions.of(vertx).withCallerResolver(JwtCallerResolver.fromEnvironment(
+                    System.getenv(), "continuum-provider-inference", "actions:inference"));
+            if (s.stateDir() != null) {
+                // actions survive a provider restart; unfinished ones are resumed at mount (ADR 0006)
+                options = options.withStore(new FileActionStore(s.stateDir().resolve("actions")));
             }
+            ActionProviderServer.mount(router, s.basePath(),
+                    new InferenceProvider(cloud.fleet(), cloud.dispatcher(), new DevicePlanner(), Clock.systemUTC()),
+                    options);
+            // the count lets `up` (and operators) wait until gateways have registered and reported in
+            router.get("/health").handler(rc -> rc.json(new io.vertx.core.json.JsonObject().put("status", "UP")
+                    .put("devices_online", cloud.fleet().usable().size())));
+            return () -> {
+                cloud.close();
+                if (secured != null) {
+                    secured.close();
+                }
+            };
+        });
+        System.out.println("inference provider on http://127.0.0.1:" + port + s.basePath() + " (broker " + s.broker() + ")");
+    }
+
+    /** Returns null when help was asked for. */
+    static Settings parse(String[] args) {
+        Arguments a = Arguments.parse(args, Set.of("--port", "--host", "--broker", "--base-path", "--topic-root",
+                "--client-id", "--bootstrap-token", "--mqtt-username", "--state-dir", "--revoke-device",
+                "--reinstate-device"), Set.of("--embedded-broker", "--broker-password"));
+        if (a == null) {
             return null;
-        }, false));
-        // CONTINUUM_AUTH_ENABLED=true: only tokens for continuum-provider-inference with scope actions:inference (docs/auth.md).
-        ProviderServerOptions options = ProviderServerOptions.of(vertx).withCallerResolver(JwtCallerResolver.fromEnvironment(
-                System.getenv(), "continuum-provider-inference", "actions:inference"));
-        if (stateDir != null) {
-            // actions survive a provider restart; unfinished ones are resumed at mount (ADR 0006)
-            options = options.withStore(new FileActionStore(stateDir.resolve("actions")));
         }
-        Router router = Router.router(vertx);
-        ActionProviderServer.mount(router, basePath,
-                new InferenceProvider(cloud.fleet(), cloud.dispatcher(), new DevicePlanner(), Clock.systemUTC()),
-                options);
-        // the count lets `up` (and operators) wait until gateways have registered and reported in
-        router.get("/health").handler(rc -> rc.json(new io.vertx.core.json.JsonObject().put("status", "UP")
-                .put("devices_online", cloud.fleet().usable().size())));
-        vertx.createHttpServer().requestHandler(router).listen(port).toCompletionStage().toCompletableFuture()
-                .get(10, TimeUnit.SECONDS);
-        System.out.println("inference provider on http://127.0.0.1:" + port + basePath + " (broker " + broker + ")");
+        String broker = a.text("--broker", "127.0.0.1:1883");
+        if (broker.lastIndexOf(':') < 1) {
+            throw new IllegalArgumentException("--broker must be host:port, not " + broker);
+        }
+        return new Settings(a.port("--port", 8093), a.text("--host", "0.0.0.0"), broker,
+                a.basePath("--base-path", "/providers/inference"), a.text("--topic-root", "continuum"),
+                a.text("--client-id", "continuum-inference"), a.flag("--embedded-broker"),
+                a.text("--mqtt-username").orElse(System.getenv("CONTINUUM_MQTT_USERNAME")), a.path("--state-dir").orElse(null),
+                a.text("--revoke-device").orElse(null), a.text("--reinstate-device").orElse(null),
+                a.text("--bootstrap-token").orElse(null), a.flag("--broker-password"));
     }
 }
