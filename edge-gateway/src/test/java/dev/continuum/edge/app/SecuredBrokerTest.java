@@ -1,9 +1,9 @@
-package dev.continuum.edge.broker;
+package dev.continuum.edge.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.continuum.edge.app.EdgeGateway;
-import dev.continuum.edge.app.GatewayConfig;
+import dev.continuum.edge.broker.BrokerAccess;
+import dev.continuum.edge.broker.Brokers;
 import dev.continuum.edge.identity.DeviceCredentials;
 import dev.continuum.edge.messaging.MqttLink;
 import dev.continuum.edge.protocol.ResultMessage;
