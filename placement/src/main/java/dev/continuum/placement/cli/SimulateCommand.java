@@ -96,7 +96,7 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--fill", description = "Run FGD's fill experiment (no departures) with each policy's placement instead of a replay.")
     boolean fill;
     @Option(names = "--fill-repetitions", defaultValue = "5") int fillRepetitions;
-    @Option(names = "--fill-up-to", defaultValue = "120", description = "Stop at this arrived demand, % of GPUs.") double fillUpTo;
+    @Option(names = "--fill-up-to", defaultValue = "120", description = "Stop at this arrived demand, %% of GPUs (default: ${DEFAULT-VALUE}).") double fillUpTo;
 
     @Option(names = "--quiet", description = "No progress lines.") boolean quiet;
 
@@ -129,16 +129,16 @@ public final class SimulateCommand implements Callable<Integer> {
             o.flush();
             if (fill) {
                 List<FillExperiment.Result> results = runFill(c, base, o);
+                MetricsWriter.writeFill(results, out);
                 HtmlReport.write(out.resolve("report.html"), HtmlReport.render("Fill experiment", subtitle, List.of(), results));
-                o.println("report: " + out.resolve("report.html"));
+                o.println("report: " + out.resolve("report.html") + " (+ metrics.json, metrics.csv, series.csv)");
                 return CommandLine.ExitCode.OK;
             }
             List<SimulationResult> results = runReplay(c, base, err);
             o.println();
             o.print(MetricsWriter.table(results));
-            long skipped = results.isEmpty() ? 0 : results.getFirst().skippedLines();
-            if (skipped > 0) {
-                o.println("skipped " + skipped + " malformed trace lines");
+            if (!results.isEmpty()) {
+                printLeftOut(o, results.getFirst().skippedLines(), results.getFirst().filteredRecords());
             }
             MetricsWriter.writeJson(results, out.resolve("metrics.json"));
             MetricsWriter.writeCsv(results, out.resolve("metrics.csv"));
@@ -158,6 +158,15 @@ public final class SimulateCommand implements Callable<Integer> {
         } catch (IOException e) {
             err.println("error: " + e.getMessage());
             return EXIT_BAD_INPUT;
+        }
+    }
+
+    private static void printLeftOut(PrintWriter o, long skipped, long filtered) {
+        if (skipped > 0) {
+            o.println("skipped " + skipped + " malformed trace lines");
+        }
+        if (filtered > 0) {
+            o.println("left out " + filtered + " trace records that never ran (e.g. openb pods still Pending)");
         }
     }
 
@@ -240,16 +249,18 @@ public final class SimulateCommand implements Callable<Integer> {
         List<Job> pods = new ArrayList<>();
         try (TraceReader r = traceSource(c).get()) {
             r.forEachRemaining(pods::add);
+            printLeftOut(o, r.skippedLines(), r.filteredRecords());
         }
         List<FillExperiment.Result> results = new ArrayList<>();
-        o.printf(Locale.ROOT, "%-12s %14s %14s %14s %14s %8s%n", "placement", "unalloc@90%", "unalloc@100%",
-                "unalloc@110%", "dropped tasks", "wall");
+        int width = Math.max("placement".length(), policies.stream().mapToInt(String::length).max().orElse(0));
+        String row = "%-" + width + "s %14s %14s %14s %14s %8s%n";
+        o.printf(Locale.ROOT, row, "placement", "unalloc@90%", "unalloc@100%", "unalloc@110%", "dropped tasks", "wall");
         for (String name : policies) {
             Supplier<dev.continuum.placement.policy.PlacementStrategy> strategy =
                     () -> ((StandardPolicy) Policies.parse(name, base)).placement();
             FillExperiment.Result f = FillExperiment.run(c, pods, strategy, fillRepetitions, seed, 1, fillUpTo);
             results.add(f);
-            o.printf(Locale.ROOT, "%-12s %14.1f %14.1f %14.1f %14.0f %6d ms%n", name, f.unallocatedAt(90),
+            o.printf(Locale.ROOT, "%-" + width + "s %14.1f %14.1f %14.1f %14.0f %6d ms%n", name, f.unallocatedAt(90),
                     f.unallocatedAt(100), f.unallocatedAt(110), f.failedTasks(), f.wallMillis());
             o.flush();
         }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.continuum.placement.sim.FillExperiment;
 import dev.continuum.placement.sim.SimulationResult;
 
 import java.io.IOException;
@@ -32,6 +33,7 @@ public final class MetricsWriter {
         m.put("finished", r.finished());
         m.put("rejected", r.rejected());
         m.put("skipped_lines", r.skippedLines());
+        m.put("filtered_records", r.filteredRecords());
         m.put("jct_mean_s", r.jct().mean());
         m.put("jct_p50_s", r.jct().p50());
         m.put("jct_p99_s", r.jct().p99());
@@ -111,6 +113,48 @@ public final class MetricsWriter {
             }
         }
         write(out, sb.toString());
+    }
+
+    /** Scalar metrics of one fill-experiment placement (columns of the fill run's CSV). */
+    public static Map<String, Object> fillScalars(FillExperiment.Result f) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("placement", f.placement());
+        m.put("repetitions", f.repetitions());
+        m.put("unallocated_gpus_at_90pct", f.unallocatedAt(90));
+        m.put("unallocated_gpus_at_100pct", f.unallocatedAt(100));
+        m.put("unallocated_gpus_at_110pct", f.unallocatedAt(110));
+        m.put("failed_tasks_mean", f.failedTasks());
+        m.put("wall_ms", f.wallMillis());
+        return m;
+    }
+
+    /** The fill run's metrics.json, metrics.csv and series.csv (unallocated GPUs per arrived %). */
+    public static void writeFill(List<FillExperiment.Result> results, Path dir) {
+        ArrayNode arr = MAPPER.createArrayNode();
+        StringBuilder csv = new StringBuilder();
+        StringBuilder series = new StringBuilder("placement,series,arrived_pct,value\n");
+        for (FillExperiment.Result f : results) {
+            Map<String, Object> m = fillScalars(f);
+            if (csv.isEmpty()) {
+                csv.append(String.join(",", m.keySet())).append('\n');
+            }
+            csv.append(String.join(",", m.values().stream().map(MetricsWriter::format).toList())).append('\n');
+            ObjectNode o = MAPPER.valueToTree(m);
+            ArrayNode curve = o.putArray("unallocated_gpus");
+            for (int i = 0; i < f.arrivedPercent().length; i++) {
+                curve.addArray().add(f.arrivedPercent()[i]).add(f.unallocatedGpus()[i]);
+                series.append(f.placement()).append(",unallocated_gpus,").append(format(f.arrivedPercent()[i]))
+                        .append(',').append(format(f.unallocatedGpus()[i])).append('\n');
+            }
+            arr.add(o);
+        }
+        try {
+            MAPPER.writeValue(dir.resolve("metrics.json").toFile(), arr);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        write(dir.resolve("metrics.csv"), csv.toString());
+        write(dir.resolve("series.csv"), series.toString());
     }
 
     private static String format(Object v) {

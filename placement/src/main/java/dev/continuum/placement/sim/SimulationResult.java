@@ -9,6 +9,7 @@ import java.util.Map;
  *
  * @param fragmentedGpus     FGD's fragmentation measure, in GPUs (time-weighted mean and peak)
  * @param sloAttainment      share of finished jobs that met their deadline (or sloFactor x duration)
+ * @param filteredRecords    trace records left out as never run (e.g. openb pods still Pending)
  * @param lostGpuSeconds     GPU time spent on checkpoints, restores and migrations
  */
 public record SimulationResult(
@@ -17,6 +18,7 @@ public record SimulationResult(
         long finished,
         long rejected,
         long skippedLines,
+        long filteredRecords,
         Summary jct,
         Summary queueingDelay,
         double makespan,

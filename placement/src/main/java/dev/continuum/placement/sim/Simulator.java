@@ -119,7 +119,8 @@ public final class Simulator {
         }
         progress.report(policy.name(), jobs, now - metrics.origin());
         long skipped = trace instanceof TraceReader r ? r.skippedLines() : 0;
-        return metrics.result(policy.name(), jobs, rejected, skipped, workload,
+        long filtered = trace instanceof TraceReader r ? r.filteredRecords() : 0;
+        return metrics.result(policy.name(), jobs, rejected, skipped, filtered, workload,
                 (System.nanoTime() - wallStart) / 1_000_000);
     }
 
@@ -212,7 +213,7 @@ public final class Simulator {
             }
         }
 
-        SimulationResult result(String policy, long jobs, long rejected, long skipped, Workload w, long wallMillis) {
+        SimulationResult result(String policy, long jobs, long rejected, long skipped, long filtered, Workload w, long wallMillis) {
             Map<String, Double> partMeans = new LinkedHashMap<>();
             Map<String, List<double[]>> series = new LinkedHashMap<>();
             series.put(utilization.name(), utilization.points());
@@ -223,7 +224,7 @@ public final class Simulator {
                 series.put(ts.name(), ts.points());
             });
             List<double[]> cdf = new ArrayList<>(List.of(jct.cdf()));
-            return new SimulationResult(policy, jobs, jct.count(), rejected, skipped, Summary.of(jct), Summary.of(wait),
+            return new SimulationResult(policy, jobs, jct.count(), rejected, skipped, filtered, Summary.of(jct), Summary.of(wait),
                     lastFinish - origin, utilization.mean(), partMeans, fragmentation.mean(), fragmentation.peak(),
                     queue.mean(), w.preemptions(), w.migrations(), w.lostGpuSeconds(),
                     jct.count() == 0 ? 0 : (double) sloMet / jct.count(), wallMillis, cdf, series);

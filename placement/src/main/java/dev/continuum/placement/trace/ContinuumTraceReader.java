@@ -43,7 +43,7 @@ public final class ContinuumTraceReader extends CsvTraceReader {
         if (milli < 1000 && gpus > 1) {
             throw r.error("gpu_milli", "a fractional gpu_milli needs gpus = 1, was " + gpus);
         }
-        Set<String> models = r.has("gpu_model") ? Set.of(r.text("gpu_model").split("\\|")) : Set.of();
+        Set<String> models = r.nameSet("gpu_model");
         Demand demand = new Demand(gpus, milli, models, r.longValue("cpu_milli", 0), r.longValue("memory_mib", 0));
         return new Job(id, r.text("user"), r.text("partition"), arrival, demand, duration,
                 (int) r.longValue("priority", 0), r.bool("preemptible", true), r.bool("migratable", true),

@@ -2,7 +2,9 @@ package dev.continuum.placement.trace;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One CSV line split into fields, remembering where each field starts so that errors can point
@@ -89,6 +91,24 @@ public final class CsvRecord {
 
     private long lastColumn() {
         return starts.getLast() + fields.getLast().length() + 1;
+    }
+
+    /**
+     * A '|'-separated list of names, as a set: Alibaba's openb files list a GPU model twice in
+     * some rows ({@code V100M16|V100M32|V100M32}); a repeat in a list of allowed models means
+     * nothing, so it is dropped, as are empty entries. Empty when the column is absent or blank.
+     */
+    public Set<String> nameSet(String column) {
+        if (!has(column)) {
+            return Set.of();
+        }
+        Set<String> names = new LinkedHashSet<>();
+        for (String part : text(column).split("\\|")) {
+            if (!part.isBlank()) {
+                names.add(part.trim());
+            }
+        }
+        return names;
     }
 
     public long longValue(String column) {

@@ -13,7 +13,9 @@ import java.util.Set;
  * creation time and runs from scheduling (or creation) to deletion. Files without times (the
  * resampled {@code multigpu50} list) give arrival = row number and duration 0: usable only by
  * the fill experiment, which ignores time. Latency-sensitive ({@code LS}) pods are not
- * preemptible.
+ * preemptible. A pod the trace never scheduled (no {@code scheduled_time}, phase {@code Pending})
+ * never ran, so it is left out and counted in {@link #filteredRecords()} rather than replayed as if
+ * it had run from creation to deletion.
  */
 public final class OpenbPodReader extends CsvTraceReader {
     private long row;
@@ -42,15 +44,18 @@ public final class OpenbPodReader extends CsvTraceReader {
         if (gpus > 1 && milli < 1000) {
             throw r.error("gpu_milli", "a pod with " + gpus + " GPUs cannot share them (gpu_milli " + milli + ")");
         }
-        Set<String> models = r.has("gpu_spec") ? Set.of(r.text("gpu_spec").split("\\|")) : Set.of();
+        Set<String> models = r.nameSet("gpu_spec");
         Demand d = new Demand(gpus, gpus == 0 ? 0 : milli, models, ContinuumTraceReader.nonNegative(r, "cpu_milli"),
                 ContinuumTraceReader.nonNegative(r, "memory_mib"));
         long arrival;
         long duration;
         if (header().containsKey("creation_time")) {
+            if (header().containsKey("scheduled_time") && !r.has("scheduled_time")) {
+                return null; // Pending in the trace: never scheduled, so it has no run to replay
+            }
             arrival = ContinuumTraceReader.nonNegative(r, "creation_time");
             long deletion = ContinuumTraceReader.nonNegative(r, "deletion_time");
-            long start = r.has("scheduled_time") ? r.longValue("scheduled_time") : arrival;
+            long start = r.longValue("scheduled_time", arrival);
             if (deletion < arrival) {
                 throw r.error("deletion_time", "deletion_time " + deletion + " is before creation_time " + arrival);
             }

@@ -76,4 +76,55 @@ class SimulateCommandTest {
         assertThat(r.exit()).isEqualTo(SimulateCommand.EXIT_BAD_INPUT);
         assertThat(r.err()).contains("unknown policy part 'bogus'");
     }
+
+    @Test
+    void shouldWriteMetricsAndSeriesFilesWhenRunningTheFillExperiment(@TempDir Path dir) throws Exception {
+        Run r = run("--fill", "--trace", fixture("openb-pods.csv"), "--cluster", fixture("openb-nodes.csv"),
+                "--policy", "bestfit-weighted,fgd", "--fill-repetitions", "1", "--out", dir.toString(), "--quiet");
+
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(Files.readString(dir.resolve("metrics.csv")).lines()).hasSize(3);
+        assertThat(Files.readString(dir.resolve("metrics.json"))).contains("\"unallocated_gpus\"");
+        assertThat(Files.readString(dir.resolve("series.csv"))).contains("fgd,unallocated_gpus,");
+        assertThat(dir.resolve("report.html")).exists();
+    }
+
+    @Test
+    void shouldLineUpTheFillTableWhenAPolicyNameIsLong(@TempDir Path dir) {
+        Run r = run("--fill", "--trace", fixture("openb-pods.csv"), "--cluster", fixture("openb-nodes.csv"),
+                "--policy", "bestfit-weighted,fgd", "--fill-repetitions", "1", "--out", dir.toString(), "--quiet");
+
+        java.util.List<String> rows = r.out().lines().filter(l -> l.startsWith("placement") || l.startsWith("fgd ")
+                || l.startsWith("bestfit-weighted ")).toList();
+        assertThat(rows).hasSize(3);
+        assertThat(rows).extracting(l -> l.indexOf("unalloc@90%") >= 0 ? l.indexOf("unalloc@90%") + "unalloc@90%".length()
+                : l.indexOf('.') + 2).containsOnly(rows.getFirst().indexOf("unalloc@90%") + "unalloc@90%".length());
+    }
+
+    @Test
+    void shouldSaySkippedLinesInAFillRun(@TempDir Path dir) {
+        Run r = run("--fill", "--trace", fixture("openb-pods-bad.csv"), "--cluster", fixture("openb-nodes.csv"),
+                "--policy", "bestfit", "--fill-repetitions", "1", "--skip-bad-lines", "--out", dir.toString(), "--quiet");
+
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).containsPattern("skipped [1-9][0-9]* malformed trace lines");
+    }
+
+    @Test
+    void shouldPrintHelpWithoutPicocliWarnings() {
+        // picocli reports a bad format string in a description on System.err, not the command's writer
+        java.io.PrintStream original = System.err;
+        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        Run r;
+        try {
+            System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+            r = run("--help");
+        } finally {
+            System.setErr(original);
+        }
+
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).contains("--fill-up-to").contains("% of GPUs");
+        assertThat(captured.toString(java.nio.charset.StandardCharsets.UTF_8) + r.err()).doesNotContain("WARN");
+    }
 }

@@ -5,6 +5,7 @@ import dev.continuum.placement.policy.Policies;
 import dev.continuum.placement.policy.StandardPolicy;
 import dev.continuum.placement.trace.ClusterReader;
 import dev.continuum.placement.trace.OpenbPodReader;
+import dev.continuum.placement.trace.TraceFormat;
 import dev.continuum.placement.trace.TraceReader;
 import org.junit.jupiter.api.Test;
 
@@ -40,9 +41,31 @@ class AlibabaTraceTest {
         try (TraceReader pods = new OpenbPodReader(t.resolve("openb_pod_list_default.csv"), false)) {
             SimulationResult r = new Simulator(SimulationConfig.of(c)).run(Policies.parse("fifo"), pods);
 
-            assertThat(r.jobs()).isEqualTo(8152);
-            assertThat(r.finished() + r.rejected()).isEqualTo(8152);
+            assertThat(r.jobs() + r.filteredRecords()).isEqualTo(8152);
+            assertThat(r.filteredRecords()).as("pods still Pending in the trace").isEqualTo(897);
+            assertThat(r.finished() + r.rejected()).isEqualTo(r.jobs());
             assertThat(r.skippedLines()).isZero();
+        }
+    }
+
+    @Test
+    void shouldReadEveryPodListOfTheTraceFolderWithoutSkippingALine() throws java.io.IOException {
+        Path t = traces();
+        assumeTrue(t != null, "../shared/traces/alibaba-gpu-v2023 not present");
+        List<Path> files;
+        try (var list = Files.list(t)) {
+            files = list.filter(f -> f.getFileName().toString().startsWith("openb_pod_list")).sorted().toList();
+        }
+        assertThat(files).isNotEmpty();
+        for (Path f : files) {
+            try (TraceReader r = TraceFormat.detect(f).open(f, false)) {
+                long n = 0;
+                while (r.hasNext()) {
+                    r.next();
+                    n++;
+                }
+                assertThat(n).as(f.getFileName().toString()).isPositive();
+            }
         }
     }
 

@@ -140,4 +140,34 @@ class TraceReadersTest {
         assertThatThrownBy(() -> TraceFormat.detect(fixture("openb-nodes.csv")))
                 .hasMessageContaining("cannot tell the trace format");
     }
+
+    @Test
+    void shouldAcceptAGpuModelListedTwiceWhenReadingOpenbPods() {
+        List<Job> pods = readAll(new OpenbPodReader(fixture("openb-pods-repeats.csv"), false));
+
+        assertThat(pods).extracting(Job::id).containsExactly("pod-a", "pod-c");
+        assertThat(pods.get(0).demand().gpuModels()).containsExactlyInAnyOrder("V100M16", "V100M32");
+        assertThat(pods.get(1).demand().gpuModels()).containsExactlyInAnyOrder("G2", "T4");
+    }
+
+    @Test
+    void shouldLeaveOutAndCountPodsTheTraceNeverScheduled() {
+        OpenbPodReader r = new OpenbPodReader(fixture("openb-pods-repeats.csv"), false);
+        List<Job> pods = readAll(r);
+
+        assertThat(pods).extracting(Job::id).doesNotContain("pod-b");
+        assertThat(r.filteredRecords()).isEqualTo(1);
+        assertThat(pods.get(0).duration()).isEqualTo(897); // runs from scheduling (3), not creation, to deletion
+    }
+
+    @Test
+    void shouldAcceptAGpuModelListedTwiceInTheContinuumFormat(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws java.io.IOException {
+        Path f = dir.resolve("t.csv");
+        java.nio.file.Files.writeString(f, "id,arrival,duration,gpus,gpu_model\nj1,0,10,1,A100|A100|H100\n");
+
+        List<Job> jobs = readAll(new ContinuumTraceReader(f, false));
+
+        assertThat(jobs.getFirst().demand().gpuModels()).containsExactlyInAnyOrder("A100", "H100");
+    }
 }
