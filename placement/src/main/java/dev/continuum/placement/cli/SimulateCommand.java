@@ -87,7 +87,7 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--cross-rack-slowdown", defaultValue = "1.3") double crossRackSlowdown;
     @Option(names = "--rack-size", defaultValue = "16", description = "Nodes per rack when the node list names none.") int rackSize;
     @Option(names = "--slo-factor", defaultValue = "2.0", description = "A job meets its SLO if JCT <= factor x duration (when it has no deadline).") double sloFactor;
-    @Option(names = "--lookahead", defaultValue = "128", description = "Waiting jobs considered per scheduling round.") int lookahead;
+    @Option(names = "--lookahead", defaultValue = "128", description = "Backfill depth: waiting jobs a round may pass over; jobs it starts do not count (default: ${DEFAULT-VALUE}).") int lookahead;
     @Option(names = "--preemption-interval", defaultValue = "60",
             description = "Simulated seconds between rounds that may preempt, reclaim or migrate (0 = every round).")
     double preemptionInterval;

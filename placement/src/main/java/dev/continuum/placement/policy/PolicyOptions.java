@@ -9,7 +9,8 @@ package dev.continuum.placement.policy;
  * @param synergy     allocate CPU by job sensitivity (less on tight nodes, more on idle ones)
  * @param consolidate keep multi-node jobs in as few racks as possible
  * @param elastic     grow elastic jobs onto idle GPUs when nobody waits, shrink them when someone does
- * @param lookahead   how many waiting jobs one round considers (bounds the cost of a long queue)
+ * @param lookahead   backfill depth: how many waiting jobs one round may pass over (jobs it starts do
+ *                    not count); bounds both the cost of a long queue and how far a job may jump ahead
  * @param seed        seeds the per-job CPU sensitivity used by {@code synergy}
  * @param roomMakingInterval simulated seconds between rounds that may preempt, reclaim or migrate
  *                    (Tiresias-style lease; 0 = every round). Searching victims costs a scan of

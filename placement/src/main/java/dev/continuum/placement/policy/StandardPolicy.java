@@ -12,7 +12,9 @@ import dev.continuum.placement.state.Slice;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.IntPredicate;
 
 /**
@@ -63,46 +65,131 @@ public final class StandardPolicy implements Policy {
         if (options.elastic() && ctx.waitingCount() > 0) {
             resizeElastic(ctx, false);
         }
-        List<Demand> failed = new ArrayList<>();
-        int attempts = 0;
-        boolean mayMakeRoom = ctx.now() >= lastRoomMaking + options.roomMakingInterval();
+        Round round = new Round(ctx.now() >= lastRoomMaking + options.roomMakingInterval(),
+                mostFullyFreeGpusOnANode(ctx.cluster()));
         roomMakingDeferred = false;
-        for (ActiveJob w : ctx.waiting(options.lookahead())) {
-            if (w.running()) {
-                continue;
-            }
-            Job job = w.job();
-            QuotaStatus quota = ctx.quota(job, job.demand().gpus());
-            if (quota == QuotaStatus.DENIED) {
-                continue;
-            }
-            if (!dominatedByFailure(job.demand(), failed) && tryStart(ctx, w)) {
-                continue;
-            }
-            if (attempts < ROOM_MAKING_ATTEMPTS && (options.preempt() || options.migrate() || options.lend())) {
-                if (!mayMakeRoom) {
-                    roomMakingDeferred = true;
-                    attempts = ROOM_MAKING_ATTEMPTS;
+        // The lookahead is how many waiting jobs a round may pass over, not how many it looks at:
+        // every start lets the walk go one job further, so jobs that fit keep starting until
+        // `lookahead` jobs have been passed over or no GPU is free. (Counting looked-at jobs left
+        // the cluster idle until the next arrival or completion; passing over the whole queue
+        // would let small long jobs starve large ones that never find enough free GPUs at once.)
+        int passedOver = 0;
+        Set<String> preemptedThisRound = Set.of();
+        List<ActiveJob> window = ctx.waiting(options.lookahead());
+        walk:
+        while (!window.isEmpty()) {
+            for (ActiveJob w : window) {
+                if (w.running() || preemptedThisRound.contains(w.job().id())) {
                     continue;
                 }
-                lastRoomMaking = ctx.now();
-                attempts++;
-                if (makeRoom(ctx, w, quota) && tryStart(ctx, w)) {
-                    failed.clear();
-                    continue;
+                if (!consider(ctx, w, round) && ++passedOver >= options.lookahead()) {
+                    break walk;
                 }
             }
-            if (failed.size() < 16) {
-                failed.add(job.demand());
+            if (window.size() < options.lookahead() || !anyGpuFree(ctx.cluster())) {
+                break;
             }
+            preemptedThisRound = preemptedIn(ctx.decisions(), preemptedThisRound);
+            window = ctx.waitingAfter(window.getLast(), options.lookahead());
         }
         if (options.elastic() && ctx.waitingCount() == 0) {
             resizeElastic(ctx, true);
         }
     }
 
-    /** A demand at least as large as one that already failed this round fails too. */
-    private static boolean dominatedByFailure(Demand d, List<Demand> failed) {
+    /** What one round has learnt so far. */
+    private static final class Round {
+        final List<Demand> failed = new ArrayList<>();
+        final boolean mayMakeRoom;
+        int roomMakingAttempts;
+        /**
+         * Most whole GPUs free on one node at the round's start: a job needing more on one node
+         * cannot start, which skips the node scan for it. Starts only lower the true value (so
+         * the bound stays safe); room making may raise it, so then the bound is dropped.
+         */
+        int mostFreeOnANode;
+
+        Round(boolean mayMakeRoom, int mostFreeOnANode) {
+            this.mayMakeRoom = mayMakeRoom;
+            this.mostFreeOnANode = mostFreeOnANode;
+        }
+    }
+
+    /** Tries to start one waiting job, making room for it if the policy may; true if it started. */
+    private boolean consider(SchedulingContext ctx, ActiveJob w, Round round) {
+        Job job = w.job();
+        boolean makesRoom = options.preempt() || options.migrate() || options.lend();
+        if (cannotFitOneNode(job.demand(), round.mostFreeOnANode, ctx.cluster())
+                && (round.roomMakingAttempts >= ROOM_MAKING_ATTEMPTS || !makesRoom)) {
+            return false;
+        }
+        QuotaStatus quota = ctx.quota(job, job.demand().gpus());
+        if (quota == QuotaStatus.DENIED) {
+            return false;
+        }
+        if (!dominatedByFailure(job.demand(), round.failed, ctx.cluster()) && tryStart(ctx, w)) {
+            return true;
+        }
+        if (round.roomMakingAttempts < ROOM_MAKING_ATTEMPTS && makesRoom) {
+            if (!round.mayMakeRoom) {
+                roomMakingDeferred = true;
+                round.roomMakingAttempts = ROOM_MAKING_ATTEMPTS;
+                return false;
+            }
+            lastRoomMaking = ctx.now();
+            round.roomMakingAttempts++;
+            round.mostFreeOnANode = Integer.MAX_VALUE;
+            if (makeRoom(ctx, w, quota) && tryStart(ctx, w)) {
+                round.failed.clear();
+                return true;
+            }
+        }
+        if (round.failed.size() < 16) {
+            round.failed.add(job.demand());
+        }
+        return false;
+    }
+
+    private static int mostFullyFreeGpusOnANode(ClusterView v) {
+        int most = 0;
+        for (int n = 0; n < v.nodeCount(); n++) {
+            most = Math.max(most, v.fullyFreeGpus(n));
+        }
+        return most;
+    }
+
+    /** A whole-GPU job that fits in one node needs that many fully free GPUs on one node. */
+    private static boolean cannotFitOneNode(Demand d, int mostFreeOnANode, ClusterView v) {
+        return d.gpus() > 0 && !d.fractional() && d.gpus() <= v.maxGpusPerNode() && d.gpus() > mostFreeOnANode;
+    }
+
+    private static boolean anyGpuFree(ClusterView v) {
+        return v.allocatedGpuMilli() < v.totalGpus() * 1000L;
+    }
+
+    /** Jobs preempted so far this round: back in the queue, but not to restart in the round that stopped them. */
+    private static Set<String> preemptedIn(List<Decision> decisions, Set<String> known) {
+        Set<String> ids = null;
+        for (Decision d : decisions) {
+            if (d instanceof Decision.Preempt p && !known.contains(p.jobId())) {
+                if (ids == null) {
+                    ids = new HashSet<>(known);
+                }
+                ids.add(p.jobId());
+            }
+        }
+        return ids == null ? known : ids;
+    }
+
+    /**
+     * A demand at least as large as one that already failed this round fails too — on one node.
+     * A job larger than a node is gang-placed over several, so a single-node failure says nothing
+     * about it (a 4-GPU job finds no node with 4 free while a 16-GPU job fits on 3 free per node).
+     */
+    private static boolean dominatedByFailure(Demand d, List<Demand> failed, ClusterView v) {
+        if (d.gpus() > v.maxGpusPerNode()) {
+            return false;
+        }
         for (Demand f : failed) {
             if (f.gpuModels().equals(d.gpuModels()) && f.fractional() == d.fractional() && f.gpus() <= d.gpus()
                     && f.gpuMilli() <= d.gpuMilli() && f.cpuMilli() <= d.cpuMilli() && f.memoryMib() <= d.memoryMib()) {

@@ -2,6 +2,7 @@ package dev.continuum.placement.state;
 
 import dev.continuum.placement.model.Job;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 
@@ -18,6 +19,24 @@ public interface SchedulingContext {
 
     /** Up to {@code limit} waiting jobs from the head of the queue, in the policy's order. */
     List<ActiveJob> waiting(int limit);
+
+    /**
+     * Up to {@code limit} waiting jobs that come after {@code last} in the queue (by
+     * {@link ActiveJob#queueKey()}, then {@link ActiveJob#seq()}, the queue's order), whether or
+     * not {@code last} still waits: lets a round continue past its first {@link #waiting(int)}.
+     */
+    default List<ActiveJob> waitingAfter(ActiveJob last, int limit) {
+        List<ActiveJob> after = new ArrayList<>();
+        for (ActiveJob a : waiting(Integer.MAX_VALUE)) {
+            if (after.size() >= limit) {
+                break;
+            }
+            if (a.queueKey() > last.queueKey() || (a.queueKey() == last.queueKey() && a.seq() > last.seq())) {
+                after.add(a);
+            }
+        }
+        return after;
+    }
 
     int waitingCount();
 

@@ -155,6 +155,18 @@ public final class Workload {
         }
 
         @Override
+        public List<ActiveJob> waitingAfter(ActiveJob last, int limit) {
+            List<ActiveJob> next = new ArrayList<>(Math.min(limit, waiting.size()));
+            for (ActiveJob a : waiting.tailSet(last, false)) {
+                if (next.size() >= limit) {
+                    break;
+                }
+                next.add(a);
+            }
+            return next;
+        }
+
+        @Override
         public QuotaStatus quota(Job job, int gpus) {
             return quotaOf(job, (long) gpus * job.demand().gpuMilli());
         }
