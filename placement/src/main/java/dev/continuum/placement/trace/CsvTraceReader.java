@@ -11,26 +11,22 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 
 /**
  * Streams a CSV trace with a header line, turning each line into a {@link Job} (or nothing, for a
  * record the format leaves out). A malformed line throws {@link TraceFormatException} naming the
  * file, line and column, or is skipped and counted when skipping is on.
  */
-public abstract class CsvTraceReader implements TraceReader {
+public abstract class CsvTraceReader extends StreamingTraceReader {
     private final String file;
     private final BufferedReader in;
-    private final boolean skipBadLines;
     private final Map<String, Integer> header = new HashMap<>();
     private long lineNumber;
-    private long skipped;
-    private long filtered;
-    private Job next;
+    private String line;
 
     protected CsvTraceReader(Path path, boolean skipBadLines) {
+        super(skipBadLines);
         this.file = path.toString();
-        this.skipBadLines = skipBadLines;
         try {
             this.in = Files.newBufferedReader(path, StandardCharsets.UTF_8);
             String first = in.readLine();
@@ -66,55 +62,34 @@ public abstract class CsvTraceReader implements TraceReader {
     }
 
     @Override
-    public boolean hasNext() {
-        while (next == null) {
-            String line;
-            try {
+    protected boolean nextRecord() {
+        try {
+            do {
                 line = in.readLine();
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read " + file + " after line " + lineNumber, e);
-            }
-            if (line == null) {
-                return false;
-            }
-            lineNumber++;
-            if (line.isBlank()) {
-                continue;
-            }
-            try {
-                CsvRecord r = CsvRecord.parse(file, lineNumber, line, header);
-                if (r.size() > header.size()) {
-                    throw new TraceFormatException(file, lineNumber, 1,
-                            "line has " + r.size() + " fields, header has " + header.size());
+                if (line == null) {
+                    return false;
                 }
-                next = toJob(r);
-                if (next == null) {
-                    filtered++;
-                }
-            } catch (TraceFormatException | IllegalArgumentException e) {
-                TraceFormatException located = e instanceof TraceFormatException t ? t
-                        : new TraceFormatException(file, lineNumber, 1, e.getMessage());
-                if (!skipBadLines) {
-                    throw located;
-                }
-                skipped++;
-            }
+                lineNumber++;
+            } while (line.isBlank());
+            return true;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file + " after line " + lineNumber, e);
         }
-        return true;
     }
 
     @Override
-    public Job next() {
-        if (!hasNext()) {
-            throw new NoSuchElementException();
+    protected Job readRecord() {
+        CsvRecord r = CsvRecord.parse(file, lineNumber, line, header);
+        if (r.size() > header.size()) {
+            throw new TraceFormatException(file, lineNumber, 1, "line has " + r.size() + " fields, header has " + header.size());
         }
-        Job j = next;
-        next = null;
-        return j;
+        return toJob(r);
     }
 
-    @Override public long skippedLines() { return skipped; }
-    @Override public long filteredRecords() { return filtered; }
+    @Override
+    protected TraceFormatException locate(IllegalArgumentException e) {
+        return new TraceFormatException(file, lineNumber, 1, e.getMessage());
+    }
 
     @Override
     public void close() {

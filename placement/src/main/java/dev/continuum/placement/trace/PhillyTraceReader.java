@@ -16,7 +16,6 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
-import java.util.NoSuchElementException;
 import java.util.Set;
 
 /**
@@ -28,21 +27,21 @@ import java.util.Set;
  * {@link ReorderingReader}. A record with bad fields is an error at its position (or skipped);
  * broken JSON syntax ends the stream there (one skipped record when skipping is on).
  */
-public final class PhillyTraceReader implements TraceReader {
+public final class PhillyTraceReader extends StreamingTraceReader {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private final String file;
     private final JsonParser parser;
-    private final boolean skipBadLines;
     private final boolean inArray;
     private boolean done;
-    private long skipped;
-    private long filtered;
-    private Job next;
+    private JsonLocation at;
+    private JsonNode record;
+    /** Set when the JSON itself breaks: reported once as this record's error, then the stream ends. */
+    private TraceFormatException brokenAt;
 
     public PhillyTraceReader(Path path, boolean skipBadLines) {
+        super(skipBadLines);
         this.file = path.toString();
-        this.skipBadLines = skipBadLines;
         try {
             parser = MAPPER.getFactory().createParser(path.toFile());
             JsonToken first = parser.nextToken();
@@ -72,45 +71,48 @@ public final class PhillyTraceReader implements TraceReader {
     }
 
     @Override
-    public boolean hasNext() {
-        while (next == null && !done) {
-            JsonLocation at = parser.currentTokenLocation();
-            try {
-                JsonToken t = pendingFirstObject ? JsonToken.START_OBJECT : parser.nextToken();
-                pendingFirstObject = false;
-                if (t == null || t == JsonToken.END_ARRAY) {
-                    done = true;
-                    break;
-                }
-                at = parser.currentTokenLocation();
-                if (t != JsonToken.START_OBJECT) {
-                    throw error(at, "expected a job object, found " + t);
-                }
-                JsonNode node = MAPPER.readTree(parser);
-                try {
-                    next = toJob(node, at);
-                    if (next == null) {
-                        filtered++;
-                    }
-                } catch (TraceFormatException e) {
-                    if (!skipBadLines) {
-                        throw e;
-                    }
-                    skipped++;
-                }
-            } catch (JsonProcessingException e) {
-                done = true;
-                TraceFormatException located = error(e.getLocation() == null ? at : e.getLocation(),
-                        "broken JSON (truncated file?): " + e.getOriginalMessage());
-                if (!skipBadLines) {
-                    throw located;
-                }
-                skipped++;
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read " + file, e);
-            }
+    protected boolean nextRecord() {
+        if (done) {
+            return false;
         }
-        return next != null;
+        at = parser.currentTokenLocation();
+        try {
+            JsonToken t = pendingFirstObject ? JsonToken.START_OBJECT : parser.nextToken();
+            pendingFirstObject = false;
+            if (t == null || t == JsonToken.END_ARRAY) {
+                done = true;
+                return false;
+            }
+            at = parser.currentTokenLocation();
+            if (t != JsonToken.START_OBJECT) {
+                done = true; // not a job: nothing after it can be trusted to line up
+                brokenAt = error(at, "expected a job object, found " + t);
+                return true;
+            }
+            record = MAPPER.readTree(parser);
+        } catch (JsonProcessingException e) {
+            done = true;
+            brokenAt = error(e.getLocation() == null ? at : e.getLocation(),
+                    "broken JSON (truncated file?): " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
+        return true;
+    }
+
+    @Override
+    protected Job readRecord() {
+        if (brokenAt != null) {
+            TraceFormatException e = brokenAt;
+            brokenAt = null;
+            throw e;
+        }
+        return toJob(record, at);
+    }
+
+    @Override
+    protected TraceFormatException locate(IllegalArgumentException e) {
+        return error(at, e.getMessage());
     }
 
     private Job toJob(JsonNode n, JsonLocation at) {
@@ -171,19 +173,6 @@ public final class PhillyTraceReader implements TraceReader {
         JsonNode v = n.get(field);
         return v == null ? "" : v.asText();
     }
-
-    @Override
-    public Job next() {
-        if (!hasNext()) {
-            throw new NoSuchElementException();
-        }
-        Job j = next;
-        next = null;
-        return j;
-    }
-
-    @Override public long skippedLines() { return skipped; }
-    @Override public long filteredRecords() { return filtered; }
 
     @Override
     public void close() {
