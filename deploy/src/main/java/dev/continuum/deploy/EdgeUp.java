@@ -157,18 +157,31 @@ final class EdgeUp implements AutoCloseable {
         say("Gateways:       " + String.join(", ", GATEWAYS) + " online with model ocr-cls@1 (state and logs in " + dir + ")");
     }
 
-    /** What the provider jar prints for {@code args} (a bootstrap token, the broker password), derived from the secret. */
-    private static String providerPrints(Path providerJar, String secret, String... args) throws Exception {
+    /**
+     * What the provider jar prints for {@code args} (a bootstrap token, the broker password), derived from the secret.
+     * Read from its standard output alone: the JVM writes its own notices (e.g. "Picked up JAVA_TOOL_OPTIONS") to
+     * standard error, and a secret must not be mixed with them.
+     */
+    static String providerPrints(Path providerJar, String secret, String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of(java(), "-jar", providerJar.toString()));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().put("CONTINUUM_EDGE_SECRET", secret);
-        Process p = builder.redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            throw new IllegalStateException("cannot make " + String.join(" ", args) + ": " + out);
+        Path errors = Files.createTempFile("continuum-up-", ".err");
+        try {
+            Process p = builder.redirectError(errors.toFile()).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
+                throw new IllegalStateException("cannot make " + String.join(" ", args) + ": " + Files.readString(errors).trim());
+            }
+            if (out.isEmpty() || out.chars().anyMatch(Character::isWhitespace)) {
+                throw new IllegalStateException("cannot make " + String.join(" ", args)
+                        + ": expected one token on standard output, got " + out.lines().count() + " line(s)");
+            }
+            return out;
+        } finally {
+            Files.deleteIfExists(errors);
         }
-        return out;
     }
 
     /** Waits until the provider answers /health with at least {@code devices} gateways online. */

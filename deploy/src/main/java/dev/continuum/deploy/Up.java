@@ -261,16 +261,17 @@ public final class Up {
         JsonNode run = post(api + "/flows/" + flowId + "/run", start, 201, bearer);
         String runId = run.path("run_id").asText();
         say("Run:            " + runId + " started" + (bearer.isEmpty() ? "" : " as " + LocalIdentity.DEMO_USER)
-                + "; watch it at " + api + "/runs/" + runId);
+                + "; watch it with: ./continuum cli watch " + runId + " (after ./continuum cli login)");
         Instant deadline = Instant.now().plus(Duration.ofMinutes(2));
         String status = run.path("status").asText();
+        Progress progress = Progress.onStdout();
         while (status.equals("ACTIVE") && Instant.now().isBefore(deadline)) {
             Thread.sleep(200);
             run = get(api + "/runs/" + runId, bearer);
             status = run.path("status").asText();
-            System.out.print("\r                status " + status + " ...");
+            progress.show("                status " + status + " ...");
         }
-        System.out.println();
+        progress.done();
         say("Run " + runId + " finished: " + status);
         say("Output:         " + JSON.writerWithDefaultPrettyPrinter().writeValueAsString(run.path("details")));
         return status.equals("SUCCEEDED") ? 0 : 1;

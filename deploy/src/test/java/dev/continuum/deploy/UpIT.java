@@ -73,6 +73,10 @@ class UpIT {
                     .contains("\"checksum_mismatches\" : 0")
                     .contains("\"device\" : \"gw-1\"");
             assertThat(text.split("finished: SUCCEEDED", -1)).as("all three example runs succeeded").hasSize(4);
+            assertThat(text).as("JVM notices were on stderr all along").contains("Picked up JAVA_TOOL_OPTIONS")
+                    .as("a run is watched with the CLI, not an API URL that answers 401")
+                    .containsPattern("watch it with: ./continuum cli watch [0-9a-f-]{36}")
+                    .as("one line per progress update in a log").doesNotContain("\r");
             Path dropped = dataDir.resolve("edge/gw-1/data/instrument/frame-0001.json");
             Path arrived = dataDir.resolve("datacenter/gw-1/instrument/frame-0001.json");
             assertThat(Files.size(arrived)).as("the dropped file arrived in the datacenter directory").isPositive();
@@ -186,6 +190,10 @@ class UpIT {
         builder.environment().remove("CONTINUUM_AUTH_ISSUER");
         builder.environment().remove("CONTINUUM_AUTH_ENABLED");
         builder.environment().remove("CONTINUUM_DB_HOST");
+        // As a user's shell may have it: every JVM `up` starts then writes "Picked up JAVA_TOOL_OPTIONS" to stderr,
+        // which must not reach a gateway's secret. The home it names has no ~/.m2: Keycloak must come from beside
+        // the runner jar, as for a user whose local Maven repository is elsewhere.
+        builder.environment().put("JAVA_TOOL_OPTIONS", "-Duser.home=" + dataDir.resolve("home"));
         Process up = builder.start();
         up.getOutputStream().close();
         return up;

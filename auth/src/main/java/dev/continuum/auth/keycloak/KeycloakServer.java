@@ -32,6 +32,10 @@ import java.util.zip.ZipFile;
 public final class KeycloakServer implements AutoCloseable {
 
     public static final String VERSION = "26.7.3";
+    /** System property naming the distribution zip (set by the build for tests). */
+    public static final String ZIP_PROPERTY = "continuum.keycloak.zip";
+    /** Environment variable naming the distribution zip (an operator's own copy). */
+    public static final String ZIP_ENV = "CONTINUUM_KEYCLOAK_ZIP";
     public static final String REALM = "continuum";
     /** Realms imported at start: the Continuum realm and a foreign one whose tokens must be refused. */
     public static final List<String> REALM_RESOURCES = List.of("keycloak/continuum-realm.json", "keycloak/elsewhere-realm.json");
@@ -201,8 +205,9 @@ public final class KeycloakServer implements AutoCloseable {
             return home;
         }
         Path zip = distributionZip().orElseThrow(() -> new IllegalStateException(
-                "Keycloak " + VERSION + " distribution not found in the local Maven repository; fetch it with: "
-                        + "mvn dependency:get -Dartifact=org.keycloak:keycloak-quarkus-dist:" + VERSION + ":zip"));
+                "Keycloak " + VERSION + " distribution not found: looked at " + String.join(", ", zipCandidates().stream()
+                        .map(Path::toString).toList()) + ". Build with `mvn install` (it puts the zip in deploy/target/keycloak),"
+                        + " or point " + ZIP_ENV + " at keycloak-quarkus-dist-" + VERSION + ".zip"));
         try {
             Path staging = Files.createDirectories(cacheDir()).resolve("keycloak-" + VERSION + ".unpacking-" + ProcessHandle.current().pid());
             unzip(zip, staging);
@@ -220,14 +225,41 @@ public final class KeycloakServer implements AutoCloseable {
         }
     }
 
+    /**
+     * The distribution zip: named by {@value #ZIP_PROPERTY} (the build sets it for tests, wherever the local Maven
+     * repository is) or {@value #ZIP_ENV}; else {@code keycloak/} beside the running jar (deploy's build copies it
+     * there for {@code up}); else the default local Maven repositories.
+     */
     public static Optional<Path> distributionZip() {
+        return zipCandidates().stream().filter(Files::isRegularFile).findFirst();
+    }
+
+    static List<Path> zipCandidates() {
+        String fileName = "keycloak-quarkus-dist-" + VERSION + ".zip";
         List<Path> candidates = new ArrayList<>();
+        Optional.ofNullable(System.getProperty(ZIP_PROPERTY)).filter(v -> !v.isBlank() && !v.startsWith("${"))
+                .map(Path::of).ifPresent(candidates::add);
+        Optional.ofNullable(System.getenv(ZIP_ENV)).filter(v -> !v.isBlank()).map(Path::of).ifPresent(candidates::add);
+        besideRunningJar().map(dir -> dir.resolve("keycloak").resolve(fileName)).ifPresent(candidates::add);
         Optional.ofNullable(System.getProperty("maven.repo.local")).map(Path::of).ifPresent(candidates::add);
         candidates.add(Path.of(System.getProperty("user.home"), ".m2", "repository"));
         return candidates.stream()
-                .map(repo -> repo.resolve("org/keycloak/keycloak-quarkus-dist/" + VERSION + "/keycloak-quarkus-dist-" + VERSION + ".zip"))
-                .filter(Files::isRegularFile)
-                .findFirst();
+                .map(p -> Files.isDirectory(p) ? p.resolve("org/keycloak/keycloak-quarkus-dist/" + VERSION + "/" + fileName) : p)
+                .toList();
+    }
+
+    /** The folder of the jar this class was loaded from (deploy's runner jar under {@code up}); empty when run from classes. */
+    private static Optional<Path> besideRunningJar() {
+        try {
+            var source = KeycloakServer.class.getProtectionDomain().getCodeSource();
+            if (source == null) {
+                return Optional.empty();
+            }
+            Path location = Path.of(source.getLocation().toURI());
+            return Files.isRegularFile(location) ? Optional.ofNullable(location.getParent()) : Optional.empty();
+        } catch (java.net.URISyntaxException | RuntimeException e) {
+            return Optional.empty();
+        }
     }
 
     private static Path cacheDir() {
