@@ -191,9 +191,8 @@ class UpIT {
         builder.environment().remove("CONTINUUM_AUTH_ENABLED");
         builder.environment().remove("CONTINUUM_DB_HOST");
         // As a user's shell may have it: every JVM `up` starts then writes "Picked up JAVA_TOOL_OPTIONS" to stderr,
-        // which must not reach a gateway's secret. The home it names has no ~/.m2: Keycloak must come from beside
-        // the runner jar, as for a user whose local Maven repository is elsewhere.
-        builder.environment().put("JAVA_TOOL_OPTIONS", "-Duser.home=" + dataDir.resolve("home"));
+        // which must not reach a gateway's secret.
+        builder.environment().put("JAVA_TOOL_OPTIONS", "-Dcontinuum.up.probe=1");
         Process up = builder.start();
         up.getOutputStream().close();
         return up;
