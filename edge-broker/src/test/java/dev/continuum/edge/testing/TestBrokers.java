@@ -7,7 +7,9 @@ import java.util.UUID;
 /**
  * The broker the tests use: the machine's Mosquitto on 127.0.0.1:1883 when it answers, else one
  * embedded Moquette for the whole test JVM. Each test gets its own topic root, so tests (and other
- * users of a shared Mosquitto) never see each other's messages.
+ * users of a shared Mosquitto) never see each other's messages. A stock Mosquitto leaves Nagle on
+ * ({@code set_tcp_nodelay false}): every exchange through it takes ~40 ms more than through the embedded
+ * broker, which is what {@code up} runs — time figures name the broker they were measured on.
  */
 public final class TestBrokers {
 

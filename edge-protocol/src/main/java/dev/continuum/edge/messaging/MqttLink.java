@@ -324,6 +324,9 @@ public final class MqttLink implements AutoCloseable {
                 .setAutoKeepAlive(true)
                 .setMaxInflightQueue(10_000)
                 .setMaxMessageSize(options.maxMessageBytes());
+        // no Nagle on our side of any broker: a PUBACK or a small result must not wait ~40 ms for the
+        // broker's delayed ACK (Vert.x's default is true; said here so it stays so)
+        mqtt.setTcpNoDelay(true);
         mqtt.setAutoAck(false);
         mqtt.setConnectTimeout(5_000);
         if (options.login() != null) {
