@@ -1,6 +1,32 @@
 package dev.continuum.placement.planner;
 
-/** Decides where a job runs given the current inventory. Pure: no I/O, so it runs online and in the simulator. */
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Decides where jobs run. Pure and deterministic: no I/O, no clock, no randomness — time comes in with every
+ * input, so the same inputs in the same order give the same decisions (this is what record and replay check).
+ * Not thread-safe: a service feeds it from one thread.
+ */
 public interface Planner {
-    PlacementDecision place(PlacementRequest request, Inventory inventory, long nowMillis);
+    /** The world changed (heartbeats, a gateway gone, a partition reported): replaces the whole inventory. */
+    List<PlacementDecision> update(Inventory inventory, long nowMillis);
+
+    /** Decides for a new job; throws {@link InvalidRequestException} for a request no inventory change would fix. */
+    PlacementResult place(PlacementRequest request, long nowMillis);
+
+    /** Learns from a finished job or a measured transfer; returns what the freed resources let start. */
+    List<PlacementDecision> observe(Observation observation);
+
+    /** Updates the inventory, then places: the one-call form when the caller holds the inventory. */
+    default PlacementResult place(PlacementRequest request, Inventory inventory, long nowMillis) {
+        List<PlacementDecision> fromUpdate = update(inventory, nowMillis);
+        PlacementResult result = place(request, nowMillis);
+        if (fromUpdate.isEmpty()) {
+            return result;
+        }
+        List<PlacementDecision> all = new ArrayList<>(fromUpdate);
+        all.addAll(result.decisions());
+        return new PlacementResult(request.id(), all);
+    }
 }

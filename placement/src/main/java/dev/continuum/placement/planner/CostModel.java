@@ -1,0 +1,70 @@
+package dev.continuum.placement.planner;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * What the planner has learnt from completed jobs and measured transfers: compute time per (model, device) and
+ * per (model, GPU model), and bandwidth per (site, site). Each estimate starts at a prior and moves towards what
+ * is observed: a running mean while samples are few (the prior counts as {@code priorWeight} samples), an EWMA
+ * with rate {@code minLearningRate} after, so it follows a device that gets slower. Pure and deterministic.
+ */
+final class CostModel {
+    /** A learnt value, how many samples it rests on (0 = the prior alone) and what they were taken on. */
+    record Estimate(double value, int samples, String basis) {
+        String inWords() {
+            return samples == 0 ? "prior, never observed" : "learnt from " + Words.plural(samples, "run") + " on " + basis;
+        }
+    }
+
+    private final PlannerConfig config;
+    private final Map<String, Estimate> computeByDevice = new HashMap<>();
+    private final Map<String, Estimate> computeByGpuModel = new HashMap<>();
+    private final Map<String, Estimate> bandwidth = new HashMap<>();
+
+    CostModel(PlannerConfig config) {
+        this.config = config;
+    }
+
+    /** Compute time of the model on the device: its own history, else its GPU model's, else the prior. */
+    Estimate compute(String model, String device, String gpuModel) {
+        Estimate own = computeByDevice.get(model + "@" + device);
+        return own != null ? own : computeOnGpuModel(model, gpuModel);
+    }
+
+    private Estimate computeOnGpuModel(String model, String gpuModel) {
+        return computeByGpuModel.getOrDefault(model + "#" + gpuModel,
+                new Estimate(config.priorComputeMillis(), 0, "prior"));
+    }
+
+    void observeCompute(String model, String device, String gpuModel, double millis) {
+        // a device's first runs blend with what its GPU model predicts, not with the global prior
+        Estimate own = computeByDevice.get(model + "@" + device);
+        Estimate deviceBefore = own != null ? own : new Estimate(computeOnGpuModel(model, gpuModel).value(), 0, device);
+        computeByGpuModel.put(model + "#" + gpuModel, learn(computeOnGpuModel(model, gpuModel), millis,
+                gpuModel + " GPUs"));
+        computeByDevice.put(model + "@" + device, learn(deviceBefore, millis, device));
+    }
+
+    /** Learnt bytes/s from one site to another (either direction), or null when nothing was measured. */
+    Estimate bandwidth(String fromSite, String toSite) {
+        Estimate e = bandwidth.get(fromSite + "->" + toSite);
+        return e != null ? e : bandwidth.get(toSite + "->" + fromSite);
+    }
+
+    /** {@code configuredBytesPerSecond} (0 = no configured link) is the prior of a link measured the first time. */
+    void observeBandwidth(String fromSite, String toSite, double bytesPerSecond, double configuredBytesPerSecond) {
+        Estimate before = bandwidth(fromSite, toSite);
+        if (before == null) {
+            before = configuredBytesPerSecond > 0 ? new Estimate(configuredBytesPerSecond, 0, "configured") : null;
+        }
+        bandwidth.put(fromSite + "->" + toSite, before == null ? new Estimate(bytesPerSecond, 1, "measured")
+                : learn(before, bytesPerSecond, "measured"));
+    }
+
+    private Estimate learn(Estimate before, double sample, String basis) {
+        int n = before.samples() + 1;
+        double rate = Math.max(config.minLearningRate(), 1.0 / (n + config.priorWeight()));
+        return new Estimate(before.value() + rate * (sample - before.value()), n, basis);
+    }
+}

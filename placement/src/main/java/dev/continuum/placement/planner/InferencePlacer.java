@@ -1,0 +1,204 @@
+package dev.continuum.placement.planner;
+
+import dev.continuum.placement.model.Cluster;
+import dev.continuum.placement.model.Link;
+import dev.continuum.placement.model.NodeSpec;
+import dev.continuum.placement.planner.PlacementDecision.Candidate;
+import dev.continuum.placement.planner.PlacementRequest.Kind;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Places an inference job on the site with the lowest predicted latency: moving its input there (0 when the data
+ * is already there) + waiting behind the site's queue + running the model, the last two from the {@link CostModel}.
+ * Sites that cannot run it at all are ruled out (offline, model not loaded, too few or wrong GPUs, no link to the
+ * data); sites over the SLO or saturated are ruled out too unless no site is left, when the fastest is taken.
+ */
+final class InferencePlacer {
+    /** A site that can run the job, with its prediction and, if set, the soft reason that rules it out. */
+    private record Option(Candidate candidate, String ruledOut) {
+    }
+
+    /** What moving the input to a site costs, or why it cannot be moved there. */
+    private record Transfer(long millis, String words, String unreachable) {
+    }
+
+    private final PlannerConfig config;
+    private final CostModel costs;
+    private Inventory inventory = Inventory.empty();
+    private final Map<String, Link> links = new HashMap<>();
+
+    InferencePlacer(PlannerConfig config, CostModel costs) {
+        this.config = config;
+        this.costs = costs;
+    }
+
+    void update(Inventory newInventory) {
+        inventory = newInventory;
+        links.clear();
+        for (Link l : newInventory.links()) {
+            links.putIfAbsent(l.from() + "->" + l.to(), l);
+            links.putIfAbsent(l.to() + "->" + l.from(), l);
+        }
+    }
+
+    /** The configured link between two sites, or null. */
+    Link link(String a, String b) {
+        return links.get(a + "->" + b);
+    }
+
+    PlacementDecision place(PlacementRequest request, long now, Map<String, Integer> pending) {
+        Map<String, String> hard = new LinkedHashMap<>();
+        List<Option> options = new ArrayList<>();
+        for (Cluster c : inventory.clusters()) {
+            SiteStatus status = inventory.statusOf(c);
+            if (status.serves(Kind.INFERENCE)) {
+                String why = hardRuleOut(request, c, status);
+                Transfer t = why == null ? transfer(request, c.site().name()) : null;
+                if (why == null && t.unreachable() != null) {
+                    why = t.unreachable();
+                }
+                if (why != null) {
+                    hard.put(c.site().name(), why);
+                } else {
+                    options.add(score(request, c, status, t, pending.getOrDefault(c.site().name(), 0)));
+                }
+            }
+        }
+        if (options.isEmpty()) {
+            if (hard.isEmpty()) {
+                hard.put("inventory", "no site serves inference");
+            }
+            return new PlacementDecision.Unplaceable(request.id(), hard);
+        }
+        options.sort(Comparator.comparingDouble((Option o) -> o.candidate().score())
+                .thenComparing(o -> o.candidate().site()));
+        Option chosen = options.stream().filter(o -> o.ruledOut() == null).findFirst().orElse(options.getFirst());
+        return placed(request, now, chosen, options, hard);
+    }
+
+    private PlacementDecision placed(PlacementRequest request, long now, Option chosen, List<Option> options,
+                                     Map<String, String> hard) {
+        Candidate c = chosen.candidate();
+        long slo = request.latencySloMillis();
+        List<String> reasons = new ArrayList<>();
+        String fastest = c.site() + ": predicted " + Words.millis(c.score()) + ", the fastest of "
+                + Words.plural(options.size(), "site") + " that can run " + request.model();
+        if (chosen.ruledOut() == null) {
+            reasons.add(fastest + (slo > 0 ? ", within the " + Words.millis(slo) + " SLO" : ""));
+        } else if (slo > 0 && c.score() > slo) {
+            reasons.add("SLO cannot be met: no site is predicted within " + Words.millis(slo) + "; " + fastest);
+        } else {
+            reasons.add("every site that can run it is saturated; " + fastest);
+        }
+        reasons.add(c.site() + ": " + c.explanation());
+        List<Candidate> alternatives = new ArrayList<>();
+        for (Option o : options) {
+            if (o != chosen) {
+                alternatives.add(o.candidate());
+                if (o.ruledOut() != null && chosen.ruledOut() == null) {
+                    reasons.add(o.candidate().site() + ": " + o.ruledOut());
+                }
+            }
+        }
+        hard.forEach((site, why) -> reasons.add(site + ": " + why));
+        LatencyEstimate l = c.latency();
+        long start = now + l.transferMillis() + l.queueMillis();
+        return new PlacementDecision.Placed(request.id(), c, start, start + l.computeMillis(), reasons, alternatives);
+    }
+
+    private static String hardRuleOut(PlacementRequest request, Cluster c, SiteStatus status) {
+        if (!status.online()) {
+            return "offline";
+        }
+        if (!status.hasModel(request.model())) {
+            return "model " + request.model() + " is not loaded (it has " + Words.sorted(status.models()) + ")";
+        }
+        int need = request.neededGpus();
+        if (need == 0) {
+            return null;
+        }
+        int largest = 0;
+        List<String> models = new ArrayList<>();
+        for (NodeSpec n : c.nodes()) {
+            if (n.gpus() > 0) {
+                models.add(n.gpuModel());
+                if (request.demand().acceptsModel(n.gpuModel())) {
+                    largest = Math.max(largest, n.gpus());
+                }
+            }
+        }
+        if (models.isEmpty()) {
+            return "has no GPU, the job needs " + Words.plural(need, "GPU");
+        }
+        if (largest == 0) {
+            return "has " + Words.sorted(models) + " GPUs, the job needs one of "
+                    + Words.sorted(request.demand().gpuModels());
+        }
+        return largest < need ? "needs " + Words.plural(need, "GPU") + ", largest node has " + largest : null;
+    }
+
+    private Option score(PlacementRequest request, Cluster c, SiteStatus status, Transfer t, int pending) {
+        String site = c.site().name();
+        int gpus = 0;
+        for (NodeSpec n : c.nodes()) {
+            if (n.gpus() > 0 && request.demand().acceptsModel(n.gpuModel())) {
+                gpus += n.gpus();
+            }
+        }
+        int workers = Math.max(1, request.neededGpus() == 0 ? gpus : gpus / request.neededGpus());
+        CostModel.Estimate compute = costs.compute(request.model(), site, OnlinePlanner.gpuModelOf(c));
+        int queued = status.queuedTasks() + pending;
+        double queueMs = queued * compute.value() / workers;
+        LatencyEstimate latency = new LatencyEstimate(t.millis(), Math.round(queueMs), Math.round(compute.value()));
+        String explanation = Words.millis(latency.totalMillis()) + " = transfer " + Words.millis(t.millis())
+                + " (" + t.words() + ") + queue " + Words.millis(queueMs) + " (" + Words.plural(queued, "task")
+                + " waiting × " + Words.millis(compute.value()) + " over " + Words.plural(workers, "worker")
+                + ") + compute " + Words.millis(compute.value()) + " (" + compute.inWords() + ")";
+        String ruledOut = null;
+        int limit = config.maxQueuePerGpu() * Math.max(1, gpus);
+        if (queued >= limit) {
+            ruledOut = "saturated: " + Words.plural(queued, "task") + " waiting (limit " + limit + ")";
+        } else if (request.latencySloMillis() > 0 && latency.totalMillis() > request.latencySloMillis()) {
+            ruledOut = "predicted " + Words.millis(latency.totalMillis()) + " exceeds the "
+                    + Words.millis(request.latencySloMillis()) + " SLO";
+        }
+        if (ruledOut != null) {
+            explanation = "ruled out, " + ruledOut + ": " + explanation;
+        }
+        Candidate candidate = new Candidate(site, site, request.neededGpus(), latency.totalMillis(), latency,
+                explanation);
+        return new Option(candidate, ruledOut);
+    }
+
+    private Transfer transfer(PlacementRequest request, String site) {
+        if (request.data().isEmpty()) {
+            return new Transfer(0, "no input data", null);
+        }
+        double ms = 0;
+        List<String> words = new ArrayList<>();
+        for (DataReference d : request.data()) {
+            String from = inventory.siteByEndpoint().get(d.endpointId());
+            if (site.equals(from)) {
+                words.add(Words.bytes(d.sizeBytes()) + " already here");
+                continue;
+            }
+            Link l = link(from, site);
+            CostModel.Estimate learnt = costs.bandwidth(from, site);
+            if (l == null && learnt == null) {
+                return new Transfer(0, "", "no link to " + from + ", where " + d.endpointId() + " holds the input");
+            }
+            double bytesPerSecond = learnt != null ? learnt.value() : l.bandwidthGbps() * 1e9 / 8;
+            double latencyMs = l == null ? 0 : l.latencyMs();
+            ms += latencyMs + d.sizeBytes() * 1000.0 / bytesPerSecond;
+            words.add(Words.bytes(d.sizeBytes()) + " from " + from + " at " + Words.rate(bytesPerSecond)
+                    + (learnt != null ? " measured" : " configured"));
+        }
+        return new Transfer(Math.round(ms), String.join(", ", words), null);
+    }
+}

@@ -1,0 +1,211 @@
+package dev.continuum.placement.planner;
+
+import dev.continuum.placement.model.Cluster;
+import dev.continuum.placement.model.Job;
+import dev.continuum.placement.model.Link;
+import dev.continuum.placement.model.NodeSpec;
+import dev.continuum.placement.planner.PlacementRequest.Kind;
+import dev.continuum.placement.policy.Policies;
+import dev.continuum.placement.state.ActiveJob;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The planner: inference by predicted latency ({@link InferencePlacer}, {@link CostModel}), training and other
+ * GPU jobs by the simulator's own policy classes ({@link TrainingSite}), both fed the same inventory.
+ */
+public final class OnlinePlanner implements Planner {
+    private final PlannerConfig config;
+    private final boolean lending;
+    private final CostModel costs;
+    private final InferencePlacer inference;
+    /** Training clusters by site name, in inventory order (the order ties are broken in). */
+    private final Map<String, TrainingSite> training = new LinkedHashMap<>();
+    /** Inference tasks placed per site since its last reported status: the heartbeat has not counted them yet. */
+    private final Map<String, Integer> pending = new HashMap<>();
+    private Inventory inventory = Inventory.empty();
+
+    public OnlinePlanner(PlannerConfig config) {
+        this.config = config;
+        this.lending = Policies.parse(config.policy()).lending();
+        this.costs = new CostModel(config);
+        this.inference = new InferencePlacer(config, costs);
+    }
+
+    public PlannerConfig config() {
+        return config;
+    }
+
+    public Inventory inventory() {
+        return inventory;
+    }
+
+    @Override
+    public List<PlacementDecision> update(Inventory next, long nowMillis) {
+        for (Cluster c : next.clusters()) {
+            String site = c.site().name();
+            if (!next.statusOf(c).equals(inventory.status().get(site))) {
+                pending.remove(site);
+            }
+        }
+        inventory = next;
+        inference.update(next);
+        return updateTraining(next, nowMillis / 1000.0);
+    }
+
+    /** Keeps a training cluster's queue while its shape is unchanged; otherwise its jobs start over on the new one. */
+    private List<PlacementDecision> updateTraining(Inventory next, double now) {
+        List<PlacementDecision> out = new ArrayList<>();
+        Map<String, TrainingSite> old = new LinkedHashMap<>(training);
+        training.clear();
+        for (Cluster c : next.clusters()) {
+            if (!next.statusOf(c).serves(Kind.TRAINING)) {
+                continue;
+            }
+            TrainingSite before = old.remove(c.site().name());
+            if (before != null && before.cluster().equals(c)) {
+                training.put(c.site().name(), before);
+                continue;
+            }
+            TrainingSite site = new TrainingSite(c, config);
+            training.put(c.site().name(), site);
+            if (before != null) {
+                out.addAll(carryOver(before, site, now));
+            }
+        }
+        for (TrainingSite gone : old.values()) {
+            for (ActiveJob a : gone.jobsInOrder()) {
+                out.add(new PlacementDecision.Unplaceable(a.job().id(),
+                        Map.of(gone.name(), "left the inventory while the job was there; submit it again")));
+            }
+        }
+        return out;
+    }
+
+    private static List<PlacementDecision> carryOver(TrainingSite before, TrainingSite after, double now) {
+        List<PlacementDecision> out = new ArrayList<>();
+        List<Job> jobs = new ArrayList<>();
+        for (ActiveJob a : before.jobsInOrder()) {
+            if (a.running()) {
+                out.add(new PlacementDecision.Preempted(a.job().id(), before.name(),
+                        "the cluster's nodes changed; every job there is placed again"));
+            }
+            jobs.add(a.job());
+        }
+        for (Job j : jobs) {
+            after.admit(j, now);
+        }
+        out.addAll(after.round(now));
+        return out;
+    }
+
+    @Override
+    public PlacementResult place(PlacementRequest request, long nowMillis) {
+        RequestValidator.validate(request, inventory, nowMillis, lending);
+        if (request.kind() == Kind.INFERENCE) {
+            PlacementDecision d = inference.place(request, nowMillis, pending);
+            if (d instanceof PlacementDecision.Placed p) {
+                pending.merge(p.chosen().site(), 1, Integer::sum);
+            }
+            return PlacementResult.of(d);
+        }
+        return placeTraining(request, nowMillis);
+    }
+
+    private PlacementResult placeTraining(PlacementRequest request, long nowMillis) {
+        Job job = toJob(request, nowMillis);
+        Map<String, String> ruledOut = new LinkedHashMap<>();
+        List<TrainingSite> eligible = new ArrayList<>();
+        for (TrainingSite site : training.values()) {
+            String why = !inventory.statusOf(site.cluster()).online() ? "offline"
+                    : !job.partition().isEmpty() && !site.cluster().partitionsByName().containsKey(job.partition())
+                    ? "has no partition " + job.partition() : site.neverFits(job);
+            if (why == null) {
+                eligible.add(site);
+            } else {
+                ruledOut.put(site.name(), why);
+            }
+        }
+        if (eligible.isEmpty()) {
+            if (ruledOut.isEmpty()) {
+                ruledOut.put("inventory", "no site serves training");
+            }
+            return PlacementResult.of(new PlacementDecision.Unplaceable(request.id(), ruledOut));
+        }
+        // most free GPUs first, then the shorter queue; the inventory's order breaks ties
+        TrainingSite chosen = eligible.stream().sorted(Comparator.comparingInt(TrainingSite::freeGpus).reversed()
+                .thenComparingInt(TrainingSite::waiting)).findFirst().orElseThrow();
+        List<PlacementDecision> decisions = new ArrayList<>(chosen.arrive(job, nowMillis / 1000.0));
+        if (decisions.stream().noneMatch(d -> d.requestId().equals(request.id()))) {
+            decisions.add(chosen.queued(job));
+        }
+        return new PlacementResult(request.id(), decisions);
+    }
+
+    private Job toJob(PlacementRequest r, long nowMillis) {
+        long arrival = nowMillis / 1000;
+        long duration = r.estimatedSeconds() > 0 ? r.estimatedSeconds() : config.assumedTrainingSeconds();
+        long deadline = r.deadlineEpochSeconds() > 0 ? Math.max(1, r.deadlineEpochSeconds() - arrival) : 0;
+        int min = r.minGpus() > 0 ? r.minGpus() : r.demand().gpus();
+        int max = r.maxGpus() > 0 ? Math.max(r.maxGpus(), min) : min;
+        return new Job(r.id(), r.tenant(), r.partition(), arrival, r.demand(), duration, r.priority(),
+                r.preemptible(), r.preemptible(), min, max, deadline);
+    }
+
+    @Override
+    public List<PlacementDecision> observe(Observation observation) {
+        return switch (observation) {
+            case Observation.JobCompleted c -> completed(c);
+            case Observation.TransferMeasured t -> {
+                measured(t);
+                yield List.of();
+            }
+            case Observation.Tick t -> {
+                List<PlacementDecision> out = new ArrayList<>();
+                for (TrainingSite site : training.values()) {
+                    out.addAll(site.round(t.atMillis() / 1000.0));
+                }
+                yield out;
+            }
+        };
+    }
+
+    private List<PlacementDecision> completed(Observation.JobCompleted c) {
+        for (TrainingSite site : training.values()) {
+            if (site.holds(c.requestId())) {
+                return site.complete(c.requestId(), c.atMillis() / 1000.0);
+            }
+        }
+        pending.computeIfPresent(c.site(), (site, n) -> n > 1 ? n - 1 : null);
+        Cluster cluster = inventory.cluster(c.site());
+        if (cluster != null) {
+            costs.observeCompute(c.model(), c.site(), gpuModelOf(cluster), c.computeMillis());
+        }
+        return List.of();
+    }
+
+    private void measured(Observation.TransferMeasured t) {
+        String from = inventory.siteByEndpoint().get(t.fromEndpoint());
+        String to = inventory.siteByEndpoint().get(t.toEndpoint());
+        if (from == null || to == null || from.equals(to)) {
+            return; // endpoints the planner cannot place on a link teach it nothing
+        }
+        Link configured = inference.link(from, to);
+        costs.observeBandwidth(from, to, t.bytesPerSecond(), configured == null ? 0 : configured.bandwidthGbps() * 1e9 / 8);
+    }
+
+    /** The GPU model that names a site's compute costs: its first GPU node's, or "cpu". */
+    static String gpuModelOf(Cluster c) {
+        for (NodeSpec n : c.nodes()) {
+            if (n.gpus() > 0) {
+                return n.gpuModel();
+            }
+        }
+        return "cpu";
+    }
+}

@@ -1,0 +1,143 @@
+package dev.continuum.placement.planner;
+
+import dev.continuum.placement.model.Cluster;
+import dev.continuum.placement.model.NodeSpec;
+import dev.continuum.placement.model.Partition;
+import dev.continuum.placement.planner.InvalidRequestException.FieldError;
+import dev.continuum.placement.planner.PlacementRequest.Kind;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Refuses a request that no change of load or liveness would make placeable — an unknown model, endpoint, GPU
+ * model or partition, more GPUs than any site of its kind has, a deadline already past — naming every bad field.
+ * Whether a site is up or busy is not checked here: that makes a job queued or unplaceable, not invalid.
+ */
+final class RequestValidator {
+    private RequestValidator() {
+    }
+
+    static void validate(PlacementRequest r, Inventory inventory, long nowMillis, boolean lending) {
+        List<FieldError> errors = new ArrayList<>();
+        if (r.deadlineEpochSeconds() > 0 && r.deadlineEpochSeconds() * 1000 <= nowMillis) {
+            errors.add(new FieldError("deadlineEpochSeconds", "is in the past: "
+                    + Instant.ofEpochSecond(r.deadlineEpochSeconds()) + " is not after now, " + Instant.ofEpochMilli(nowMillis)));
+        }
+        List<Cluster> sites = new ArrayList<>();
+        for (Cluster c : inventory.clusters()) {
+            if (inventory.statusOf(c).serves(r.kind())) {
+                sites.add(c);
+            }
+        }
+        if (r.kind() == Kind.INFERENCE) {
+            checkModel(r, inventory, sites, errors);
+            for (int i = 0; i < r.data().size(); i++) {
+                String endpoint = r.data().get(i).endpointId();
+                if (!inventory.siteByEndpoint().containsKey(endpoint)) {
+                    errors.add(new FieldError("data[" + i + "].endpointId", "unknown endpoint '" + endpoint
+                            + "'; the inventory knows " + Words.sorted(inventory.siteByEndpoint().keySet())));
+                }
+            }
+        }
+        boolean gpuModelsKnown = checkGpuModels(r, sites, errors);
+        if (gpuModelsKnown && !sites.isEmpty()) {
+            checkGpuCount(r, sites, lending, errors);
+        }
+        if (!errors.isEmpty()) {
+            throw new InvalidRequestException(errors);
+        }
+    }
+
+    private static void checkModel(PlacementRequest r, Inventory inventory, List<Cluster> sites, List<FieldError> errors) {
+        if (r.model().isBlank()) {
+            errors.add(new FieldError("model", "is required for inference"));
+            return;
+        }
+        Set<String> known = new TreeSet<>();
+        for (Cluster c : sites) {
+            Set<String> models = inventory.statusOf(c).models();
+            if (models.isEmpty()) {
+                return; // this site loads any model on demand: no name is unknown
+            }
+            known.addAll(models);
+        }
+        if (!known.isEmpty() && !known.contains(r.model())) {
+            errors.add(new FieldError("model", "unknown model '" + r.model() + "'; the inventory has " + known));
+        }
+    }
+
+    private static boolean checkGpuModels(PlacementRequest r, List<Cluster> sites, List<FieldError> errors) {
+        Set<String> known = new TreeSet<>();
+        for (Cluster c : sites) {
+            for (NodeSpec n : c.nodes()) {
+                if (n.gpus() > 0) {
+                    known.add(n.gpuModel());
+                }
+            }
+        }
+        boolean ok = true;
+        for (String m : new TreeSet<>(r.demand().gpuModels())) {
+            if (!known.contains(m)) {
+                errors.add(new FieldError("demand.gpuModels", "unknown GPU model '" + m + "'; sites serving "
+                        + r.kind().name().toLowerCase(java.util.Locale.ROOT) + " have " + known));
+                ok = false;
+            }
+        }
+        return ok;
+    }
+
+    private static void checkGpuCount(PlacementRequest r, List<Cluster> sites, boolean lending, List<FieldError> errors) {
+        int need = r.neededGpus();
+        if (need == 0) {
+            return;
+        }
+        int largestNode = 0;
+        int largestCluster = 0;
+        String largestName = "";
+        for (Cluster c : sites) {
+            int total = 0;
+            for (NodeSpec n : c.nodes()) {
+                if (r.demand().acceptsModel(n.gpuModel())) {
+                    largestNode = Math.max(largestNode, n.gpus());
+                    total += n.gpus();
+                }
+            }
+            if (total > largestCluster) {
+                largestCluster = total;
+                largestName = c.site().name();
+            }
+        }
+        String asks = "asks for " + Words.plural(need, "GPU");
+        if (r.kind() == Kind.INFERENCE && need > largestNode) {
+            errors.add(new FieldError(r.neededGpusField(), asks + ", the largest node serving inference has " + largestNode));
+        } else if (r.kind() == Kind.TRAINING && need > largestCluster) {
+            errors.add(new FieldError(r.neededGpusField(), asks + ", the largest training cluster ("
+                    + largestName + ") has " + largestCluster));
+        }
+        if (r.kind() == Kind.TRAINING && !r.partition().isEmpty()) {
+            checkPartition(r, sites, lending, need, errors);
+        }
+    }
+
+    private static void checkPartition(PlacementRequest r, List<Cluster> sites, boolean lending, int need,
+                                       List<FieldError> errors) {
+        Set<String> known = new TreeSet<>();
+        for (Cluster c : sites) {
+            for (Partition p : c.partitions()) {
+                known.add(p.name());
+                if (p.name().equals(r.partition()) && !lending && p.quotaGpus() < need) {
+                    errors.add(new FieldError(r.neededGpusField(), "asks for " + Words.plural(need, "GPU")
+                            + ", partition " + p.name() + " has a quota of " + p.quotaGpus()
+                            + " and the policy does not lend"));
+                }
+            }
+        }
+        if (!known.contains(r.partition())) {
+            errors.add(new FieldError("partition", "unknown partition '" + r.partition() + "'; the inventory has " + known));
+        }
+    }
+}

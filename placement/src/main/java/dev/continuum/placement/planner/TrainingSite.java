@@ -1,0 +1,155 @@
+package dev.continuum.placement.planner;
+
+import dev.continuum.placement.model.Cluster;
+import dev.continuum.placement.model.Job;
+import dev.continuum.placement.model.Partition;
+import dev.continuum.placement.planner.PlacementDecision.Candidate;
+import dev.continuum.placement.policy.Policies;
+import dev.continuum.placement.policy.Policy;
+import dev.continuum.placement.state.ActiveJob;
+import dev.continuum.placement.state.ClusterState;
+import dev.continuum.placement.state.Decision;
+import dev.continuum.placement.state.Placement;
+import dev.continuum.placement.state.Slice;
+import dev.continuum.placement.state.Workload;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One datacenter cluster's training queue, run exactly as the simulator runs it: the same {@link Workload} and
+ * {@link Policy} (parsed from the same policy string), an arrival entering the queue and a policy round after
+ * every arrival, completion or tick. The policy's {@link Decision}s become {@link PlacementDecision}s.
+ */
+final class TrainingSite {
+    private final Cluster cluster;
+    private final String policyName;
+    private final Policy policy;
+    private final Workload workload;
+    private final Map<String, ActiveJob> jobs = new HashMap<>();
+
+    TrainingSite(Cluster cluster, PlannerConfig config) {
+        this.cluster = cluster;
+        this.policyName = config.policy();
+        this.policy = Policies.parse(config.policy());
+        this.workload = new Workload(new ClusterState(cluster), policy.order(), config.costs(), policy.lending());
+    }
+
+    Cluster cluster() { return cluster; }
+    String name() { return cluster.site().name(); }
+    int freeGpus() { return workload.state().fullyFreeGpusTotal(); }
+    int waiting() { return workload.waitingCount(); }
+    boolean holds(String jobId) { return jobs.containsKey(jobId); }
+
+    /** Every job here, waiting or running, in arrival order (to carry them over when the cluster changes). */
+    List<ActiveJob> jobsInOrder() {
+        return jobs.values().stream().sorted(java.util.Comparator.comparingLong(ActiveJob::seq)).toList();
+    }
+
+    /** Why the job can never run here, even on an empty cluster, or null. */
+    String neverFits(Job job) {
+        if (!workload.everFits(job)) {
+            long accepted = cluster.nodes().stream().filter(n -> job.demand().acceptsModel(n.gpuModel()))
+                    .mapToLong(n -> n.gpus()).sum();
+            return "needs " + Words.plural(job.minGpus(), "GPU") + " with the CPU and memory asked, it has "
+                    + accepted + " such GPUs (largest node " + cluster.maxGpusPerNode() + ")";
+        }
+        Partition p = cluster.partitionsByName().get(job.partition());
+        if (p != null && !policy.lending() && (long) p.quotaGpus() * 1000 < job.demand().totalGpuMilli()) {
+            return "needs " + Words.plural(job.demand().gpus(), "GPU") + ", partition " + p.name()
+                    + " has a quota of " + p.quotaGpus() + " and policy " + policyName + " does not lend";
+        }
+        return null;
+    }
+
+    List<PlacementDecision> arrive(Job job, double now) {
+        admit(job, now);
+        return round(now);
+    }
+
+    /** Queues a job without a round (carrying several over at once, then one round). */
+    void admit(Job job, double now) {
+        policy.onArrival(job);
+        jobs.put(job.id(), workload.arrive(job, now));
+    }
+
+    /** Frees a finished job's GPUs and runs a round; a job not running here is ignored. */
+    List<PlacementDecision> complete(String jobId, double now) {
+        ActiveJob a = jobs.get(jobId);
+        if (a == null || !a.running()) {
+            return List.of();
+        }
+        jobs.remove(jobId);
+        workload.complete(a, now);
+        policy.onCompletion(a, now);
+        return round(now);
+    }
+
+    List<PlacementDecision> round(double now) {
+        Workload.Session session = workload.session(now);
+        policy.schedule(session);
+        List<PlacementDecision> out = new ArrayList<>(session.decisions().size());
+        for (Decision d : session.decisions()) {
+            out.add(translate(d, now));
+        }
+        return out;
+    }
+
+    private PlacementDecision translate(Decision d, double now) {
+        ActiveJob a = jobs.get(d.jobId());
+        return switch (d) {
+            case Decision.Start s -> started(a, s, now);
+            case Decision.Preempt p -> new PlacementDecision.Preempted(d.jobId(), name(),
+                    p.reason() == Decision.Reason.RECLAIM
+                            ? "its partition ran on borrowed GPUs that their owner reclaimed"
+                            : "a job ahead of it under policy " + policyName + " needed its GPUs; it waits again");
+            case Decision.Migrate m -> new PlacementDecision.Moved(d.jobId(), candidate(a, m.to(), now),
+                    "moved to free a whole node for a waiting job (policy " + policyName + ")");
+            case Decision.Resize r -> new PlacementDecision.Moved(d.jobId(), candidate(a, r.to(), now),
+                    "resized to " + Words.plural(r.to().gpuCount(), "GPU") + " (elastic, policy " + policyName + ")");
+        };
+    }
+
+    private PlacementDecision started(ActiveJob a, Decision.Start s, double now) {
+        Candidate c = candidate(a, s.placement(), now);
+        List<String> reasons = new ArrayList<>();
+        reasons.add("policy " + policyName + " started it on " + name() + ": " + c.target());
+        if (a.job().arrival() < Math.floor(now)) {
+            reasons.add("waited " + Words.millis((now - a.job().arrival()) * 1000) + " in the queue");
+        }
+        if (s.borrowed()) {
+            reasons.add("runs on GPUs lent by another partition; they may be reclaimed");
+        }
+        long start = Math.round(now * 1000);
+        return new PlacementDecision.Placed(a.job().id(), c, start, Math.round(a.expectedFinish() * 1000), reasons,
+                List.of());
+    }
+
+    private Candidate candidate(ActiveJob a, Placement p, double now) {
+        long queueMs = Math.max(0, Math.round((now - a.job().arrival()) * 1000));
+        long computeMs = Math.round(a.remainingAt(now) * 1000 / Math.max(a.rate(), 1e-9));
+        return new Candidate(name(), target(p), p.gpuCount(), 0, new LatencyEstimate(0, queueMs, computeMs),
+                "nodes and GPUs chosen by " + policyName);
+    }
+
+    /** "node-3 GPUs [0, 1] + node-4 GPUs [0, 1]": node ids as the cluster names them. */
+    private String target(Placement p) {
+        List<String> parts = new ArrayList<>();
+        for (Slice s : p.slices()) {
+            String gpus = java.util.Arrays.toString(s.gpus()) + (s.milliPerGpu() < 1000 ? " (" + s.milliPerGpu()
+                    + "‰ each)" : "");
+            parts.add(cluster.nodes().get(s.node()).id() + " GPUs " + gpus);
+        }
+        return String.join(" + ", parts);
+    }
+
+    /** The job's queue wait so far, for a {@link PlacementDecision.Queued} reason. */
+    PlacementDecision queued(Job job) {
+        return new PlacementDecision.Queued(job.id(), name(), workload.waitingCount(), List.of(
+                "waits on " + name() + " for " + Words.plural(job.demand().gpus(), "GPU") + " under policy "
+                        + policyName + ": " + freeGpus() + " GPUs free, " + Words.plural(workload.waitingCount(), "job")
+                        + " waiting"));
+    }
+}

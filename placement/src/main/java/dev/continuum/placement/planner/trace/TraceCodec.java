@@ -1,0 +1,72 @@
+package dev.continuum.placement.planner.trace;
+
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.continuum.placement.planner.Observation;
+import dev.continuum.placement.planner.PlacementDecision;
+
+import java.io.UncheckedIOException;
+
+/**
+ * Trace lines as JSON: records as objects, sealed types with a {@code "type"} name. The type names live in
+ * mix-ins here, so the planner's own types carry no JSON annotations.
+ */
+public final class TraceCodec {
+    @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+    @JsonSubTypes({
+            @JsonSubTypes.Type(value = TraceEvent.Header.class, name = "header"),
+            @JsonSubTypes.Type(value = TraceEvent.InventoryChanged.class, name = "inventory"),
+            @JsonSubTypes.Type(value = TraceEvent.Arrived.class, name = "arrival"),
+            @JsonSubTypes.Type(value = TraceEvent.Observed.class, name = "observation"),
+            @JsonSubTypes.Type(value = TraceEvent.Decided.class, name = "decisions"),
+            @JsonSubTypes.Type(value = TraceEvent.Refused.class, name = "refused")})
+    private interface EventTypes {
+    }
+
+    @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+    @JsonSubTypes({
+            @JsonSubTypes.Type(value = Observation.JobCompleted.class, name = "completed"),
+            @JsonSubTypes.Type(value = Observation.TransferMeasured.class, name = "transfer"),
+            @JsonSubTypes.Type(value = Observation.Tick.class, name = "tick")})
+    private interface ObservationTypes {
+    }
+
+    @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+    @JsonSubTypes({
+            @JsonSubTypes.Type(value = PlacementDecision.Placed.class, name = "placed"),
+            @JsonSubTypes.Type(value = PlacementDecision.Queued.class, name = "queued"),
+            @JsonSubTypes.Type(value = PlacementDecision.Unplaceable.class, name = "unplaceable"),
+            @JsonSubTypes.Type(value = PlacementDecision.Preempted.class, name = "preempted"),
+            @JsonSubTypes.Type(value = PlacementDecision.Moved.class, name = "moved")})
+    private interface DecisionTypes {
+    }
+
+    private static final ObjectMapper MAPPER = new ObjectMapper()
+            .addMixIn(TraceEvent.class, EventTypes.class)
+            .addMixIn(Observation.class, ObservationTypes.class)
+            .addMixIn(PlacementDecision.class, DecisionTypes.class)
+            .disable(SerializationFeature.INDENT_OUTPUT);
+
+    private TraceCodec() {
+    }
+
+    /** One line, without the newline. */
+    public static String write(TraceEvent event) {
+        try {
+            return MAPPER.writerFor(TraceEvent.class).writeValueAsString(event);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static TraceEvent read(String line) {
+        try {
+            return MAPPER.readValue(line, TraceEvent.class);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException("not a planner trace line: " + e.getOriginalMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package dev.continuum.placement.planner;
+
+import static dev.continuum.placement.planner.World.MB;
+import static dev.continuum.placement.planner.World.NOW;
+import static dev.continuum.placement.planner.World.classify;
+import static dev.continuum.placement.planner.World.placed;
+import static dev.continuum.placement.planner.World.planner;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.continuum.placement.model.Demand;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CostLearningTest {
+    private static PlacementRequest anywhere(String id) {
+        return PlacementRequest.inference(id, "resnet", Demand.wholeGpus(1), List.of(), 0);
+    }
+
+    private static void completed(OnlinePlanner planner, String site, long computeMillis, int times) {
+        for (int i = 0; i < times; i++) {
+            planner.observe(new Observation.JobCompleted("done-" + site + i, site, "resnet", computeMillis, NOW + i));
+        }
+    }
+
+    @Test
+    void shouldMoveTheChoiceWhenTheLearntComputeTimeGrowsOnADevice() {
+        OnlinePlanner planner = planner(new World().gateway("gw-a", "T4", 0).gateway("gw-b", "Orin", 0).inventory());
+        assertThat(placed(planner.place(anywhere("r0"), NOW)).chosen().site()).isEqualTo("gw-a");
+
+        completed(planner, "gw-a", 400, 5);
+        PlacementDecision.Placed p = placed(planner.place(anywhere("r1"), NOW + 10));
+
+        assertThat(p.chosen().site()).isEqualTo("gw-b");
+        assertThat(p.alternatives().getFirst().explanation())
+                .contains("compute 352 ms (learnt from 5 runs on gw-a)");
+    }
+
+    @Test
+    void shouldPredictFromTheGpuModelWhenADeviceHasNoHistoryYet() {
+        OnlinePlanner planner = planner(new World().gateway("gw-a", "T4", 0).gateway("gw-c", "T4", 0)
+                .gateway("gw-b", "Orin", 0).inventory());
+
+        completed(planner, "gw-a", 400, 5);
+        PlacementDecision.Placed p = placed(planner.place(anywhere("r1"), NOW + 10));
+
+        assertThat(p.chosen().site()).isEqualTo("gw-b");
+        assertThat(p.alternatives()).anySatisfy(c -> assertThat(c.explanation())
+                .startsWith("352 ms").contains("learnt from 5 runs on T4 GPUs"));
+    }
+
+    @Test
+    void shouldKeepTheJobBesideTheDataWhenTransfersMeasureLessBandwidthThanConfigured() {
+        OnlinePlanner planner = planner(new World().gateway("gw-1", "T4", 5, "resnet").pool("dc", 4, 0)
+                .link("gw-1", "dc", 1, 20).inventory());
+        assertThat(placed(planner.place(classify("r0", "ep-gw-1", 50 * MB, 0), NOW)).chosen().site()).isEqualTo("dc");
+
+        for (int i = 0; i < 10; i++) {
+            planner.observe(new Observation.TransferMeasured("ep-gw-1", "ep-dc", 1e6, NOW + i));
+        }
+        PlacementDecision.Placed p = placed(planner.place(classify("r1", "ep-gw-1", 50 * MB, 0), NOW + 10));
+
+        assertThat(p.chosen().site()).isEqualTo("gw-1");
+        assertThat(p.alternatives().getFirst().explanation()).contains("measured");
+    }
+}
