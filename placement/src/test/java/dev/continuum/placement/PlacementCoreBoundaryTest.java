@@ -5,6 +5,10 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Random;
+import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -67,6 +71,29 @@ class PlacementCoreBoundaryTest {
     void shouldKeepTheSimulatorFreeOfReportsAndTheCommandLine() {
         noClasses().that().resideInAnyPackage("..placement.sim..", "..placement.trace..")
                 .should().dependOnClassesThat().resideInAnyPackage("..placement.report..", "..placement.cli..")
+                .check(PLACEMENT);
+    }
+
+    @Test
+    void shouldDecideFromItsInputsAloneSoARecordedPlannerTraceReplaysExactly() {
+        noClasses().that().resideInAnyPackage(
+                        "..placement.model..", "..placement.state..", "..placement.policy..", "..placement.planner..")
+                .should().callMethod(System.class, "currentTimeMillis")
+                .orShould().callMethod(System.class, "nanoTime")
+                .orShould().callMethod(Instant.class, "now")
+                .orShould().callMethod(Math.class, "random")
+                .orShould().callConstructor(Random.class)
+                .orShould().dependOnClassesThat().belongToAnyOf(Clock.class, ThreadLocalRandom.class)
+                .because("time comes in as an argument and randomness from a seed (docs/simulator.md \"Determinism\", planner.trace.Replayer)")
+                .check(PLACEMENT);
+    }
+
+    @Test
+    void shouldKeepJsonOutOfThePlannersOwnTypes() {
+        noClasses().that().resideInAPackage("..placement.planner..")
+                .and().resideOutsideOfPackage("..placement.planner.trace..")
+                .should().dependOnClassesThat().resideInAPackage("com.fasterxml..")
+                .because("the trace codec maps them with mix-ins, so the planner's types carry no JSON annotations")
                 .check(PLACEMENT);
     }
 }
