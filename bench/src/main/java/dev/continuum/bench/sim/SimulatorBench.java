@@ -130,7 +130,7 @@ public final class SimulatorBench {
         Cluster c = ClusterReader.read(dir.resolve("openb_node_list_all_node.csv"), 16);
         for (String file : List.of("openb_pod_list_default.csv", "openb_pod_list_multigpu50.csv")) {
             List<Job> pods = new ArrayList<>();
-            try (TraceReader r = new OpenbPodReader(dir.resolve(file), false)) {
+            try (TraceReader r = new OpenbPodReader(dir.resolve(file), false, true)) { // as simulate --fill: pending pods too
                 r.forEachRemaining(pods::add);
             }
             System.out.printf(Locale.ROOT, "%n== fill (FGD methodology) %s on %d GPUs: unallocated GPUs at arrived demand, mean of 5 runs%n",

@@ -7,6 +7,7 @@ import dev.continuum.placement.model.Topology;
 import dev.continuum.placement.policy.Policies;
 import dev.continuum.placement.policy.Policy;
 import dev.continuum.placement.policy.PolicyOptions;
+import dev.continuum.placement.policy.Shortage;
 import dev.continuum.placement.policy.StandardPolicy;
 import dev.continuum.placement.report.HtmlReport;
 import dev.continuum.placement.report.MetricsWriter;
@@ -16,6 +17,7 @@ import dev.continuum.placement.sim.SimulationResult;
 import dev.continuum.placement.sim.Simulator;
 import dev.continuum.placement.state.PreemptionCosts;
 import dev.continuum.placement.trace.ClusterReader;
+import dev.continuum.placement.trace.OpenbPodReader;
 import dev.continuum.placement.trace.SyntheticTrace;
 import dev.continuum.placement.trace.TraceFormat;
 import dev.continuum.placement.trace.TraceFormatException;
@@ -196,6 +198,29 @@ public final class SimulateCommand implements Callable<Integer> {
         return () -> f.open(trace, skipBadLines);
     }
 
+    /**
+     * The fill experiment samples task shapes, not runs, so it keeps openb pods the trace never
+     * scheduled, as the FGD authors' simulator does; a replay leaves them out.
+     */
+    private TraceReader fillSource(Cluster c) {
+        if (trace != null && (format.equalsIgnoreCase("auto") ? TraceFormat.detect(trace) : TraceFormat.parse(format))
+                == TraceFormat.OPENB) {
+            return new OpenbPodReader(trace, skipBadLines, true);
+        }
+        return traceSource(c).get();
+    }
+
+    /** "memory 812 (3 GPUs), cpu 40 (21 GPUs)": tasks dropped per resource that ran out, most first, and the GPUs they asked for. */
+    private static String shortages(FillExperiment.Result f) {
+        List<String> parts = new ArrayList<>();
+        java.util.Arrays.stream(Shortage.values())
+                .filter(k -> Math.round(f.droppedFor(k)) > 0)
+                .sorted(java.util.Comparator.comparingDouble(f::droppedFor).reversed())
+                .forEach(k -> parts.add(String.format(Locale.ROOT, "%s %.0f (%.0f GPUs)", k.key(), f.droppedFor(k),
+                        f.droppedGpus().get(k))));
+        return parts.isEmpty() ? "-" : String.join(", ", parts);
+    }
+
     private List<SimulationResult> runReplay(Cluster c, PolicyOptions base, PrintWriter err) throws IOException {
         Supplier<TraceReader> source = traceSource(c);
         try (TraceReader probe = source.get()) {
@@ -247,21 +272,22 @@ public final class SimulateCommand implements Callable<Integer> {
 
     private List<FillExperiment.Result> runFill(Cluster c, PolicyOptions base, PrintWriter o) {
         List<Job> pods = new ArrayList<>();
-        try (TraceReader r = traceSource(c).get()) {
+        try (TraceReader r = fillSource(c)) {
             r.forEachRemaining(pods::add);
             printLeftOut(o, r.skippedLines(), r.filteredRecords());
         }
         List<FillExperiment.Result> results = new ArrayList<>();
         int width = Math.max("placement".length(), policies.stream().mapToInt(String::length).max().orElse(0));
-        String row = "%-" + width + "s %14s %14s %14s %14s %8s%n";
-        o.printf(Locale.ROOT, row, "placement", "unalloc@90%", "unalloc@100%", "unalloc@110%", "dropped tasks", "wall");
+        String row = "%-" + width + "s %14s %14s %14s %14s %8s  %s%n";
+        o.printf(Locale.ROOT, row, "placement", "unalloc@90%", "unalloc@100%", "unalloc@110%", "dropped tasks", "wall",
+                "dropped tasks because out of (GPUs they asked for)");
         for (String name : policies) {
             Supplier<dev.continuum.placement.policy.PlacementStrategy> strategy =
                     () -> ((StandardPolicy) Policies.parse(name, base)).placement();
             FillExperiment.Result f = FillExperiment.run(c, pods, strategy, fillRepetitions, seed, 1, fillUpTo);
             results.add(f);
-            o.printf(Locale.ROOT, "%-" + width + "s %14.1f %14.1f %14.1f %14.0f %6d ms%n", name, f.unallocatedAt(90),
-                    f.unallocatedAt(100), f.unallocatedAt(110), f.failedTasks(), f.wallMillis());
+            o.printf(Locale.ROOT, "%-" + width + "s %14.1f %14.1f %14.1f %14.0f %6d ms  %s%n", name, f.unallocatedAt(90),
+                    f.unallocatedAt(100), f.unallocatedAt(110), f.failedTasks(), f.wallMillis(), shortages(f));
             o.flush();
         }
         return results;

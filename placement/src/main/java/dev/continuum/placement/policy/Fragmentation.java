@@ -5,11 +5,14 @@ import dev.continuum.placement.state.ClusterView;
 import java.util.List;
 
 /**
- * FGD's fragmentation measure (Weng et al., ATC'23). For a task shape m and a node, the
- * fragment is the free GPU capacity m cannot use there: all of it when m does not fit the node
- * (CPU, memory, GPU model or GPU count), otherwise the free part of GPUs too small for m
- * (partially used GPUs for a whole-GPU task; GPUs with less than m's share for a shared one).
- * A node's fragmentation is the expectation over the workload's task shapes; all in milli-GPUs.
+ * FGD's fragmentation measure (Weng et al., ATC'23, section 4; the authors' simulator
+ * {@code NodeGpuShareFragAmountScore}). For a task shape m and a node, the fragment F_n(m) is the
+ * free GPU capacity m cannot use there: all of it when m does not fit the node (CPU, GPU model or
+ * GPU count), otherwise the free part of GPUs too small for m (partially used GPUs for a whole-GPU
+ * task; GPUs with less than m's share for a shared one). A node's fragmentation F_n(M) is the
+ * expectation over the target workload's task shapes, sum of p_m F_n(m); all in milli-GPUs. Memory
+ * counts only for shapes that carry a memory request (a memory-aware {@link WorkloadProfile}); the
+ * paper's shapes carry none.
  */
 public final class Fragmentation {
     private Fragmentation() {

@@ -5,28 +5,51 @@ import dev.continuum.placement.model.Job;
 import dev.continuum.placement.state.ClusterView;
 import dev.continuum.placement.state.Slice;
 
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntPredicate;
 
 /**
- * FGD: place the task where (node and GPU) the cluster's fragmentation grows least. Nodes in the
- * same condition (GPU model, multiset of free GPU shares, free CPU and memory) score the same,
- * so each decision scores every distinct node shape once.
+ * FGD: place the task where (node and GPU) the cluster's fragmentation grows least (Weng et al.,
+ * ATC'23, Algorithm 1: the node minimising F_n'(M) - F_n(M) after a hypothetical placement).
+ * Scores are kept per node and recomputed only for nodes whose free capacity changed since
+ * ({@link FragmentationCache}); within one decision, nodes in the same condition (GPU model,
+ * multiset of free GPU shares, free CPU and memory) are scored once. Ties go to the lower node index.
+ * {@code fgd} measures fragmentation as the paper does (GPU, CPU, GPU model); {@code fgd-mem} also
+ * counts memory (see {@link WorkloadProfile}).
  */
 public final class FragmentationGradient implements PlacementStrategy {
+    private final String name;
     private final WorkloadProfile profile;
+    private final FragmentationCache cache;
 
     public FragmentationGradient() {
         this(new WorkloadProfile());
     }
 
-    public FragmentationGradient(WorkloadProfile profile) {
-        this.profile = profile;
+    /** FGD whose measure also counts memory: a node that cannot hold a task's memory is fragmented for it. */
+    public static FragmentationGradient memoryAware() {
+        return new FragmentationGradient("fgd-mem", new WorkloadProfile(WorkloadProfile.DEFAULT_COVERAGE, true), true);
     }
 
-    @Override public String name() { return "fgd"; }
+    public FragmentationGradient(WorkloadProfile profile) {
+        this(profile, true);
+    }
+
+    /** @param incremental keep scores between decisions (false: recompute every node, the reference) */
+    public FragmentationGradient(WorkloadProfile profile, boolean incremental) {
+        this("fgd", profile, incremental);
+    }
+
+    private FragmentationGradient(String name, WorkloadProfile profile, boolean incremental) {
+        this.name = name;
+        this.profile = profile;
+        this.cache = incremental ? new FragmentationCache() : null;
+    }
+
+    @Override public String name() { return name; }
 
     @Override
     public void onArrival(Job job) {
@@ -39,25 +62,44 @@ public final class FragmentationGradient implements PlacementStrategy {
             profile.observe(d);
         }
         List<WorkloadProfile.TaskClass> classes = profile.classes();
-        Map<Long, double[]> memo = new HashMap<>();
+        int shape = -1;
+        if (cache != null) {
+            cache.sync(v, classes);
+            shape = cache.shape(d);
+        }
+        Map<String, double[]> sameCondition = new HashMap<>();
         int bestNode = -1;
         int bestFree = -1;
         double bestDelta = Double.POSITIVE_INFINITY;
         for (int node = 0; node < v.nodeCount(); node++) {
-            if (!allowed.test(node) || !NodeFit.fits(d, v, node)) {
+            if (!allowed.test(node)) {
                 continue;
             }
-            String model = v.spec(node).gpuModel();
-            long sig = signature(model, v, node);
-            double[] scored = memo.get(sig);
-            if (scored == null) {
-                scored = score(d, v, node, Fragmentation.freeOf(v, node), model, classes);
-                memo.put(sig, scored);
+            double delta;
+            int free;
+            if (cache != null && cache.knows(node, shape)) {
+                delta = cache.delta(node, shape); // +infinity: the task does not fit there
+                free = cache.chosenFree(node, shape);
+            } else if (!NodeFit.fits(d, v, node)) {
+                delta = Double.POSITIVE_INFINITY;
+                free = -1;
+                if (cache != null) {
+                    cache.put(node, shape, delta, free);
+                }
+            } else {
+                int n = node;
+                double[] scored = sameCondition.computeIfAbsent(condition(v, node),
+                        k -> score(d, v, n, before(v, n, classes), classes));
+                delta = scored[0];
+                free = (int) scored[1];
+                if (cache != null) {
+                    cache.put(node, shape, delta, free);
+                }
             }
-            if (scored[0] < bestDelta) {
-                bestDelta = scored[0];
+            if (delta < bestDelta) {
+                bestDelta = delta;
                 bestNode = node;
-                bestFree = (int) scored[1];
+                bestFree = free;
             }
         }
         if (bestNode < 0) {
@@ -74,12 +116,26 @@ public final class FragmentationGradient implements PlacementStrategy {
         throw new IllegalStateException("no GPU with " + bestFree + " milli free on node " + bestNode);
     }
 
+    private double before(ClusterView v, int node, List<WorkloadProfile.TaskClass> classes) {
+        double known = cache == null ? Double.NaN : cache.fragmentation(node);
+        if (!Double.isNaN(known)) {
+            return known;
+        }
+        double f = Fragmentation.node(Fragmentation.freeOf(v, node), v.freeCpu(node), v.freeMemory(node),
+                v.spec(node).gpuModel(), classes);
+        if (cache != null) {
+            cache.putFragmentation(node, f);
+        }
+        return f;
+    }
+
     /** {fragmentation increase, free milli of the chosen GPU (fractional tasks)}. */
-    private static double[] score(Demand d, ClusterView v, int node, int[] free, String model,
+    private static double[] score(Demand d, ClusterView v, int node, double before,
                                   List<WorkloadProfile.TaskClass> classes) {
+        int[] free = Fragmentation.freeOf(v, node);
+        String model = v.spec(node).gpuModel();
         long cpu = v.freeCpu(node) - d.cpuMilli();
         long mem = v.freeMemory(node) - d.memoryMib();
-        double before = Fragmentation.node(free, v.freeCpu(node), v.freeMemory(node), model, classes);
         if (d.gpus() == 0) {
             return new double[]{Fragmentation.node(free, cpu, mem, model, classes) - before, -1};
         }
@@ -111,17 +167,10 @@ public final class FragmentationGradient implements PlacementStrategy {
         return new double[]{best, bestFree};
     }
 
-    private static long signature(String model, ClusterView v, int node) {
-        long cpu = v.freeCpu(node);
-        long mem = v.freeMemory(node);
-        long multiset = 0;
-        int gpus = v.spec(node).gpus();
-        for (int g = 0; g < gpus; g++) {
-            int f = v.freeGpuMilli(node, g);
-            long x = (f + 1) * 0x9E3779B97F4A7C15L;
-            x ^= x >>> 29;
-            multiset += x * 0xBF58476D1CE4E5B9L; // order-independent: equal GPUs are interchangeable
-        }
-        return ((model.hashCode() * 31L + multiset) * 1_000_003L + cpu) * 1_000_003L + mem;
+    /** What a node's score depends on: equal GPUs are interchangeable, so their order is not. */
+    private static String condition(ClusterView v, int node) {
+        int[] free = Fragmentation.freeOf(v, node);
+        Arrays.sort(free);
+        return v.spec(node).gpuModel() + '/' + v.freeCpu(node) + '/' + v.freeMemory(node) + '/' + Arrays.toString(free);
     }
 }

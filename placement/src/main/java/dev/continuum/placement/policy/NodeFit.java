@@ -6,6 +6,7 @@ import dev.continuum.placement.state.Slice;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /** Feasibility of a demand on one node, and the GPU choices it has there. */
 public final class NodeFit {
@@ -32,6 +33,46 @@ public final class NodeFit {
         }
         int gpus = v.spec(node).gpus();
         for (int g = 0; g < gpus; g++) {
+            if (v.freeGpuMilli(node, g) >= d.gpuMilli()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Why no node can take the demand ({@link Shortage} says in which order resources are
+     * checked), or empty if some node can.
+     */
+    public static Optional<Shortage> shortage(Demand d, ClusterView v) {
+        int reached = 0; // 1: GPU room, 2: and CPU, 3: and memory, 4: and the model (it fits)
+        for (int node = 0; node < v.nodeCount() && reached < 4; node++) {
+            int stage = 0;
+            if (d.gpus() == 0 || gpuRoom(d, v, node)) {
+                stage = 1;
+                if (v.freeCpu(node) >= d.cpuMilli()) {
+                    stage = 2;
+                    if (v.freeMemory(node) >= d.memoryMib()) {
+                        stage = d.gpus() == 0 || d.acceptsModel(v.spec(node).gpuModel()) ? 4 : 3;
+                    }
+                }
+            }
+            reached = Math.max(reached, stage);
+        }
+        return switch (reached) {
+            case 0 -> Optional.of(d.fractional() ? Shortage.GPU_SHARE : Shortage.WHOLE_GPU);
+            case 1 -> Optional.of(Shortage.CPU);
+            case 2 -> Optional.of(Shortage.MEMORY);
+            case 3 -> Optional.of(Shortage.GPU_MODEL);
+            default -> Optional.empty();
+        };
+    }
+
+    private static boolean gpuRoom(Demand d, ClusterView v, int node) {
+        if (!d.fractional()) {
+            return v.fullyFreeGpus(node) >= d.gpus();
+        }
+        for (int g = 0; g < v.spec(node).gpus(); g++) {
             if (v.freeGpuMilli(node, g) >= d.gpuMilli()) {
                 return true;
             }

@@ -13,7 +13,7 @@ import java.util.Locale;
  */
 public final class Policies {
     public static final List<String> ORDERS = List.of("fifo", "sjf", "srtf", "las", "qssf");
-    public static final List<String> PLACEMENTS = List.of("bestfit", "bestfit-weighted", "worstfit", "dotprod", "fgd", "firstfit");
+    public static final List<String> PLACEMENTS = List.of("bestfit", "bestfit-weighted", "worstfit", "dotprod", "fgd", "fgd-mem", "firstfit");
     public static final List<String> SWITCHES = List.of("preempt", "nopreempt", "migrate", "lend", "synergy", "spread", "elastic");
 
     private Policies() {
@@ -47,6 +47,7 @@ public final class Policies {
                 case "worstfit" -> placement = new WorstFit();
                 case "dotprod" -> placement = new DotProduct();
                 case "fgd" -> placement = new FragmentationGradient();
+                case "fgd-mem" -> placement = FragmentationGradient.memoryAware();
                 case "firstfit" -> placement = new FirstFit();
                 case "preempt" -> o = o.withPreempt(true);
                 case "nopreempt" -> o = o.withPreempt(false);

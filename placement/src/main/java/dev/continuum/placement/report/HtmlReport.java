@@ -1,5 +1,6 @@
 package dev.continuum.placement.report;
 
+import dev.continuum.placement.policy.Shortage;
 import dev.continuum.placement.sim.FillExperiment;
 import dev.continuum.placement.sim.SimulationResult;
 
@@ -77,15 +78,46 @@ public final class HtmlReport {
                 p.add(f.placement(), pts);
             }
             sb.append(p.render());
-            sb.append("<table><tr><th>placement</th><th>unallocated @90%</th><th>@100%</th><th>@110%</th><th>dropped tasks</th></tr>");
-            for (FillExperiment.Result f : fills) {
-                sb.append(String.format(Locale.ROOT, "<tr><td>%s</td><td>%.1f</td><td>%.1f</td><td>%.1f</td><td>%.0f</td></tr>",
-                        SvgPlot.esc(f.placement()), f.unallocatedAt(90), f.unallocatedAt(100), f.unallocatedAt(110), f.failedTasks()));
+            sb.append("<table><tr><th>placement</th><th>unallocated @90%</th><th>@100%</th><th>@110%</th><th>dropped tasks</th>");
+            for (Shortage k : Shortage.values()) {
+                sb.append("<th>dropped: ").append(k.key()).append("</th>");
             }
-            sb.append("</table>");
+            sb.append("</tr>");
+            for (FillExperiment.Result f : fills) {
+                sb.append(String.format(Locale.ROOT, "<tr><td>%s</td><td>%.1f</td><td>%.1f</td><td>%.1f</td><td>%.0f</td>",
+                        SvgPlot.esc(f.placement()), f.unallocatedAt(90), f.unallocatedAt(100), f.unallocatedAt(110), f.failedTasks()));
+                for (Shortage k : Shortage.values()) {
+                    sb.append(String.format(Locale.ROOT, "<td>%.0f (%.0f GPUs)</td>", f.droppedFor(k), f.droppedGpus().get(k)));
+                }
+                sb.append("</tr>");
+            }
+            sb.append("</table><h3>Dropped tasks by the resource that ran out</h3><p>For each task no node could take, ")
+                    .append("the first of GPU share / whole GPUs, CPU, memory, GPU model that no node had together with ")
+                    .append("the ones before it.</p><div class=\"plots\">");
+            for (FillExperiment.Result f : fills) {
+                sb.append(droppedPlot(f).render());
+            }
+            sb.append("</div>");
         }
         sb.append("</body></html>\n");
         return sb.toString();
+    }
+
+    /** Cumulative dropped tasks per resource that ran out, against arrived demand. */
+    static SvgPlot droppedPlot(FillExperiment.Result f) {
+        SvgPlot p = new SvgPlot("Dropped tasks by exhausted resource: " + f.placement(),
+                "arrived GPU demand (% of capacity)", "dropped tasks", false, false);
+        for (Shortage k : Shortage.values()) {
+            if (f.droppedFor(k) > 0) {
+                List<double[]> pts = new ArrayList<>();
+                double[] counts = f.dropped().get(k);
+                for (int i = 0; i < counts.length; i++) {
+                    pts.add(new double[]{f.arrivedPercent()[i], counts[i]});
+                }
+                p.add(k.key(), pts);
+            }
+        }
+        return p;
     }
 
     public static void write(Path out, String html) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.continuum.placement.policy.Shortage;
 import dev.continuum.placement.sim.FillExperiment;
 import dev.continuum.placement.sim.SimulationResult;
 
@@ -124,11 +125,20 @@ public final class MetricsWriter {
         m.put("unallocated_gpus_at_100pct", f.unallocatedAt(100));
         m.put("unallocated_gpus_at_110pct", f.unallocatedAt(110));
         m.put("failed_tasks_mean", f.failedTasks());
+        for (Shortage k : Shortage.values()) {
+            m.put("dropped_" + k.key() + "_mean", f.droppedFor(k));
+        }
+        for (Shortage k : Shortage.values()) {
+            m.put("dropped_" + k.key() + "_gpus_mean", f.droppedGpus().get(k));
+        }
         m.put("wall_ms", f.wallMillis());
         return m;
     }
 
-    /** The fill run's metrics.json, metrics.csv and series.csv (unallocated GPUs per arrived %). */
+    /**
+     * The fill run's metrics.json, metrics.csv and series.csv: unallocated GPUs per arrived %, and
+     * per resource that ran out the tasks dropped so far ({@code dropped_cpu}, ...).
+     */
     public static void writeFill(List<FillExperiment.Result> results, Path dir) {
         ArrayNode arr = MAPPER.createArrayNode();
         StringBuilder csv = new StringBuilder();
@@ -145,6 +155,16 @@ public final class MetricsWriter {
                 curve.addArray().add(f.arrivedPercent()[i]).add(f.unallocatedGpus()[i]);
                 series.append(f.placement()).append(",unallocated_gpus,").append(format(f.arrivedPercent()[i]))
                         .append(',').append(format(f.unallocatedGpus()[i])).append('\n');
+            }
+            ObjectNode byResource = o.putObject("dropped_by_resource");
+            for (Shortage k : Shortage.values()) {
+                ArrayNode c = byResource.putArray(k.key());
+                double[] counts = f.dropped().get(k);
+                for (int i = 0; i < counts.length; i++) {
+                    c.addArray().add(f.arrivedPercent()[i]).add(counts[i]);
+                    series.append(f.placement()).append(",dropped_").append(k.key()).append(',')
+                            .append(format(f.arrivedPercent()[i])).append(',').append(format(counts[i])).append('\n');
+                }
             }
             arr.add(o);
         }

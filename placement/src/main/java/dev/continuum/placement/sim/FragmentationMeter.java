@@ -8,7 +8,7 @@ import java.util.List;
 
 /** Cluster fragmentation (FGD's measure) with per-node caching: only changed nodes are recomputed. */
 final class FragmentationMeter {
-    private final WorkloadProfile profile = new WorkloadProfile(16);
+    private final WorkloadProfile profile = new WorkloadProfile();
     private double[] cached = new double[0];
     private long[] version = new long[0];
     private List<WorkloadProfile.TaskClass> cachedFor;

@@ -14,14 +14,22 @@ import java.util.Set;
  * resampled {@code multigpu50} list) give arrival = row number and duration 0: usable only by
  * the fill experiment, which ignores time. Latency-sensitive ({@code LS}) pods are not
  * preemptible. A pod the trace never scheduled (no {@code scheduled_time}, phase {@code Pending})
- * never ran, so it is left out and counted in {@link #filteredRecords()} rather than replayed as if
- * it had run from creation to deletion.
+ * never ran, so by default it is left out and counted in {@link #filteredRecords()} rather than
+ * replayed as if it had run from creation to deletion; the fill experiment, which samples task
+ * shapes and ignores time, keeps it (as the FGD authors' simulator does).
  */
 public final class OpenbPodReader extends CsvTraceReader {
+    private final boolean keepNeverScheduled;
     private long row;
 
     public OpenbPodReader(Path path, boolean skipBadLines) {
+        this(path, skipBadLines, false);
+    }
+
+    /** @param keepNeverScheduled also return pods without {@code scheduled_time} (arrival = creation) */
+    public OpenbPodReader(Path path, boolean skipBadLines, boolean keepNeverScheduled) {
         super(path, skipBadLines);
+        this.keepNeverScheduled = keepNeverScheduled;
     }
 
     @Override
@@ -50,7 +58,7 @@ public final class OpenbPodReader extends CsvTraceReader {
         long arrival;
         long duration;
         if (header().containsKey("creation_time")) {
-            if (header().containsKey("scheduled_time") && !r.has("scheduled_time")) {
+            if (!keepNeverScheduled && header().containsKey("scheduled_time") && !r.has("scheduled_time")) {
                 return null; // Pending in the trace: never scheduled, so it has no run to replay
             }
             arrival = ContinuumTraceReader.nonNegative(r, "creation_time");

@@ -90,6 +90,21 @@ class SimulateCommandTest {
     }
 
     @Test
+    void shouldSayWhichResourceRanOutForTheTasksAFillRunDropped(@TempDir Path dir) throws Exception {
+        Run r = run("--fill", "--trace", fixture("openb-fill-pods.csv"), "--cluster", fixture("openb-fill-nodes.csv"),
+                "--policy", "fgd", "--fill-repetitions", "1", "--out", dir.toString(), "--quiet");
+
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("dropped tasks because out of").containsPattern("fgd .*(gpu_share|whole_gpu|cpu) [1-9][0-9]* \\([0-9]+ GPUs\\)");
+        assertThat(Files.readString(dir.resolve("metrics.csv")).lines().findFirst().orElseThrow())
+                .contains("dropped_gpu_share_mean,dropped_whole_gpu_mean,dropped_cpu_mean,dropped_memory_mean,dropped_gpu_model_mean");
+        assertThat(Files.readString(dir.resolve("metrics.json"))).contains("\"dropped_by_resource\"");
+        assertThat(Files.readString(dir.resolve("series.csv"))).contains("fgd,dropped_whole_gpu,");
+        assertThat(Files.readString(dir.resolve("report.html"))).contains("Dropped tasks by exhausted resource: fgd")
+                .contains("<svg");
+    }
+
+    @Test
     void shouldLineUpTheFillTableWhenAPolicyNameIsLong(@TempDir Path dir) {
         Run r = run("--fill", "--trace", fixture("openb-pods.csv"), "--cluster", fixture("openb-nodes.csv"),
                 "--policy", "bestfit-weighted,fgd", "--fill-repetitions", "1", "--out", dir.toString(), "--quiet");
