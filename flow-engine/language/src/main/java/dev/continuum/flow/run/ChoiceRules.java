@@ -3,10 +3,9 @@ package dev.continuum.flow.run;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.continuum.flow.data.DataException;
 import dev.continuum.flow.data.JsonPaths;
+import dev.continuum.flow.data.Timestamps;
 import dev.continuum.flow.model.ChoiceRule;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.Optional;
 
 /**
@@ -70,7 +69,7 @@ final class ChoiceRules {
             case "IsString" -> value.isTextual() == operand.asBoolean();
             case "IsNumeric" -> value.isNumber() == operand.asBoolean();
             case "IsBoolean" -> value.isBoolean() == operand.asBoolean();
-            case "IsTimestamp" -> timestamp(value).isPresent() == operand.asBoolean();
+            case "IsTimestamp" -> Timestamps.parse(value).isPresent() == operand.asBoolean();
             case "BooleanEquals" -> value.isBoolean() && operand.isBoolean() && value.asBoolean() == operand.asBoolean();
             case "StringMatches" -> value.isTextual() && matches(value.asText(), operand.asText());
             default -> ordered(base, value, operand);
@@ -84,8 +83,8 @@ final class ChoiceRules {
         } else if (operator.startsWith("Numeric") && value.isNumber() && operand.isNumber()) {
             order = value.decimalValue().compareTo(operand.decimalValue());
         } else if (operator.startsWith("Timestamp")) {
-            Optional<Instant> left = timestamp(value);
-            Optional<Instant> right = timestamp(operand);
+            Optional<Instant> left = Timestamps.parse(value);
+            Optional<Instant> right = Timestamps.parse(operand);
             if (left.isPresent() && right.isPresent()) {
                 order = left.get().compareTo(right.get());
             }
@@ -113,16 +112,6 @@ final class ChoiceRules {
         }
     }
 
-    static Optional<Instant> timestamp(JsonNode value) {
-        if (!value.isTextual()) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(OffsetDateTime.parse(value.asText()).toInstant());
-        } catch (DateTimeParseException e) {
-            return Optional.empty();
-        }
-    }
 
     /** ASL StringMatches: {@code *} matches any run of characters; {@code \*} is a literal star. */
     static boolean matches(String text, String pattern) {

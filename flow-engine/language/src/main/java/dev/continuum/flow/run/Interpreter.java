@@ -66,14 +66,14 @@ public final class Interpreter {
                 if (branch.isEmpty() || branch.get().waiting.action.actionId != null) {
                     return unchanged(state); // unknown token, or a repeated answer to a replayed /run
                 }
-                execution.observe(branch.get(), started.observation());
+                ActionSteps.observe(execution, branch.get(), started.observation());
             }
             case RunEvent.ActionPolled polled -> {
                 Optional<Branch> branch = waitingOn(run, polled.token(), WaitKind.ACTION);
                 if (branch.isEmpty()) {
                     return unchanged(state);
                 }
-                execution.observe(branch.get(), polled.observation());
+                ActionSteps.observe(execution, branch.get(), polled.observation());
             }
             case RunEvent.ActionCallFailed failed -> {
                 Optional<Branch> branch = waitingOn(run, failed.token(), WaitKind.ACTION);
@@ -84,7 +84,7 @@ public final class Interpreter {
                         : failed.error();
                 execution.logLine("ActionFailed", branch.get().stateName, "The action could not be run: " + error,
                         null);
-                execution.handleError(branch.get(), error, failed.cause());
+                ErrorSteps.handleError(execution, branch.get(), error, failed.cause());
             }
             case RunEvent.ConsentRequired consent -> {
                 Optional<Branch> branch = waitingOn(run, consent.token(), WaitKind.ACTION);
@@ -100,9 +100,9 @@ public final class Interpreter {
                 Optional<Branch> timer = waitingOn(run, fired.token(), WaitKind.TIMER);
                 Optional<Branch> retry = waitingOn(run, fired.token(), WaitKind.RETRY);
                 if (timer.isPresent()) {
-                    execution.waitOver(timer.get());
+                    InlineSteps.waitOver(execution, timer.get());
                 } else if (retry.isPresent()) {
-                    execution.retryNow(retry.get());
+                    ErrorSteps.retryNow(retry.get());
                 } else {
                     return unchanged(state);
                 }
@@ -145,7 +145,6 @@ public final class Interpreter {
         if (state.status().finished()) {
             return effects;
         }
-        Execution view = new Execution(flow, options, state.data(), Instant.EPOCH);
         for (Branch branch : state.data().branches.values()) {
             RunData.Waiting waiting = branch.waiting;
             if (waiting == null) {
@@ -154,7 +153,7 @@ public final class Interpreter {
             switch (waiting.kind) {
                 case ACTION -> {
                     if (waiting.action.actionId == null) {
-                        effects.add(view.startEffect(branch, waiting));
+                        effects.add(ActionSteps.startEffect(state.data(), branch, waiting));
                     } else if (!waiting.action.inactive && waiting.action.nextPollAt != null) {
                         effects.add(new Effect.PollAction(waiting.token, waiting.action.actionUrl,
                                 waiting.action.actionId, waiting.action.nextPollAt, waiting.action.runAs));
