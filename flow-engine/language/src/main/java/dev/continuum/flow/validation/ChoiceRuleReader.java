@@ -2,6 +2,7 @@ package dev.continuum.flow.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.continuum.flow.data.JsonPaths;
+import dev.continuum.flow.data.Timestamps;
 import dev.continuum.flow.model.ChoiceRule;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -156,7 +157,7 @@ final class ChoiceRuleReader {
                 issues.add(pointer, operator + " must be a number.");
             }
         } else if (TIMESTAMP_OPERATORS.contains(operator)) {
-            if (StateReader.timestamp(operand).isEmpty()) {
+            if (Timestamps.parse(operand).isEmpty()) {
                 issues.add(pointer, operator + " must be an RFC 3339 timestamp such as 2024-08-18T17:33:00Z.");
             }
         } else if (!operand.isTextual()) {

@@ -1,0 +1,31 @@
+package dev.continuum.flow.validation;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.continuum.flow.model.ExpressionEvalState;
+import dev.continuum.flow.model.State;
+import java.util.Optional;
+import java.util.Set;
+
+/** An ExpressionEval state: Parameters (null allowed) evaluated and placed at ResultPath. */
+final class ExpressionEvalReader {
+
+    private static final Set<String> FIELDS = Set.of("Type", "Comment", "Parameters", "ResultPath", "Next", "End");
+
+    private ExpressionEvalReader() {
+    }
+
+    static State read(StateFields fields, StateNode state) {
+        Issues issues = fields.issues();
+        JsonNode node = state.node();
+        String pointer = state.pointer();
+        int before = issues.count();
+        issues.unknownFields(node, pointer, FIELDS, "an ExpressionEval state");
+        Optional<JsonNode> parameters = fields.parameters(node, pointer, true);
+        String resultPath = fields.resultPath(node, pointer);
+        Optional<String> next = fields.transition(state);
+        if (issues.count() > before) {
+            return null;
+        }
+        return new ExpressionEvalState(state.name(), state.comment(), parameters, resultPath, next);
+    }
+}

@@ -1,0 +1,54 @@
+package dev.continuum.flow.validation;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.continuum.flow.model.Catcher;
+import dev.continuum.flow.model.DataPaths;
+import dev.continuum.flow.model.FlowDefinition;
+import dev.continuum.flow.model.ParallelState;
+import dev.continuum.flow.model.Retrier;
+import dev.continuum.flow.model.State;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/** A Parallel state: its Branches, each a flow of its own read by {@link FlowReader}. */
+final class ParallelReader {
+
+    private static final Set<String> FIELDS = Set.of("Type", "Comment", "Branches", "InputPath",
+            "Parameters", "ResultPath", "Retry", "Catch", "Next", "End");
+
+    private ParallelReader() {
+    }
+
+    static State read(StateFields fields, ErrorHandlerFields handlers, FlowReader flows, StateNode state) {
+        Issues issues = fields.issues();
+        JsonNode node = state.node();
+        String pointer = state.pointer();
+        int before = issues.count();
+        issues.unknownFields(node, pointer, FIELDS, "a Parallel state");
+        List<FlowDefinition> branches = new ArrayList<>();
+        JsonNode branchNodes = node.get("Branches");
+        if (branchNodes == null || !branchNodes.isArray() || branchNodes.isEmpty()) {
+            issues.add(pointer + "/Branches", "A Parallel state needs Branches: a non-empty list of flows, "
+                    + "each with StartAt and States.");
+        } else {
+            for (int i = 0; i < branchNodes.size(); i++) {
+                FlowDefinition branch = flows.readFlow(branchNodes.get(i), pointer + "/Branches/" + i,
+                        "branch " + i + " of Parallel state '" + state.name() + "'");
+                if (branch != null) {
+                    branches.add(branch);
+                }
+            }
+        }
+        DataPaths paths = fields.dataPaths(node, pointer);
+        Optional<JsonNode> parameters = fields.parameters(node, pointer, false);
+        List<Retrier> retry = handlers.retriers(node, pointer);
+        List<Catcher> catchers = handlers.catchers(state);
+        Optional<String> next = fields.transition(state);
+        if (issues.count() > before) {
+            return null;
+        }
+        return new ParallelState(state.name(), state.comment(), branches, paths, parameters, retry, catchers, next);
+    }
+}
