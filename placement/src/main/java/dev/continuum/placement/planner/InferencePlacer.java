@@ -20,12 +20,19 @@ import java.util.Map;
  * data); sites over the SLO or saturated are ruled out too unless no site is left, when the fastest is taken.
  */
 final class InferencePlacer {
-    /** A site that can run the job, with its prediction and, if set, the soft reason that rules it out. */
-    private record Option(Candidate candidate, String ruledOut) {
+    /** Alternatives a decision lists beside the chosen site: the next best, so a decision stays readable. */
+    static final int ALTERNATIVES = 5;
+
+    /** A site that can run the job: its prediction and, if set, the soft reason that rules it out. */
+    private record Option(Cluster cluster, int queued, int workers, CostModel.Estimate compute,
+                          LatencyEstimate latency, String ruledOut) {
+        String site() {
+            return cluster.site().name();
+        }
     }
 
     /** What moving the input to a site costs, or why it cannot be moved there. */
-    private record Transfer(long millis, String words, String unreachable) {
+    private record Transfer(long millis, String unreachable) {
     }
 
     private final PlannerConfig config;
@@ -59,7 +66,7 @@ final class InferencePlacer {
             SiteStatus status = inventory.statusOf(c);
             if (status.serves(Kind.INFERENCE)) {
                 String why = hardRuleOut(request, c, status);
-                Transfer t = why == null ? transfer(request, c.site().name()) : null;
+                Transfer t = why == null ? transfer(request, c.site().name(), null) : null;
                 if (why == null && t.unreachable() != null) {
                     why = t.unreachable();
                 }
@@ -76,15 +83,14 @@ final class InferencePlacer {
             }
             return new PlacementDecision.Unplaceable(request.id(), hard);
         }
-        options.sort(Comparator.comparingDouble((Option o) -> o.candidate().score())
-                .thenComparing(o -> o.candidate().site()));
+        options.sort(Comparator.comparingLong((Option o) -> o.latency().totalMillis()).thenComparing(Option::site));
         Option chosen = options.stream().filter(o -> o.ruledOut() == null).findFirst().orElse(options.getFirst());
         return placed(request, now, chosen, options, hard);
     }
 
     private PlacementDecision placed(PlacementRequest request, long now, Option chosen, List<Option> options,
                                      Map<String, String> hard) {
-        Candidate c = chosen.candidate();
+        Candidate c = candidate(request, chosen);
         long slo = request.latencySloMillis();
         List<String> reasons = new ArrayList<>();
         String fastest = c.site() + ": predicted " + Words.millis(c.score()) + ", the fastest of "
@@ -99,14 +105,18 @@ final class InferencePlacer {
         reasons.add(c.site() + ": " + c.explanation());
         List<Candidate> alternatives = new ArrayList<>();
         for (Option o : options) {
-            if (o != chosen) {
-                alternatives.add(o.candidate());
+            if (o != chosen && alternatives.size() < ALTERNATIVES) {
+                alternatives.add(candidate(request, o));
                 if (o.ruledOut() != null && chosen.ruledOut() == null) {
-                    reasons.add(o.candidate().site() + ": " + o.ruledOut());
+                    reasons.add(o.site() + ": " + o.ruledOut());
                 }
             }
         }
-        hard.forEach((site, why) -> reasons.add(site + ": " + why));
+        if (options.size() > alternatives.size() + 1) {
+            reasons.add(Words.plural(options.size() - alternatives.size() - 1, "more site")
+                    + " scored worse and are not listed");
+        }
+        reasons.addAll(Words.grouped(hard));
         LatencyEstimate l = c.latency();
         long start = now + l.transferMillis() + l.queueMillis();
         return new PlacementDecision.Placed(request.id(), c, start, start + l.computeMillis(), reasons, alternatives);
@@ -144,7 +154,6 @@ final class InferencePlacer {
     }
 
     private Option score(PlacementRequest request, Cluster c, SiteStatus status, Transfer t, int pending) {
-        String site = c.site().name();
         int gpus = 0;
         for (NodeSpec n : c.nodes()) {
             if (n.gpus() > 0 && request.demand().acceptsModel(n.gpuModel())) {
@@ -152,14 +161,10 @@ final class InferencePlacer {
             }
         }
         int workers = Math.max(1, request.neededGpus() == 0 ? gpus : gpus / request.neededGpus());
-        CostModel.Estimate compute = costs.compute(request.model(), site, OnlinePlanner.gpuModelOf(c));
+        CostModel.Estimate compute = costs.compute(request.model(), c.site().name(), OnlinePlanner.gpuModelOf(c));
         int queued = status.queuedTasks() + pending;
         double queueMs = queued * compute.value() / workers;
         LatencyEstimate latency = new LatencyEstimate(t.millis(), Math.round(queueMs), Math.round(compute.value()));
-        String explanation = Words.millis(latency.totalMillis()) + " = transfer " + Words.millis(t.millis())
-                + " (" + t.words() + ") + queue " + Words.millis(queueMs) + " (" + Words.plural(queued, "task")
-                + " waiting × " + Words.millis(compute.value()) + " over " + Words.plural(workers, "worker")
-                + ") + compute " + Words.millis(compute.value()) + " (" + compute.inWords() + ")";
         String ruledOut = null;
         int limit = config.maxQueuePerGpu() * Math.max(1, gpus);
         if (queued >= limit) {
@@ -168,37 +173,54 @@ final class InferencePlacer {
             ruledOut = "predicted " + Words.millis(latency.totalMillis()) + " exceeds the "
                     + Words.millis(request.latencySloMillis()) + " SLO";
         }
-        if (ruledOut != null) {
-            explanation = "ruled out, " + ruledOut + ": " + explanation;
-        }
-        Candidate candidate = new Candidate(site, site, request.neededGpus(), latency.totalMillis(), latency,
-                explanation);
-        return new Option(candidate, ruledOut);
+        return new Option(c, queued, workers, compute, latency, ruledOut);
     }
 
-    private Transfer transfer(PlacementRequest request, String site) {
+    /** The option in words; built only for the sites a decision lists (words cost more than the numbers). */
+    private Candidate candidate(PlacementRequest request, Option o) {
+        LatencyEstimate l = o.latency();
+        List<String> transferWords = new ArrayList<>();
+        transfer(request, o.site(), transferWords);
+        String explanation = Words.millis(l.totalMillis()) + " = transfer " + Words.millis(l.transferMillis())
+                + " (" + String.join(", ", transferWords) + ") + queue " + Words.millis(l.queueMillis()) + " ("
+                + Words.plural(o.queued(), "task") + " waiting × " + Words.millis(o.compute().value()) + " over "
+                + Words.plural(o.workers(), "worker") + ") + compute " + Words.millis(l.computeMillis()) + " ("
+                + o.compute().inWords() + ")";
+        if (o.ruledOut() != null) {
+            explanation = "ruled out, " + o.ruledOut() + ": " + explanation;
+        }
+        return new Candidate(o.site(), o.site(), request.neededGpus(), l.totalMillis(), l, explanation);
+    }
+
+    /** Moving the input to {@code site}; says how in {@code words} when given. */
+    private Transfer transfer(PlacementRequest request, String site, List<String> words) {
         if (request.data().isEmpty()) {
-            return new Transfer(0, "no input data", null);
+            if (words != null) {
+                words.add("no input data");
+            }
+            return new Transfer(0, null);
         }
         double ms = 0;
-        List<String> words = new ArrayList<>();
         for (DataReference d : request.data()) {
             String from = inventory.siteByEndpoint().get(d.endpointId());
             if (site.equals(from)) {
-                words.add(Words.bytes(d.sizeBytes()) + " already here");
+                if (words != null) {
+                    words.add(Words.bytes(d.sizeBytes()) + " already here");
+                }
                 continue;
             }
             Link l = link(from, site);
             CostModel.Estimate learnt = costs.bandwidth(from, site);
             if (l == null && learnt == null) {
-                return new Transfer(0, "", "no link to " + from + ", where " + d.endpointId() + " holds the input");
+                return new Transfer(0, "no link to " + from + ", where " + d.endpointId() + " holds the input");
             }
             double bytesPerSecond = learnt != null ? learnt.value() : l.bandwidthGbps() * 1e9 / 8;
-            double latencyMs = l == null ? 0 : l.latencyMs();
-            ms += latencyMs + d.sizeBytes() * 1000.0 / bytesPerSecond;
-            words.add(Words.bytes(d.sizeBytes()) + " from " + from + " at " + Words.rate(bytesPerSecond)
-                    + (learnt != null ? " measured" : " configured"));
+            ms += (l == null ? 0 : l.latencyMs()) + d.sizeBytes() * 1000.0 / bytesPerSecond;
+            if (words != null) {
+                words.add(Words.bytes(d.sizeBytes()) + " from " + from + " at " + Words.rate(bytesPerSecond)
+                        + (learnt != null ? " measured" : " configured"));
+            }
         }
-        return new Transfer(Math.round(ms), String.join(", ", words), null);
+        return new Transfer(Math.round(ms), null);
     }
 }

@@ -1,7 +1,11 @@
 package dev.continuum.placement.planner;
 
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.TreeSet;
 
 /** How decisions put numbers into words. Sets are sorted first: their own order changes from one JVM to the next. */
@@ -43,5 +47,22 @@ final class Words {
 
     static String plural(long n, String one) {
         return n + " " + one + (n == 1 ? "" : "s");
+    }
+
+    /**
+     * "site: reason" lines, sites that share a reason on one line ("gw-2, gw-3 and 40 other sites: offline"), so
+     * 200 gateways ruled out alike read as one line.
+     */
+    static List<String> grouped(Map<String, String> reasonBySite) {
+        Map<String, List<String>> sitesByReason = new LinkedHashMap<>();
+        reasonBySite.forEach((site, reason) -> sitesByReason.computeIfAbsent(reason, r -> new ArrayList<>())
+                .add(site));
+        List<String> lines = new ArrayList<>();
+        sitesByReason.forEach((reason, sites) -> {
+            String who = sites.size() <= 3 ? String.join(", ", sites)
+                    : String.join(", ", sites.subList(0, 2)) + " and " + (sites.size() - 2) + " other sites";
+            lines.add(who + ": " + reason);
+        });
+        return lines;
     }
 }

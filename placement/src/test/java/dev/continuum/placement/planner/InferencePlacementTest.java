@@ -104,4 +104,34 @@ class InferencePlacementTest {
                 .containsExactly("gw-1: needs 2 GPUs, largest node has 1",
                         "gw-2: model resnet is not loaded (it has [bert])", "gw-3: offline", "dc: offline"));
     }
+
+    @Test
+    void shouldGroupSitesRuledOutForTheSameReasonIntoOneLine() {
+        World w = new World();
+        for (int i = 1; i <= 6; i++) {
+            w.gateway("gw-" + i, "T4", 0, "resnet");
+        }
+        OnlinePlanner planner = planner(w.inventory());
+
+        PlacementDecision.Placed p = placed(planner.place(classify("r1", "ep-gw-1", MB, 0), NOW));
+
+        assertThat(p.chosen().site()).isEqualTo("gw-1");
+        assertThat(p.reasons()).contains("gw-2, gw-3 and 3 other sites: no link to gw-1, where ep-gw-1 holds the input");
+    }
+
+    @Test
+    void shouldListOnlyTheBestAlternativesAndSayHowManyMoreWereScored() {
+        World w = new World();
+        for (int i = 1; i <= 8; i++) {
+            w.gateway("gw-" + i, "T4", i, "resnet");
+        }
+        OnlinePlanner planner = planner(w.inventory());
+
+        PlacementDecision.Placed p = placed(planner.place(PlacementRequest.inference("r1", "resnet",
+                Demand.wholeGpus(1), List.of(), 0), NOW));
+
+        assertThat(p.alternatives()).extracting(PlacementDecision.Candidate::site)
+                .containsExactly("gw-2", "gw-3", "gw-4", "gw-5", "gw-6");
+        assertThat(p.reasons()).contains("2 more sites scored worse and are not listed");
+    }
 }

@@ -162,4 +162,16 @@ class TrainingPlacementTest {
                 .containsExactly("dc-a100: needs 16 GPUs with the CPU and memory asked, it has 8 such GPUs (largest node 8)",
                         "dc-h100: offline"));
     }
+
+    @Test
+    void shouldPlaceEveryJobAgainWhenATrainingClustersNodesChange() {
+        OnlinePlanner planner = planner(new World().training("dc", 1, 8, "A100").inventory());
+        planner.place(PlacementRequest.training("a", Demand.wholeGpus(8), "", 3600), NOW);
+        planner.place(PlacementRequest.training("b", Demand.wholeGpus(8), "", 3600), NOW);
+
+        List<PlacementDecision> after = planner.update(new World().training("dc", 2, 8, "A100").inventory(), NOW + 1000);
+
+        assertThat(after).extracting(d -> d.getClass().getSimpleName() + " " + d.requestId())
+                .containsExactly("Preempted a", "Placed a", "Placed b");
+    }
 }
