@@ -1,8 +1,5 @@
 package dev.continuum.placement.planner;
 
-import java.util.HashMap;
-import java.util.Map;
-
 /**
  * What the planner has learnt from completed jobs and measured transfers: compute time per (model, device) and
  * per (model, GPU model), and bandwidth per (site, site). Each estimate starts at a prior and moves towards what
@@ -18,38 +15,40 @@ final class CostModel {
     }
 
     private final PlannerConfig config;
-    private final Map<String, Estimate> computeByDevice = new HashMap<>();
-    private final Map<String, Estimate> computeByGpuModel = new HashMap<>();
-    private final Map<String, Estimate> bandwidth = new HashMap<>();
+    private final Estimate prior;
+    private final PairMap<Estimate> computeByDevice = new PairMap<>();
+    private final PairMap<Estimate> computeByGpuModel = new PairMap<>();
+    private final PairMap<Estimate> bandwidth = new PairMap<>();
 
     CostModel(PlannerConfig config) {
         this.config = config;
+        this.prior = new Estimate(config.priorComputeMillis(), 0, "prior");
     }
 
     /** Compute time of the model on the device: its own history, else its GPU model's, else the prior. */
     Estimate compute(String model, String device, String gpuModel) {
-        Estimate own = computeByDevice.get(model + "@" + device);
+        Estimate own = computeByDevice.get(model, device);
         return own != null ? own : computeOnGpuModel(model, gpuModel);
     }
 
     private Estimate computeOnGpuModel(String model, String gpuModel) {
-        return computeByGpuModel.getOrDefault(model + "#" + gpuModel,
-                new Estimate(config.priorComputeMillis(), 0, "prior"));
+        Estimate e = computeByGpuModel.get(model, gpuModel);
+        return e != null ? e : prior;
     }
 
     void observeCompute(String model, String device, String gpuModel, double millis) {
         // a device's first runs blend with what its GPU model predicts, not with the global prior
-        Estimate own = computeByDevice.get(model + "@" + device);
+        Estimate own = computeByDevice.get(model, device);
         Estimate deviceBefore = own != null ? own : new Estimate(computeOnGpuModel(model, gpuModel).value(), 0, device);
-        computeByGpuModel.put(model + "#" + gpuModel, learn(computeOnGpuModel(model, gpuModel), millis,
+        computeByGpuModel.put(model, gpuModel, learn(computeOnGpuModel(model, gpuModel), millis,
                 gpuModel + " GPUs"));
-        computeByDevice.put(model + "@" + device, learn(deviceBefore, millis, device));
+        computeByDevice.put(model, device, learn(deviceBefore, millis, device));
     }
 
     /** Learnt bytes/s from one site to another (either direction), or null when nothing was measured. */
     Estimate bandwidth(String fromSite, String toSite) {
-        Estimate e = bandwidth.get(fromSite + "->" + toSite);
-        return e != null ? e : bandwidth.get(toSite + "->" + fromSite);
+        Estimate e = bandwidth.get(fromSite, toSite);
+        return e != null ? e : bandwidth.get(toSite, fromSite);
     }
 
     /** {@code configuredBytesPerSecond} (0 = no configured link) is the prior of a link measured the first time. */
@@ -58,7 +57,7 @@ final class CostModel {
         if (before == null) {
             before = configuredBytesPerSecond > 0 ? new Estimate(configuredBytesPerSecond, 0, "configured") : null;
         }
-        bandwidth.put(fromSite + "->" + toSite, before == null ? new Estimate(bytesPerSecond, 1, "measured")
+        bandwidth.put(fromSite, toSite, before == null ? new Estimate(bytesPerSecond, 1, "measured")
                 : learn(before, bytesPerSecond, "measured"));
     }
 

@@ -8,7 +8,6 @@ import dev.continuum.placement.planner.PlacementRequest.Kind;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +37,7 @@ final class InferencePlacer {
     private final PlannerConfig config;
     private final CostModel costs;
     private Inventory inventory = Inventory.empty();
-    private final Map<String, Link> links = new HashMap<>();
+    private final PairMap<Link> links = new PairMap<>();
 
     InferencePlacer(PlannerConfig config, CostModel costs) {
         this.config = config;
@@ -49,24 +48,29 @@ final class InferencePlacer {
         inventory = newInventory;
         links.clear();
         for (Link l : newInventory.links()) {
-            links.putIfAbsent(l.from() + "->" + l.to(), l);
-            links.putIfAbsent(l.to() + "->" + l.from(), l);
+            links.putIfAbsent(l.from(), l.to(), l);
+            links.putIfAbsent(l.to(), l.from(), l);
         }
     }
 
     /** The configured link between two sites, or null. */
     Link link(String a, String b) {
-        return links.get(a + "->" + b);
+        return links.get(a, b);
     }
 
     PlacementDecision place(PlacementRequest request, long now, Map<String, Integer> pending) {
         Map<String, String> hard = new LinkedHashMap<>();
         List<Option> options = new ArrayList<>();
+        List<String> noLink = new ArrayList<>(request.data().size()); // the same words for every site: made once
+        for (DataReference d : request.data()) {
+            noLink.add("no link to " + inventory.siteByEndpoint().get(d.endpointId()) + ", where " + d.endpointId()
+                    + " holds the input");
+        }
         for (Cluster c : inventory.clusters()) {
             SiteStatus status = inventory.statusOf(c);
             if (status.serves(Kind.INFERENCE)) {
                 String why = hardRuleOut(request, c, status);
-                Transfer t = why == null ? transfer(request, c.site().name(), null) : null;
+                Transfer t = why == null ? transfer(request, c.site().name(), null, noLink) : null;
                 if (why == null && t.unreachable() != null) {
                     why = t.unreachable();
                 }
@@ -180,7 +184,7 @@ final class InferencePlacer {
     private Candidate candidate(PlacementRequest request, Option o) {
         LatencyEstimate l = o.latency();
         List<String> transferWords = new ArrayList<>();
-        transfer(request, o.site(), transferWords);
+        transfer(request, o.site(), transferWords, List.of());
         String explanation = Words.millis(l.totalMillis()) + " = transfer " + Words.millis(l.transferMillis())
                 + " (" + String.join(", ", transferWords) + ") + queue " + Words.millis(l.queueMillis()) + " ("
                 + Words.plural(o.queued(), "task") + " waiting × " + Words.millis(o.compute().value()) + " over "
@@ -192,8 +196,8 @@ final class InferencePlacer {
         return new Candidate(o.site(), o.site(), request.neededGpus(), l.totalMillis(), l, explanation);
     }
 
-    /** Moving the input to {@code site}; says how in {@code words} when given. */
-    private Transfer transfer(PlacementRequest request, String site, List<String> words) {
+    /** Moving the input to {@code site}; says how in {@code words} when given, or why not from {@code noLink}. */
+    private Transfer transfer(PlacementRequest request, String site, List<String> words, List<String> noLink) {
         if (request.data().isEmpty()) {
             if (words != null) {
                 words.add("no input data");
@@ -201,7 +205,8 @@ final class InferencePlacer {
             return new Transfer(0, null);
         }
         double ms = 0;
-        for (DataReference d : request.data()) {
+        for (int i = 0; i < request.data().size(); i++) {
+            DataReference d = request.data().get(i);
             String from = inventory.siteByEndpoint().get(d.endpointId());
             if (site.equals(from)) {
                 if (words != null) {
@@ -212,7 +217,7 @@ final class InferencePlacer {
             Link l = link(from, site);
             CostModel.Estimate learnt = costs.bandwidth(from, site);
             if (l == null && learnt == null) {
-                return new Transfer(0, "no link to " + from + ", where " + d.endpointId() + " holds the input");
+                return new Transfer(0, noLink.get(i));
             }
             double bytesPerSecond = learnt != null ? learnt.value() : l.bandwidthGbps() * 1e9 / 8;
             ms += (l == null ? 0 : l.latencyMs()) + d.sizeBytes() * 1000.0 / bytesPerSecond;
