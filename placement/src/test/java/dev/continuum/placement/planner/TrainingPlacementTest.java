@@ -174,4 +174,18 @@ class TrainingPlacementTest {
         assertThat(after).extracting(d -> d.getClass().getSimpleName() + " " + d.requestId())
                 .containsExactly("Preempted a", "Placed a", "Placed b");
     }
+
+    @Test
+    void shouldPreemptAJobLasHasDemotedWhenTimePasses() {
+        OnlinePlanner planner = planner(new World().training("dc", 1, 8, "A100").inventory(),
+                PlannerConfig.DEFAULT.withPolicy("las"));
+        planner.place(PlacementRequest.training("first", Demand.wholeGpus(8), "", 36_000), NOW);
+        planner.place(PlacementRequest.training("second", Demand.wholeGpus(8), "", 36_000), NOW + 1000);
+
+        // 8 GPUs x 500 s = 4,000 GPU-seconds: past LAS' first threshold (3,600), so "first" drops a level
+        List<PlacementDecision> later = planner.observe(new Observation.Tick(NOW + 500_000));
+
+        assertThat(later).extracting(d -> d.getClass().getSimpleName() + " " + d.requestId())
+                .containsExactly("Preempted first", "Placed second");
+    }
 }
