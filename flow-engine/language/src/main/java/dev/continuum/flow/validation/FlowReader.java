@@ -137,13 +137,15 @@ final class FlowReader {
         return seen;
     }
 
-    /** States from which some route reaches End: true or a Fail state. */
+    /** States from which some route reaches End: true, a Fail state, or a target that is not defined. */
     private static Set<String> statesThatCanEnd(JsonNode statesNode, Map<String, List<Reference>> references,
                                                 Set<String> defined, Set<String> wellFormed) {
         Map<String, List<String>> incoming = new HashMap<>();
         references.forEach((from, refs) -> refs.forEach(ref ->
                 incoming.computeIfAbsent(ref.target(), k -> new ArrayList<>()).add(from)));
         Deque<String> todo = new ArrayDeque<>();
+        // a target that is not defined has its own issue; the route to it dangles, it does not loop
+        incoming.keySet().stream().filter(target -> !defined.contains(target)).forEach(todo::push);
         for (String name : defined) {
             JsonNode state = statesNode.get(name);
             // a broken state already has its own issue; counting it as an end avoids a second, vaguer one

@@ -20,12 +20,18 @@ final class StateFields {
         return issues;
     }
 
-    /** Next or End: true, exactly one of them; a Next is added to the state's references. */
+    /**
+     * Next or End: true, exactly one of them. A Next that names a state is added to the state's references
+     * even when the state is wrong otherwise, so that a missing target is reported too.
+     */
     Optional<String> transition(StateNode state) {
         JsonNode node = state.node();
         String pointer = state.pointer();
         JsonNode next = node.get("Next");
         JsonNode end = node.get("End");
+        if (next != null && next.isTextual()) {
+            state.references().add(new FlowReader.Reference(next.asText(), pointer + "/Next"));
+        }
         if (end != null && !end.isBoolean()) {
             issues.add(pointer + "/End", "End must be true or false.");
             return Optional.empty();
@@ -44,7 +50,6 @@ final class StateFields {
                 issues.add(pointer + "/Next", "Next must name a state (a string).");
                 return Optional.empty();
             }
-            state.references().add(new FlowReader.Reference(next.asText(), pointer + "/Next"));
             return Optional.of(next.asText());
         }
         return Optional.empty();

@@ -64,6 +64,52 @@ class FlowValidatorTest {
     }
 
     @Test
+    void shouldReportOnlyTheMissingStateWhenNextNamesAStateThatDoesNotExist() {
+        ValidationReport report = validate("""
+                {'StartAt': 'A', 'States': {'A': {'Type': 'Pass', 'Next': 'B'}, 'B': {'Type': 'Pass', 'Next': 'Nowhere'}}}""");
+
+        assertThat(report.issues()).containsExactly(
+                new ValidationIssue("/States/B/Next", "'Nowhere' is referenced but not defined in States."));
+    }
+
+    @Test
+    void shouldReportOnlyTheMissingStateWhenAChoiceThatCanLoopAlsoNamesAStateThatDoesNotExist() {
+        ValidationReport report = validate("""
+                {'StartAt': 'P', 'States': {'P': {'Type': 'Pass', 'Next': 'C'},
+                 'C': {'Type': 'Choice', 'Choices': [{'Variable': '$.done', 'BooleanEquals': true, 'Next': 'Finish'}],
+                  'Default': 'P'}}}""");
+
+        assertThat(report.issues()).containsExactly(
+                new ValidationIssue("/States/C/Choices/0/Next", "'Finish' is referenced but not defined in States."));
+    }
+
+    @Test
+    void shouldReportBothProblemsWhenNextAndEndAreSetAndNextNamesAStateThatDoesNotExist() {
+        ValidationReport report = validate("""
+                {'StartAt': 'A', 'States': {'A': {'Type': 'Pass', 'Next': 'Nowhere', 'End': true}}}""");
+
+        assertThat(report.issues()).containsExactly(
+                new ValidationIssue("/States/A/Next", "A state cannot have both Next and End: true; keep one."),
+                new ValidationIssue("/States/A/Next", "'Nowhere' is referenced but not defined in States."));
+    }
+
+    @Test
+    void shouldStillReportALoopWhoseOtherRouteEndsOnlyInAMissingState() {
+        ValidationReport report = validate("""
+                {'StartAt': 'A', 'States': {'A': {'Type': 'Pass', 'Next': 'B'}, 'B': {'Type': 'Pass', 'Next': 'A'},
+                 'C': {'Type': 'Pass', 'Next': 'Nowhere'}}}""");
+
+        assertThat(report.issues()).containsExactlyInAnyOrder(
+                new ValidationIssue("/States/C/Next", "'Nowhere' is referenced but not defined in States."),
+                new ValidationIssue("/States/C",
+                        "State 'C' is defined but not referenced by StartAt or by any state reachable from it."),
+                new ValidationIssue("/States/A", "State 'A' has no path to an end: every route from it loops "
+                        + "without reaching End or a Fail state."),
+                new ValidationIssue("/States/B", "State 'B' has no path to an end: every route from it loops "
+                        + "without reaching End or a Fail state."));
+    }
+
+    @Test
     void shouldRefuseAStateWithNoPathToAnEnd() {
         assertIssue(validate("""
                 {'StartAt': 'A', 'States': {'A': {'Type': 'Pass', 'Next': 'B'}, 'B': {'Type': 'Pass', 'Next': 'A'}}}"""),
