@@ -19,11 +19,16 @@ public final class ErrorNames {
     public static final String RUNTIME = "States.Runtime";
     /** The state document grew beyond the configured limit; the run fails (not catchable). */
     public static final String DATA_LIMIT_EXCEEDED = "States.DataLimitExceeded";
+    /**
+     * The run entered more states than its limit allows (25,000 by default): a loop with no way out,
+     * such as Pass and Choice states cycling forever; the run fails (not catchable).
+     */
+    public static final String TRANSITION_LIMIT_EXCEEDED = "States.TransitionLimitExceeded";
     /** A Choice state matched no rule and has no Default. */
     public static final String NO_CHOICE_MATCHED = "States.NoChoiceMatched";
 
     /** Errors that end the run at once: Retry and Catch do not see them. */
-    public static final List<String> TERMINAL = List.of(RUNTIME, DATA_LIMIT_EXCEEDED);
+    public static final List<String> TERMINAL = List.of(RUNTIME, DATA_LIMIT_EXCEEDED, TRANSITION_LIMIT_EXCEEDED);
 
     private ErrorNames() {
     }

@@ -30,7 +30,8 @@ import java.util.Optional;
 
 /**
  * One interpreter step in progress: a private copy of the run data, plus the effects and log lines it
- * produces. Moves every branch through as many non-waiting states as it can. What each state does lives beside it: {@link InlineSteps} (Pass, Choice,
+ * produces. Moves every branch through as many non-waiting states as it can, within the step's
+ * transition budget. What each state does lives beside it: {@link InlineSteps} (Pass, Choice,
  * ExpressionEval, Fail, Wait), {@link ActionSteps}, {@link JoinSteps} (Parallel, Map) and, for errors,
  * {@link ErrorSteps}. They are static functions of this object, so the split allocates nothing per step.
  */
@@ -44,6 +45,9 @@ final class Execution {
     final Instant now;
     final List<Effect> effects = new ArrayList<>();
     final List<LogEntry> log = new ArrayList<>();
+    /** States entered in this step; at {@link InterpreterOptions#maxTransitionsPerTurn()} the rest wait a turn. */
+    private int enteredThisTurn;
+    private boolean yielded;
 
     Execution(FlowDefinition flow, InterpreterOptions options, RunData run, Instant now) {
         this.flow = flow;
@@ -91,7 +95,7 @@ final class Execution {
 
     // ---- moving branches ----
 
-    /** Runs every branch that is not waiting until each waits or ends. */
+    /** Runs every branch that is not waiting until each waits, ends or has to wait for the next turn. */
     void advanceAll() {
         boolean moved = true;
         while (moved && !run.status.finished()) {
@@ -137,8 +141,23 @@ final class Execution {
         return "state '" + branch.stateName + "'";
     }
 
-    /** Executes the branch's current state once: the one dispatch over the state types. */
+    /**
+     * Executes the branch's current state once: the one dispatch over the state types. A run past its
+     * transition limit fails here; a step past its per-turn budget leaves the branch for the next turn.
+     */
     private void enter(Branch branch) {
+        if (run.transitions >= options.maxTransitions()) {
+            failRun(ErrorNames.TRANSITION_LIMIT_EXCEEDED, where(branch) + " would be state number "
+                    + (run.transitions + 1) + " of the run, over the limit of " + options.maxTransitions()
+                    + " states entered per run (a loop with no Action or Wait that never leaves ends here)");
+            return;
+        }
+        if (enteredThisTurn >= options.maxTransitionsPerTurn()) {
+            yieldTurn(branch);
+            return;
+        }
+        enteredThisTurn++;
+        run.transitions++;
         State state = stateOf(branch);
         try {
             switch (state) {
@@ -153,6 +172,32 @@ final class Execution {
             }
         } catch (DataException e) {
             failRun(ErrorNames.RUNTIME, e.getMessage());
+        }
+    }
+
+    /**
+     * The step has used its budget: the branch waits on a timer that is due at once, so the engine
+     * commits what was done and continues in a later turn, and one flow cannot hold the engine. One
+     * timer serves every branch that yields (any of them resumes all), so a wide Map asks for one event.
+     */
+    private void yieldTurn(Branch branch) {
+        Waiting waiting = new Waiting();
+        waiting.kind = WaitKind.YIELD;
+        waiting.token = token(branch) + "#yield";
+        waiting.at = now;
+        branch.waiting = waiting;
+        if (!yielded) {
+            yielded = true;
+            effects.add(new Effect.ScheduleTimer(waiting.token, now));
+        }
+    }
+
+    /** A new turn: every branch that yielded moves again, within this step's budget. */
+    void resumeYielded() {
+        for (Branch branch : run.branches.values()) {
+            if (branch.waiting != null && branch.waiting.kind == WaitKind.YIELD) {
+                branch.waiting = null;
+            }
         }
     }
 
@@ -235,7 +280,7 @@ final class Execution {
         return requestId(branch);
     }
 
-    /** Errors no Catch may handle (States.Runtime, States.DataLimitExceeded) end the whole run. */
+    /** Errors no Catch may handle (States.Runtime, States.DataLimitExceeded, ...) end the whole run. */
     void failRun(String error, String cause) {
         endRun(RunStatus.FAILED, error, cause, "FlowFailed", "The run failed: " + error);
     }

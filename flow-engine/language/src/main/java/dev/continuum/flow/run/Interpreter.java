@@ -14,7 +14,9 @@ import java.util.Optional;
  * never performs I/O and never reads a clock; the engine stores each new state, then carries out its
  * effects, and feeds their outcomes back as events. A run moves through as many non-waiting states
  * (Pass, Choice, ExpressionEval, Fail, zero-length Wait) as it can in one call, and stops at Actions
- * and Waits.
+ * and Waits. One call enters at most {@link InterpreterOptions#maxTransitionsPerTurn()} states; past that
+ * the rest wait on a timer due at once, so the engine commits and continues in a later turn. A run that
+ * enters more than {@link InterpreterOptions#maxTransitions()} states fails with States.TransitionLimitExceeded.
  */
 public final class Interpreter {
 
@@ -103,6 +105,8 @@ public final class Interpreter {
                     InlineSteps.waitOver(execution, timer.get());
                 } else if (retry.isPresent()) {
                     ErrorSteps.retryNow(retry.get());
+                } else if (waitingOn(run, fired.token(), WaitKind.YIELD).isPresent()) {
+                    execution.resumeYielded();
                 } else {
                     return unchanged(state);
                 }
@@ -145,6 +149,7 @@ public final class Interpreter {
         if (state.status().finished()) {
             return effects;
         }
+        boolean yieldTimer = false; // one resumes every yielded branch
         for (Branch branch : state.data().branches.values()) {
             RunData.Waiting waiting = branch.waiting;
             if (waiting == null) {
@@ -160,6 +165,12 @@ public final class Interpreter {
                     }
                 }
                 case TIMER, RETRY -> effects.add(new Effect.ScheduleTimer(waiting.token, waiting.at));
+                case YIELD -> {
+                    if (!yieldTimer) {
+                        yieldTimer = true;
+                        effects.add(new Effect.ScheduleTimer(waiting.token, waiting.at));
+                    }
+                }
                 case JOIN -> {
                 }
             }

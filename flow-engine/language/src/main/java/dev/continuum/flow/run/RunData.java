@@ -24,6 +24,8 @@ final class RunData {
     public String inactiveReason;
     /** How many times each state was entered, keyed by branch id + "/" + state name; makes request ids unique. */
     public Map<String, Integer> visits = new LinkedHashMap<>();
+    /** States entered so far, retries included; the run fails at {@link InterpreterOptions#maxTransitions()}. */
+    public int transitions;
     /** Every live line of execution: the root flow ("") and the branches of running Parallel/Map states. */
     public Map<String, Branch> branches = new LinkedHashMap<>();
 
@@ -46,6 +48,7 @@ final class RunData {
         c.cause = cause;
         c.inactiveReason = inactiveReason;
         c.visits = new LinkedHashMap<>(visits);
+        c.transitions = transitions;
         c.branches = new LinkedHashMap<>();
         branches.forEach((id, branch) -> c.branches.put(id, branch == null ? null : branch.copy()));
         return c;
@@ -97,7 +100,7 @@ final class RunData {
     static final class Waiting {
         public WaitKind kind;
         public String token;
-        /** When a timer fires (TIMER, RETRY). */
+        /** When a timer fires (TIMER, RETRY, YIELD). */
         public java.time.Instant at;
         public ActionCall action;
         public Join join;
@@ -113,7 +116,8 @@ final class RunData {
         }
     }
 
-    enum WaitKind { ACTION, TIMER, RETRY, JOIN }
+    /** YIELD: the step used its transition budget; the branch moves on in the next turn (a timer due at once). */
+    enum WaitKind { ACTION, TIMER, RETRY, JOIN, YIELD }
 
     static final class ActionCall {
         public String requestId;

@@ -73,7 +73,7 @@ public final class RunState {
                 .map(branch -> branch.waiting)
                 .filter(Objects::nonNull)
                 .flatMap(waiting -> switch (waiting.kind) {
-                    case TIMER, RETRY -> Stream.of(waiting.at);
+                    case TIMER, RETRY, YIELD -> Stream.of(waiting.at);
                     case ACTION -> waiting.action.actionId != null && !waiting.action.inactive
                             ? Stream.of(waiting.action.nextPollAt) : Stream.empty();
                     case JOIN -> Stream.empty();

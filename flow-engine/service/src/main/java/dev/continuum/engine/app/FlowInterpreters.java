@@ -25,7 +25,8 @@ public class FlowInterpreters {
     public FlowInterpreters(FlowStore flows, EngineConfig config) {
         this.flows = flows;
         EngineConfig.Runs runs = config.runs();
-        this.options = new InterpreterOptions(runs.pollInitial(), runs.pollMax(), runs.pollBackoffRate(), runs.maxStateBytes());
+        this.options = new InterpreterOptions(runs.pollInitial(), runs.pollMax(), runs.pollBackoffRate(), runs.maxStateBytes(),
+                runs.maxTransitionsPerTurn(), runs.maxTransitions());
     }
 
     public Interpreter forRecord(FlowRecord flow) {

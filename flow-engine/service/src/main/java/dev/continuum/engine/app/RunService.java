@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.continuum.engine.config.EngineConfig;
 import dev.continuum.engine.domain.EngineError;
 import dev.continuum.engine.domain.EngineError.FieldIssue;
-import dev.continuum.flow.run.Effect;
 import dev.continuum.flow.run.Interpreter;
 import dev.continuum.flow.run.RunContext;
 import dev.continuum.flow.run.RunStatus;
@@ -79,9 +78,9 @@ public class RunService {
             Instant now = clock.instant();
             Step step = interpreter.start(input, new RunContext(runId.toString(), flowId.toString(), flow.version(), userId,
                     request.label(), tags), now);
-            boolean work = step.state().status() == RunStatus.ACTIVE
-                    && step.effects().stream().anyMatch(e -> e instanceof Effect.StartAction);
             Instant wake = RunDriver.wakeAt(interpreter, step.state(), now);
+            // due now: an action to start, or more states than one turn may enter (the rest follow in later turns)
+            boolean work = wake != null && !wake.isAfter(now);
             RunRecord run = new RunRecord(runId, flowId, flow.version(), userId, request.label(), tags, step.state(),
                     now, now, step.state().status() == RunStatus.ACTIVE || step.state().status() == RunStatus.INACTIVE ? null : now);
             // Provider tokens first: a start the identity provider refuses leaves no run behind. A run that

@@ -67,6 +67,17 @@ public interface EngineConfig {
         @WithDefault("1048576")
         int maxStateBytes();
 
+        /**
+         * States one interpreter call may enter before the run is committed and continued in a later turn,
+         * so a flow that loops through Pass and Choice states cannot hold the engine or the caller.
+         */
+        @WithDefault("1000")
+        int maxTransitionsPerTurn();
+
+        /** States a run may enter in its life (retries included); beyond, it fails with States.TransitionLimitExceeded. */
+        @WithDefault("25000")
+        int maxTransitions();
+
         /** Attempts of a provider call that failed in transport before the action is reported unable to run. */
         @WithDefault("5")
         int transportAttempts();

@@ -56,6 +56,24 @@ class RunApiTest {
     }
 
     @Test
+    void shouldFailARunThatLoopsWithoutActionOrWaitWhileARunStartedBesideItSucceeds() {
+        String loop = Flows.publish("""
+                {"StartAt":"P","States":{
+                  "P":{"Type":"Pass","Next":"C"},
+                  "C":{"Type":"Choice","Choices":[{"Variable":"$.done","BooleanEquals":true,"Next":"Done"}],"Default":"P"},
+                  "Done":{"Type":"Pass","End":true}}}""");
+
+        String runaway = Flows.start(loop, "{\"done\":false}");
+        String beside = Flows.start(Flows.publish(fiveStepFlow()), "{\"message\":\"beside a loop\"}");
+
+        assertThat(Flows.awaitStatus(beside, Duration.ofSeconds(60), "SUCCEEDED", "FAILED")).isEqualTo("SUCCEEDED");
+        assertThat(Flows.awaitStatus(runaway, Duration.ofSeconds(120), "FAILED", "SUCCEEDED")).isEqualTo("FAILED");
+        Flows.run(runaway)
+                .body("details.error", equalTo("States.TransitionLimitExceeded"))
+                .body("details.cause", containsString("over the limit of 25000 states entered per run"));
+    }
+
+    @Test
     void shouldRefuseInputThatBreaksTheFlowsSchemaNamingTheField() {
         String schema = """
                 {"type":"object","required":["message"],"properties":{"message":{"type":"string"}}}""";
