@@ -21,6 +21,8 @@ import java.util.function.IntPredicate;
  * counts memory (see {@link WorkloadProfile}).
  */
 public final class FragmentationGradient implements PlacementStrategy {
+    private static final double[] DOES_NOT_FIT = {Double.POSITIVE_INFINITY, -1};
+
     private final String name;
     private final WorkloadProfile profile;
     private final FragmentationCache cache;
@@ -62,49 +64,49 @@ public final class FragmentationGradient implements PlacementStrategy {
             profile.observe(d);
         }
         List<WorkloadProfile.TaskClass> classes = profile.classes();
-        int shape = -1;
+        FragmentationCache.ShapeScores known = null;
         if (cache != null) {
             cache.sync(v, classes);
-            shape = cache.shape(d);
+            known = cache.scores(d);
         }
         Map<String, double[]> sameCondition = new HashMap<>();
         int bestNode = -1;
-        int bestFree = -1;
         double bestDelta = Double.POSITIVE_INFINITY;
+        double[] bestScored = null;
         for (int node = 0; node < v.nodeCount(); node++) {
             if (!allowed.test(node)) {
                 continue;
             }
-            double delta;
-            int free;
-            if (cache != null && cache.knows(node, shape)) {
-                delta = cache.delta(node, shape); // +infinity: the task does not fit there
-                free = cache.chosenFree(node, shape);
-            } else if (!NodeFit.fits(d, v, node)) {
-                delta = Double.POSITIVE_INFINITY;
-                free = -1;
-                if (cache != null) {
-                    cache.put(node, shape, delta, free);
+            long version = v.nodeVersion(node);
+            if (known != null && known.knows(node, version)) {
+                if (known.delta(node) < bestDelta) { // +infinity where the task does not fit
+                    bestDelta = known.delta(node);
+                    bestNode = node;
+                    bestScored = null;
                 }
+                continue;
+            }
+            double[] scored;
+            if (!NodeFit.fits(d, v, node)) {
+                scored = DOES_NOT_FIT;
             } else {
                 int n = node;
-                double[] scored = sameCondition.computeIfAbsent(condition(v, node),
-                        k -> score(d, v, n, before(v, n, classes), classes));
-                delta = scored[0];
-                free = (int) scored[1];
-                if (cache != null) {
-                    cache.put(node, shape, delta, free);
-                }
+                scored = sameCondition.computeIfAbsent(condition(v, node),
+                        k -> score(d, v, n, before(v, n, version, classes), classes));
             }
-            if (delta < bestDelta) {
-                bestDelta = delta;
+            if (known != null) {
+                known.put(node, version, scored[0], (int) scored[1]);
+            }
+            if (scored[0] < bestDelta) {
+                bestDelta = scored[0];
                 bestNode = node;
-                bestFree = free;
+                bestScored = scored;
             }
         }
         if (bestNode < 0) {
             return null;
         }
+        int bestFree = bestScored != null ? (int) bestScored[1] : known.chosenFree(bestNode);
         if (!d.fractional()) {
             return NodeFit.candidates(d, v, bestNode).getFirst();
         }
@@ -116,20 +118,23 @@ public final class FragmentationGradient implements PlacementStrategy {
         throw new IllegalStateException("no GPU with " + bestFree + " milli free on node " + bestNode);
     }
 
-    private double before(ClusterView v, int node, List<WorkloadProfile.TaskClass> classes) {
-        double known = cache == null ? Double.NaN : cache.fragmentation(node);
+    private double before(ClusterView v, int node, long version, List<WorkloadProfile.TaskClass> classes) {
+        double known = cache == null ? Double.NaN : cache.fragmentation(node, version);
         if (!Double.isNaN(known)) {
             return known;
         }
         double f = Fragmentation.node(Fragmentation.freeOf(v, node), v.freeCpu(node), v.freeMemory(node),
                 v.spec(node).gpuModel(), classes);
         if (cache != null) {
-            cache.putFragmentation(node, f);
+            cache.putFragmentation(node, version, f);
         }
         return f;
     }
 
-    /** {fragmentation increase, free milli of the chosen GPU (fractional tasks)}. */
+    /**
+     * {fragmentation increase, free milli of the chosen GPU (fractional tasks)}: a function of the
+     * node's condition alone (not of the order of its GPUs), so it can be shared between nodes.
+     */
     private static double[] score(Demand d, ClusterView v, int node, double before,
                                   List<WorkloadProfile.TaskClass> classes) {
         int[] free = Fragmentation.freeOf(v, node);
@@ -159,7 +164,7 @@ public final class FragmentationGradient implements PlacementStrategy {
             int[] after = free.clone();
             after[g] -= d.gpuMilli();
             double delta = Fragmentation.node(after, cpu, mem, model, classes) - before;
-            if (delta < best) {
+            if (delta < best || (delta == best && free[g] < bestFree)) { // ties: the tightest GPU, whatever the order
                 best = delta;
                 bestFree = free[g];
             }

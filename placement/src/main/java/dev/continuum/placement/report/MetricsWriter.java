@@ -1,9 +1,5 @@
 package dev.continuum.placement.report;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.continuum.placement.policy.Shortage;
 import dev.continuum.placement.sim.FillExperiment;
 import dev.continuum.placement.sim.SimulationResult;
@@ -21,8 +17,6 @@ import java.util.Map;
 
 /** Writes every metric as JSON, a one-row-per-policy CSV, a long-form time-series CSV, and a text table. */
 public final class MetricsWriter {
-    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-
     private MetricsWriter() {
     }
 
@@ -56,27 +50,16 @@ public final class MetricsWriter {
     }
 
     public static void writeJson(List<SimulationResult> results, Path out) {
-        ArrayNode arr = MAPPER.createArrayNode();
+        List<Object> arr = new ArrayList<>();
         for (SimulationResult r : results) {
-            ObjectNode o = MAPPER.valueToTree(scalars(r));
-            ObjectNode series = o.putObject("series");
-            r.series().forEach((name, pts) -> series.set(name, points(pts)));
-            o.set("jct_cdf", points(r.jctCdf()));
+            Map<String, Object> o = new LinkedHashMap<>(scalars(r));
+            Map<String, Object> series = new LinkedHashMap<>();
+            r.series().forEach((name, pts) -> series.put(name, List.copyOf(pts)));
+            o.put("series", series);
+            o.put("jct_cdf", List.copyOf(r.jctCdf()));
             arr.add(o);
         }
-        try {
-            MAPPER.writeValue(out.toFile(), arr);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static ArrayNode points(List<double[]> pts) {
-        ArrayNode a = MAPPER.createArrayNode();
-        for (double[] p : pts) {
-            a.addArray().add(p[0]).add(p[1]);
-        }
-        return a;
+        write(out, JsonText.of(arr));
     }
 
     public static void writeCsv(List<SimulationResult> results, Path out) {
@@ -140,7 +123,7 @@ public final class MetricsWriter {
      * per resource that ran out the tasks dropped so far ({@code dropped_cpu}, ...).
      */
     public static void writeFill(List<FillExperiment.Result> results, Path dir) {
-        ArrayNode arr = MAPPER.createArrayNode();
+        List<Object> arr = new ArrayList<>();
         StringBuilder csv = new StringBuilder();
         StringBuilder series = new StringBuilder("placement,series,arrived_pct,value\n");
         for (FillExperiment.Result f : results) {
@@ -149,32 +132,29 @@ public final class MetricsWriter {
                 csv.append(String.join(",", m.keySet())).append('\n');
             }
             csv.append(String.join(",", m.values().stream().map(MetricsWriter::format).toList())).append('\n');
-            ObjectNode o = MAPPER.valueToTree(m);
-            ArrayNode curve = o.putArray("unallocated_gpus");
-            for (int i = 0; i < f.arrivedPercent().length; i++) {
-                curve.addArray().add(f.arrivedPercent()[i]).add(f.unallocatedGpus()[i]);
-                series.append(f.placement()).append(",unallocated_gpus,").append(format(f.arrivedPercent()[i]))
-                        .append(',').append(format(f.unallocatedGpus()[i])).append('\n');
-            }
-            ObjectNode byResource = o.putObject("dropped_by_resource");
+            Map<String, Object> o = new LinkedHashMap<>(m);
+            o.put("unallocated_gpus", curve(f, f.unallocatedGpus(), "unallocated_gpus", series));
+            Map<String, Object> byResource = new LinkedHashMap<>();
             for (Shortage k : Shortage.values()) {
-                ArrayNode c = byResource.putArray(k.key());
-                double[] counts = f.dropped().get(k);
-                for (int i = 0; i < counts.length; i++) {
-                    c.addArray().add(f.arrivedPercent()[i]).add(counts[i]);
-                    series.append(f.placement()).append(",dropped_").append(k.key()).append(',')
-                            .append(format(f.arrivedPercent()[i])).append(',').append(format(counts[i])).append('\n');
-                }
+                byResource.put(k.key(), curve(f, f.dropped().get(k), "dropped_" + k.key(), series));
             }
+            o.put("dropped_by_resource", byResource);
             arr.add(o);
         }
-        try {
-            MAPPER.writeValue(dir.resolve("metrics.json").toFile(), arr);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        write(dir.resolve("metrics.json"), JsonText.of(arr));
         write(dir.resolve("metrics.csv"), csv.toString());
         write(dir.resolve("series.csv"), series.toString());
+    }
+
+    /** [arrived %, value] pairs for the JSON, and the same as series.csv rows. */
+    private static List<double[]> curve(FillExperiment.Result f, double[] values, String name, StringBuilder series) {
+        List<double[]> pts = new ArrayList<>(values.length);
+        for (int i = 0; i < values.length; i++) {
+            pts.add(new double[]{f.arrivedPercent()[i], values[i]});
+            series.append(f.placement()).append(',').append(name).append(',').append(format(f.arrivedPercent()[i]))
+                    .append(',').append(format(values[i])).append('\n');
+        }
+        return pts;
     }
 
     private static String format(Object v) {
