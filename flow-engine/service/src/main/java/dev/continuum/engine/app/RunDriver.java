@@ -8,19 +8,9 @@ import dev.continuum.flow.run.Interpreter;
 import dev.continuum.flow.run.LogEntry;
 import dev.continuum.flow.run.RunEvent;
 import dev.continuum.flow.run.RunState;
-import dev.continuum.flow.run.RunStatus;
 import dev.continuum.flow.run.Step;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.runtime.StartupEvent;
-import io.quarkus.vertx.core.runtime.context.VertxContextSafetyToggle;
-import io.smallrye.common.vertx.VertxContext;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.Context;
-import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
 
 import java.time.Clock;
@@ -38,12 +28,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * the interpreter and commits the new state and its log in one transaction before anything
  * else sees it. After a crash the lease expires and any instance re-derives the pending effects
  * from the committed state; request ids make a repeated provider call harmless.
+ *
+ * <p>Framework-free: its work runs on an {@link EventLoop}, it counts through {@link EngineMetrics},
+ * and adapters/runtime starts its periodic {@link #scan()} and {@link #stop()}s it.
  */
 @ApplicationScoped
-public class RunDriver {
-
-    public static final String CANCEL_TOKEN = "__cancel__";
-    public static final String RESUME_TOKEN = "__resume__";
+public class RunDriver implements Driver {
 
     private static final Logger LOG = Logger.getLogger(RunDriver.class);
 
@@ -54,19 +44,18 @@ public class RunDriver {
     private final Clock clock;
     private final EngineConfig.Runs settings;
     private final CallbackUrls callbacks;
-    private final Vertx vertx;
+    private final EventLoop loop;
+    private final EngineMetrics metrics;
     private final String instanceId;
-    private final Counter transitions;
     private final Set<UUID> driving = ConcurrentHashMap.newKeySet();
     private final Set<UUID> nudged = ConcurrentHashMap.newKeySet();
     /** Drives finished per run: a claim that read a run before one of them finished holds a stale copy. */
     private final ConcurrentHashMap<UUID, Long> drivesDone = new ConcurrentHashMap<>();
     private volatile boolean scanning;
     private volatile boolean stopping;
-    private long scanTimer = -1;
 
     public RunDriver(RunStore runs, FlowInterpreters interpreters, ActionGateway gateway, ProviderTokens tokens, Clock clock,
-                     EngineConfig config, CallbackUrls callbacks, Vertx vertx, MeterRegistry metrics) {
+                     EngineConfig config, CallbackUrls callbacks, EventLoop loop, EngineMetrics metrics) {
         this.tokens = tokens;
         this.runs = runs;
         this.interpreters = interpreters;
@@ -74,28 +63,22 @@ public class RunDriver {
         this.clock = clock;
         this.settings = config.runs();
         this.callbacks = callbacks;
-        this.vertx = vertx;
+        this.loop = loop;
+        this.metrics = metrics;
         this.instanceId = config.instanceId().orElse("engine-" + UUID.randomUUID());
-        this.transitions = Counter.builder("continuum.transitions").description("Committed run state transitions")
-                .register(metrics);
     }
 
-    void start(@Observes StartupEvent event) {
-        scanTimer = vertx.setPeriodic(settings.scanInterval().toMillis(), id -> scan());
-        LOG.infof("run driver %s started; scanning every %s", instanceId, settings.scanInterval());
-    }
-
-    void stop(@Observes ShutdownEvent event) {
+    /** The engine is shutting down: no more scans. */
+    public void stop() {
         stopping = true;
-        if (scanTimer >= 0) {
-            vertx.cancelTimer(scanTimer);
-        }
     }
 
+    @Override
     public String instanceId() {
         return instanceId;
     }
 
+    @Override
     public Instant leaseUntil() {
         return clock.instant().plus(settings.leaseDuration());
     }
@@ -107,7 +90,7 @@ public class RunDriver {
             return;
         }
         scanning = true;
-        onContext(() -> runs.claimDue(instanceId, clock.instant(), leaseUntil(), room)
+        loop.execute(() -> runs.claimDue(instanceId, clock.instant(), leaseUntil(), room)
                 .subscribe().with(ids -> {
                     scanning = false;
                     ids.forEach(id -> launch(id, null));
@@ -122,6 +105,7 @@ public class RunDriver {
      * A caller that knows the run has just been created saves the inbox read too: nothing can be
      * queued for it yet, and whatever is pushed later nudges it.
      */
+    @Override
     public void launch(UUID runId, RunRecord known) {
         launch(runId, known, known == null);
     }
@@ -131,7 +115,7 @@ public class RunDriver {
             nudged.add(runId);
             return;
         }
-        onContext(() -> drive(runId, known, readInbox).subscribe().with(
+        loop.execute(() -> drive(runId, known, readInbox).subscribe().with(
                 done -> stoppedDriving(runId),
                 failure -> {
                     driving.remove(runId);
@@ -155,13 +139,14 @@ public class RunDriver {
     }
 
     /** Something arrived for a run (pushed completion, cancel, resume): drive it now if nobody else is. */
+    @Override
     public void nudge(UUID runId) {
         if (driving.contains(runId)) {
             nudged.add(runId);
             return;
         }
         Long drivesBefore = drivesDone.get(runId);
-        onContext(() -> runs.claim(runId, instanceId, clock.instant(), leaseUntil()).subscribe().with(
+        loop.execute(() -> runs.claim(runId, instanceId, clock.instant(), leaseUntil()).subscribe().with(
                 // A drive that finished while the claim was under way may have committed after the claim read.
                 found -> found.ifPresent(run -> launch(runId,
                         Objects.equals(drivesBefore, drivesDone.get(runId)) ? run : null, true)),
@@ -181,9 +166,9 @@ public class RunDriver {
         Uni<List<RunStore.InboxItem>> inbox = readInbox ? runs.inbox(runId) : Uni.createFrom().item(List.of());
         return inbox.flatMap(items -> {
             Instant now = clock.instant();
-            List<Effect> due = dueEffects(interpreter, state, now);
+            List<Effect> due = DueWork.dueEffects(interpreter, state, now);
             if (items.isEmpty() && due.isEmpty()) {
-                return runs.commit(runId, instanceId, basedOn, state, List.of(), wakeAt(interpreter, state, now), null, now,
+                return runs.commit(runId, instanceId, basedOn, state, List.of(), DueWork.wakeAt(interpreter, state, now), null, now,
                                 List.of()).replaceWithVoid();
             }
             List<RunEvent> events = new ArrayList<>();
@@ -210,16 +195,16 @@ public class RunDriver {
                     .forEach(afterCommit::add);
         }
         RunState next = current;
-        boolean more = !dueEffects(interpreter, next, now).isEmpty() || nudged.contains(runId);
+        boolean more = !DueWork.dueEffects(interpreter, next, now).isEmpty() || nudged.contains(runId);
         List<Long> inboxIds = consumed.stream().map(RunStore.InboxItem::id).toList();
-        return runs.commit(runId, instanceId, basedOn, next, log, wakeAt(interpreter, next, now), more ? leaseUntil() : null,
+        return runs.commit(runId, instanceId, basedOn, next, log, DueWork.wakeAt(interpreter, next, now), more ? leaseUntil() : null,
                         now, inboxIds)
                 .flatMap(committed -> {
                     if (!committed) {
                         LOG.warnf("run %s was taken over by another instance; this one stops driving it", runId);
                         return Uni.createFrom().voidItem();
                     }
-                    transitions.increment(log.size());
+                    metrics.transitionsCommitted(log.size());
                     fireAndForget(runId, afterCommit, next.status().finished());
                     return more ? turn(runId, interpreter, next, now, nudged.contains(runId)) : Uni.createFrom().voidItem();
                 });
@@ -263,6 +248,7 @@ public class RunDriver {
      * Queues an action's final status for the run and nudges it; false (nothing queued) when the run
      * is unknown or already finished. Pushed callbacks and in-process finishes both arrive here.
      */
+    @Override
     public Uni<Boolean> queue(UUID runId, String token, JsonNode status) {
         return runs.push(runId, token, status, clock.instant()).invoke(accepted -> {
             if (accepted) {
@@ -273,7 +259,7 @@ public class RunDriver {
 
     /** An in-process provider's late finish: queued like a pushed callback, without a caller to tell of failure. */
     private void deliver(UUID runId, String token, JsonNode status) {
-        onContext(() -> queue(runId, token, status).subscribe().with(
+        loop.execute(() -> queue(runId, token, status).subscribe().with(
                 accepted -> { },
                 failure -> LOG.warnf("could not queue the finish of an action of run %s (polling will find it): %s",
                         runId, failure.getMessage())));
@@ -314,37 +300,5 @@ public class RunDriver {
     static ActionObservation observation(JsonNode status) {
         return new ActionObservation(status.path("action_id").asText(null), status.path("status").asText("ACTIVE"),
                 status.path("details"), status.path("display_status").asText(null));
-    }
-
-    private static List<Effect> dueEffects(Interpreter interpreter, RunState state, Instant now) {
-        if (state.status() != RunStatus.ACTIVE) {
-            return List.of();
-        }
-        return interpreter.pendingEffects(state).stream().filter(effect -> switch (effect) {
-            case Effect.StartAction start -> true;
-            case Effect.PollAction poll -> !poll.at().isAfter(now);
-            case Effect.ScheduleTimer timer -> !timer.at().isAfter(now);
-            default -> false;
-        }).toList();
-    }
-
-    /** When a scanner should next look at the run; null when only an outside event can move it. */
-    static Instant wakeAt(Interpreter interpreter, RunState state, Instant now) {
-        if (state.status() != RunStatus.ACTIVE) {
-            return null;
-        }
-        boolean startPending = interpreter.pendingEffects(state).stream().anyMatch(e -> e instanceof Effect.StartAction);
-        return startPending ? now : state.nextWakeAt().orElse(null);
-    }
-
-    /**
-     * Runs driver work on its own duplicated context, flagged safe: loading a flow version this
-     * instance has not seen yet goes through Hibernate Reactive, which refuses unflagged contexts
-     * (without the flag, runs taken over from another or a crashed instance could never be driven).
-     */
-    private void onContext(Runnable work) {
-        Context context = VertxContext.createNewDuplicatedContext(vertx.getOrCreateContext());
-        VertxContextSafetyToggle.setContextSafe(context, true);
-        context.runOnContext(ignored -> work.run());
     }
 }

@@ -47,12 +47,12 @@ public class RunService {
     private final FlowService flows;
     private final FlowInterpreters interpreters;
     private final RunStore runs;
-    private final RunDriver driver;
+    private final Driver driver;
     private final ProviderTokens tokens;
     private final Clock clock;
     private final int maxStateBytes;
 
-    public RunService(FlowService flows, FlowInterpreters interpreters, RunStore runs, RunDriver driver,
+    public RunService(FlowService flows, FlowInterpreters interpreters, RunStore runs, Driver driver,
                       ProviderTokens tokens, Clock clock, EngineConfig config) {
         this.tokens = tokens;
         this.flows = flows;
@@ -78,7 +78,7 @@ public class RunService {
             Instant now = clock.instant();
             Step step = interpreter.start(input, new RunContext(runId.toString(), flowId.toString(), flow.version(), userId,
                     request.label(), tags), now);
-            Instant wake = RunDriver.wakeAt(interpreter, step.state(), now);
+            Instant wake = DueWork.wakeAt(interpreter, step.state(), now);
             // due now: an action to start, or more states than one turn may enter (the rest follow in later turns)
             boolean work = wake != null && !wake.isAfter(now);
             RunRecord run = new RunRecord(runId, flowId, flow.version(), userId, request.label(), tags, step.state(),
@@ -217,7 +217,7 @@ public class RunService {
                         "Run " + runId + " is " + run.state().status() + "; only ACTIVE or INACTIVE runs can be cancelled.");
             }
             JsonNode note = JsonNodeFactory.instance.objectNode().put("reason", reason);
-            return signal(runId, RunDriver.CANCEL_TOKEN, note);
+            return signal(runId, Driver.CANCEL_TOKEN, note);
         });
     }
 
@@ -235,7 +235,7 @@ public class RunService {
             return interpreters.forVersion(run.flowId(), run.flowVersion())
                     .flatMap(interpreter -> tokens.delegate(runId, token, java.util.Map.of(),
                             calls(interpreter, ProviderTokens.Principal::user)))
-                    .flatMap(delegated -> signal(runId, RunDriver.RESUME_TOKEN, JsonNodeFactory.instance.objectNode()));
+                    .flatMap(delegated -> signal(runId, Driver.RESUME_TOKEN, JsonNodeFactory.instance.objectNode()));
         });
     }
 

@@ -31,7 +31,10 @@ public interface EngineConfig {
         Optional<String> zip();
     }
 
-    /** Until the auth issue lands, the identity every request acts as. */
+    /**
+     * The identity every request acts as when API authentication is off ({@code continuum.auth.enabled=false},
+     * a dev-only escape hatch); with it on, the caller is the bearer token's user (adapters/auth/TokenCaller).
+     */
     @WithDefault("local:scientist")
     String localUser();
 

@@ -5,6 +5,7 @@ import dev.continuum.auth.keycloak.KeycloakServer;
 import dev.continuum.auth.oidc.JwtClaims;
 import dev.continuum.auth.vault.TokenVault;
 import dev.continuum.engine.adapters.auth.DelegatedTokens;
+import dev.continuum.engine.app.SealedGrants;
 import dev.continuum.engine.app.SignInRequired;
 import dev.continuum.engine.domain.ProviderAudiences.Audience;
 import dev.continuum.engine.support.TestClock;
@@ -30,7 +31,7 @@ class DelegatedTokensTest {
     static final Audience TRANSFER = new Audience("continuum-provider-transfer", "actions:transfer");
 
     /** The run_grants table's stand-in: this unit's neighbour (the JDBC store is tested through the engine). */
-    static final class MapGrants implements DelegatedTokens.SealedGrants {
+    static final class MapGrants implements SealedGrants {
         final Map<String, byte[]> rows = new ConcurrentHashMap<>();
 
         @Override

@@ -6,6 +6,7 @@ import dev.continuum.auth.oidc.TokenClient;
 import dev.continuum.auth.oidc.TokenRefusedException;
 import dev.continuum.auth.oidc.TokenResponse;
 import dev.continuum.auth.vault.TokenVault;
+import dev.continuum.engine.app.SealedGrants;
 import dev.continuum.engine.app.SignInRequired;
 
 import java.time.Clock;
@@ -30,16 +31,6 @@ import dev.continuum.engine.domain.ProviderAudiences.Audience;
  * <p>Blocking (JDK HTTP, JDBC): call from a worker thread.
  */
 public final class DelegatedTokens {
-
-
-    /** Where the sealed refresh tokens live, by run, principal ("user", "role:NAME") and audience. Blocking. */
-    public interface SealedGrants {
-        void save(UUID runId, String principal, String audience, byte[] sealed);
-
-        Optional<byte[]> find(UUID runId, String principal, String audience);
-
-        void forget(UUID runId);
-    }
 
     private record Fresh(String accessToken, Instant renewAt) {
         @Override

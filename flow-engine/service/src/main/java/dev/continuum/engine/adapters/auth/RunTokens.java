@@ -8,6 +8,7 @@ import dev.continuum.auth.vault.TokenVault;
 import dev.continuum.engine.app.AccessDenied;
 import dev.continuum.engine.app.DelegationUnavailable;
 import dev.continuum.engine.app.ProviderTokens;
+import dev.continuum.engine.app.SealedGrants;
 import dev.continuum.engine.app.SignInRequired;
 import dev.continuum.engine.config.SelfUrl;
 import dev.continuum.engine.domain.ActionUrlMap;
@@ -63,7 +64,7 @@ public class RunTokens implements ProviderTokens {
     private final Map<String, ServiceToken> serviceTokens = new ConcurrentHashMap<>();
 
     public RunTokens(AuthConfig auth, ActionUrlMap urls, SelfUrl selfUrl, Vertx vertx, Clock clock,
-                     DelegatedTokens.SealedGrants grants) {
+                     SealedGrants grants) {
         this.enabled = auth.enabled();
         this.hasClientSecret = auth.clientSecret().filter(secret -> !secret.isBlank()).isPresent();
         if (enabled && !hasClientSecret) {

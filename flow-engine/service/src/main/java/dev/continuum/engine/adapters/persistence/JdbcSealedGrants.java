@@ -1,6 +1,6 @@
 package dev.continuum.engine.adapters.persistence;
 
-import dev.continuum.engine.adapters.auth.DelegatedTokens;
+import dev.continuum.engine.app.SealedGrants;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import javax.sql.DataSource;
@@ -16,7 +16,7 @@ import java.util.UUID;
  * token renewal is already blocking work on a worker thread, and it is rare (once per token lifetime).
  */
 @ApplicationScoped
-public class JdbcSealedGrants implements DelegatedTokens.SealedGrants {
+public class JdbcSealedGrants implements SealedGrants {
 
     private final DataSource db;
 
