@@ -21,6 +21,8 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Moves runs forward. An instance drives a run only while it holds the run's lease; each loop
@@ -51,7 +53,9 @@ public class RunDriver implements Driver {
     private final Set<UUID> nudged = ConcurrentHashMap.newKeySet();
     /** Drives finished per run: a claim that read a run before one of them finished holds a stale copy. */
     private final ConcurrentHashMap<UUID, Long> drivesDone = new ConcurrentHashMap<>();
-    private volatile boolean scanning;
+    private final AtomicBoolean scanning = new AtomicBoolean();
+    /** Claims of single runs (nudges) under way. */
+    private final AtomicInteger claims = new AtomicInteger();
     private volatile boolean stopping;
 
     public RunDriver(RunStore runs, FlowInterpreters interpreters, ActionGateway gateway, ProviderTokens tokens, Clock clock,
@@ -86,16 +90,18 @@ public class RunDriver implements Driver {
     /** Looks for runs whose timers or polls are due, or whose owner died, and drives them. */
     public void scan() {
         int room = settings.maxConcurrent() - driving.size();
-        if (scanning || stopping || room <= 0) {
+        if (stopping || room <= 0 || !scanning.compareAndSet(false, true)) {
             return;
         }
-        scanning = true;
         loop.execute(() -> runs.claimDue(instanceId, clock.instant(), leaseUntil(), room)
                 .subscribe().with(ids -> {
-                    scanning = false;
-                    ids.forEach(id -> launch(id, null));
+                    try {
+                        ids.forEach(id -> launch(id, null)); // before the flag drops, so idle() never sees a gap
+                    } finally {
+                        scanning.set(false);
+                    }
                 }, failure -> {
-                    scanning = false;
+                    scanning.set(false);
                     LOG.warnf("scan for due runs failed: %s", failure.getMessage());
                 }));
     }
@@ -146,11 +152,29 @@ public class RunDriver implements Driver {
             return;
         }
         Long drivesBefore = drivesDone.get(runId);
+        claims.incrementAndGet();
         loop.execute(() -> runs.claim(runId, instanceId, clock.instant(), leaseUntil()).subscribe().with(
                 // A drive that finished while the claim was under way may have committed after the claim read.
-                found -> found.ifPresent(run -> launch(runId,
-                        Objects.equals(drivesBefore, drivesDone.get(runId)) ? run : null, true)),
-                failure -> LOG.warnf("could not take run %s: %s", runId, failure.getMessage())));
+                found -> {
+                    try {
+                        found.ifPresent(run -> launch(runId,
+                                Objects.equals(drivesBefore, drivesDone.get(runId)) ? run : null, true));
+                    } finally {
+                        claims.decrementAndGet();
+                    }
+                },
+                failure -> {
+                    claims.decrementAndGet();
+                    LOG.warnf("could not take run %s: %s", runId, failure.getMessage());
+                }));
+    }
+
+    /**
+     * Nothing in hand: no scan or claim under way and no run being driven. A snapshot: a push or a
+     * scan may start work the next moment (the test TimeSkipper moves time only while this holds).
+     */
+    public boolean idle() {
+        return !scanning.get() && claims.get() == 0 && driving.isEmpty();
     }
 
     private Uni<Void> drive(UUID runId, RunRecord known, boolean readInbox) {

@@ -35,6 +35,12 @@ public interface RunStore {
     /** Leases up to {@code limit} runs whose next wake-up is due and that nobody holds. */
     Uni<List<UUID>> claimDue(String owner, Instant now, Instant leaseUntil, int limit);
 
+    /**
+     * The earliest time some run becomes due for a scan: its next wake-up, or the end of the lease that
+     * holds it, whichever is later; empty when no run waits on time (the test TimeSkipper jumps to it).
+     */
+    Uni<Optional<Instant>> nextDue();
+
     /** Leases one run if nobody else holds it. */
     Uni<Optional<RunRecord>> claim(UUID runId, String owner, Instant now, Instant leaseUntil);
 

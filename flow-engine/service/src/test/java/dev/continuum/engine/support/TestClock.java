@@ -11,7 +11,10 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** Real time plus an offset tests can move forward: Waits and backoffs pass without sleeping. */
+/**
+ * Real time plus an offset tests can move forward: Waits and backoffs pass without sleeping.
+ * {@link TimeSkipper} moves it by itself whenever the engine has nothing to do.
+ */
 @Alternative
 @Priority(1)
 @ApplicationScoped
@@ -21,6 +24,14 @@ public class TestClock extends Clock {
 
     public void advance(Duration by) {
         offset.updateAndGet(current -> current.plus(by));
+    }
+
+    /** Moves time forward to {@code when}; a moment already past leaves the clock alone. */
+    public void advanceTo(Instant when) {
+        Duration ahead = Duration.between(instant(), when);
+        if (!ahead.isNegative()) {
+            advance(ahead);
+        }
     }
 
     @Override

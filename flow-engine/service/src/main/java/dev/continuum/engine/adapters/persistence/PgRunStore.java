@@ -134,6 +134,13 @@ public class PgRunStore implements RunStore {
     }
 
     @Override
+    public Uni<Optional<Instant>> nextDue() {
+        return pool.query("SELECT min(GREATEST(next_wake_at, lease_until)) FROM runs WHERE next_wake_at IS NOT NULL")
+                .execute()
+                .map(rows -> Optional.ofNullable(rows.iterator().next().getOffsetDateTime(0)).map(OffsetDateTime::toInstant));
+    }
+
+    @Override
     public Uni<Optional<RunRecord>> claim(UUID runId, String owner, Instant now, Instant leaseUntil) {
         return pool.preparedQuery("UPDATE runs SET lease_owner = $2, lease_until = $4 WHERE id = $1 "
                         + "AND (lease_owner IS NULL OR lease_owner = $2 OR lease_until < $3) RETURNING " + RUN_COLUMNS)

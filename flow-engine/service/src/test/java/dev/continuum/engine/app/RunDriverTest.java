@@ -1,0 +1,225 @@
+package dev.continuum.engine.app;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.continuum.engine.config.SelfUrl;
+import dev.continuum.engine.support.EngineSettings;
+import dev.continuum.engine.support.InMemoryRunStore;
+import dev.continuum.engine.support.TestClock;
+import dev.continuum.engine.support.TimeSkipper;
+import dev.continuum.flow.run.ActionObservation;
+import dev.continuum.flow.run.Effect;
+import dev.continuum.flow.run.RunContext;
+import dev.continuum.flow.run.RunStatus;
+import dev.continuum.flow.run.Step;
+import io.smallrye.mutiny.Uni;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The driver's lease rules, on a virtual clock and an in-memory store with PgRunStore's rules: two
+ * engine instances share the store; their work runs inline, so every step is deterministic.
+ */
+class RunDriverTest {
+
+    private static final String PROVIDER = "https://provider.test/echo";
+    private static final FlowRecord FLOW = flow("""
+            {"StartAt":"Call","States":{"Call":{"Type":"Action","ActionUrl":"%s","Parameters":{"x":1},
+             "ResultPath":"$.called","End":true}}}""".formatted(PROVIDER));
+
+    private final TestClock clock = new TestClock();
+    private final InMemoryRunStore store = new InMemoryRunStore();
+
+    @Test
+    void shouldTakeOverARunWhenTheLeaseOfADeadInstanceRunsOut() {
+        RunRecord run = newRun("engine-dead"); // created, leased, and never driven: its instance died
+        Instant leaseEnd = clock.instant().plus(EngineSettings.LEASE);
+        Instance live = new Instance("engine-live", false);
+
+        live.driver.scan();
+        assertThat(live.gateway.startedAt).as("calls while the dead instance's lease holds").isEmpty();
+
+        assertThat(new TimeSkipper(clock, live.driver, store).runUntilDone(run.id())).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(live.gateway.startedAt).hasSize(1);
+        assertThat(live.gateway.startedAt.getFirst()).isAfter(leaseEnd);
+        assertThat(codes(run)).containsExactly("FlowStarted", "ActionStarted", "ActionCompleted", "FlowSucceeded");
+    }
+
+    @Test
+    void shouldDropAStaleTurnsEffectsWhenAnotherInstanceTookTheRunOver() {
+        Instance slow = new Instance("engine-slow", true);
+        Instance fast = new Instance("engine-fast", false);
+        RunRecord run = newRun(slow.driver.instanceId());
+        slow.driver.launch(run.id(), run); // its provider call hangs past the lease
+
+        clock.advance(EngineSettings.LEASE.plusSeconds(1));
+        fast.driver.scan();
+        assertThat(status(run)).isEqualTo(RunStatus.SUCCEEDED);
+        List<String> logAfterTakeover = codes(run);
+
+        slow.gateway.answerHeldCall(); // the stale turn now tries to commit the same step
+        assertThat(codes(run)).isEqualTo(logAfterTakeover)
+                .containsOnlyOnce("ActionCompleted", "FlowSucceeded");
+        assertThat(slow.transitions).as("transitions the stale turn committed").hasValue(0);
+        assertThat(slow.gateway.released).as("releases sent by the stale turn").isEmpty();
+        assertThat(slow.tokens.forgotten).as("grants dropped by the stale turn").hasValue(0);
+        assertThat(fast.gateway.released).containsExactly("action-1");
+        assertThat(fast.tokens.forgotten).hasValue(1);
+    }
+
+    /** One engine instance: its own driver, provider calls and tokens over the shared store and clock. */
+    private final class Instance {
+        final ScriptedGateway gateway;
+        final CountingTokens tokens = new CountingTokens();
+        final AtomicInteger transitions = new AtomicInteger();
+        final RunDriver driver;
+
+        Instance(String id, boolean holdStart) {
+            EngineSettings settings = new EngineSettings(id);
+            FlowInterpreters interpreters = new FlowInterpreters(new OneFlow(), settings);
+            gateway = new ScriptedGateway(clock, holdStart);
+            driver = new RunDriver(store, interpreters, gateway, tokens, clock, settings,
+                    new CallbackUrls(new SelfUrl(settings)), Runnable::run, transitions::addAndGet);
+        }
+    }
+
+    /** As RunService starts a run: the first step is stored with the creator's lease. */
+    private RunRecord newRun(String creator) {
+        UUID runId = UUID.randomUUID();
+        Instant now = clock.instant();
+        FlowInterpreters interpreters = new FlowInterpreters(new OneFlow(), new EngineSettings(creator));
+        Step step = interpreters.forRecord(FLOW).start(JsonNodeFactory.instance.objectNode(),
+                new RunContext(runId.toString(), FLOW.id().toString(), 1, "scientist", null, List.of()), now);
+        RunRecord run = new RunRecord(runId, FLOW.id(), 1, "scientist", null, List.of(), step.state(), now, now, null);
+        store.insert(run, step.log(), now, creator, now.plus(EngineSettings.LEASE)).await().indefinitely();
+        return run;
+    }
+
+    private RunStatus status(RunRecord run) {
+        return store.find(run.id()).await().indefinitely().orElseThrow().state().status();
+    }
+
+    private List<String> codes(RunRecord run) {
+        return store.events(run.id(), 0, 100).await().indefinitely().stream().map(RunEventRecord::code).toList();
+    }
+
+    private static FlowRecord flow(String definition) {
+        try {
+            JsonNode json = new ObjectMapper().readTree(definition);
+            return new FlowRecord(UUID.randomUUID(), "scientist", 1, "test flow", null, null, List.of(), null, json, null,
+                    Instant.EPOCH, Instant.EPOCH);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalArgumentException(e);
+        }
+    }
+
+    /** A provider that succeeds at once, or holds its answer to the start call until told. */
+    private static final class ScriptedGateway implements ActionGateway {
+        private static final ActionObservation DONE = new ActionObservation("action-1", "SUCCEEDED",
+                JsonNodeFactory.instance.objectNode(), null);
+        final List<Instant> startedAt = new CopyOnWriteArrayList<>();
+        final List<String> released = new CopyOnWriteArrayList<>();
+        private final TestClock clock;
+        private final boolean hold;
+        private final CompletableFuture<ActionObservation> held = new CompletableFuture<>();
+
+        ScriptedGateway(TestClock clock, boolean hold) {
+            this.clock = clock;
+            this.hold = hold;
+        }
+
+        void answerHeldCall() {
+            held.complete(DONE);
+        }
+
+        @Override
+        public Uni<ActionObservation> start(UUID runId, Effect.StartAction action, FinishReport report) {
+            startedAt.add(clock.instant());
+            return hold ? Uni.createFrom().completionStage(held) : Uni.createFrom().item(DONE);
+        }
+
+        @Override
+        public Uni<ActionObservation> poll(UUID runId, Effect.PollAction poll) {
+            return Uni.createFrom().item(DONE);
+        }
+
+        @Override
+        public Uni<Void> cancel(UUID runId, Effect.CancelAction cancel) {
+            return Uni.createFrom().voidItem();
+        }
+
+        @Override
+        public Uni<Void> release(UUID runId, Effect.ReleaseAction release) {
+            released.add(release.actionId());
+            return Uni.createFrom().voidItem();
+        }
+    }
+
+    /** Authentication off: no tokens; counts the runs whose grants were dropped. */
+    private static final class CountingTokens implements ProviderTokens {
+        final AtomicInteger forgotten = new AtomicInteger();
+
+        @Override
+        public Uni<Void> delegate(UUID runId, Optional<String> userToken, Map<String, String> roleTokens,
+                                  Collection<Call> calls) {
+            return Uni.createFrom().voidItem();
+        }
+
+        @Override
+        public Uni<Optional<String>> bearer(UUID runId, String actionUrl, String runAs) {
+            return Uni.createFrom().item(Optional.empty());
+        }
+
+        @Override
+        public Uni<Void> forget(UUID runId) {
+            forgotten.incrementAndGet();
+            return Uni.createFrom().voidItem();
+        }
+    }
+
+    /** The catalogue holds the one test flow. */
+    private static final class OneFlow implements FlowStore {
+        @Override
+        public Uni<Optional<FlowRecord>> findVersion(UUID id, int version) {
+            return Uni.createFrom().item(Optional.of(FLOW));
+        }
+
+        @Override
+        public Uni<Optional<FlowRecord>> find(UUID id) {
+            return findVersion(id, 1);
+        }
+
+        @Override
+        public Uni<Void> create(FlowRecord flow) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Uni<List<FlowRecord>> list(int limit, int offset) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Uni<Void> addVersion(FlowRecord flow) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Uni<Boolean> delete(UUID id) {
+            throw new UnsupportedOperationException();
+        }
+    }
+}

@@ -1,0 +1,57 @@
+package dev.continuum.engine.support;
+
+import dev.continuum.engine.config.EngineConfig;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/** The engine's defaults (EngineConfig) for unit tests that build engine parts without Quarkus. */
+public record EngineSettings(String instance) implements EngineConfig {
+
+    public static final Duration LEASE = Duration.ofSeconds(30);
+
+    @Override
+    public Optional<String> selfUrl() {
+        return Optional.of("http://engine.test");
+    }
+
+    @Override
+    public Optional<String> instanceId() {
+        return Optional.of(instance);
+    }
+
+    @Override
+    public Runs runs() {
+        return new Runs() {
+            @Override public Duration leaseDuration() { return LEASE; }
+            @Override public Duration scanInterval() { return Duration.ofMillis(200); }
+            @Override public int maxConcurrent() { return 256; }
+            @Override public Duration pollInitial() { return Duration.ofSeconds(1); }
+            @Override public Duration pollMax() { return Duration.ofMinutes(10); }
+            @Override public double pollBackoffRate() { return 2.0; }
+            @Override public int maxStateBytes() { return 1_048_576; }
+            @Override public int transportAttempts() { return 5; }
+        };
+    }
+
+    @Override
+    public Db db() {
+        throw new UnsupportedOperationException("no database in unit tests");
+    }
+
+    @Override
+    public String localUser() {
+        return "local:scientist";
+    }
+
+    @Override
+    public Providers providers() {
+        return new Providers() {
+            @Override public Optional<List<String>> urlMap() { return Optional.empty(); }
+            @Override public boolean builtinEnabled() { return false; }
+            @Override public Optional<String> echoEffectsLog() { return Optional.empty(); }
+            @Override public Duration callTimeout() { return Duration.ofSeconds(10); }
+        };
+    }
+}

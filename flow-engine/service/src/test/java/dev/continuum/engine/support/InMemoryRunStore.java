@@ -1,0 +1,171 @@
+package dev.continuum.engine.support;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.continuum.engine.app.RunEventRecord;
+import dev.continuum.engine.app.RunQuery;
+import dev.continuum.engine.app.RunRecord;
+import dev.continuum.engine.app.RunStore;
+import dev.continuum.flow.run.LogEntry;
+import dev.continuum.flow.run.RunState;
+import io.smallrye.mutiny.Uni;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * {@link RunStore} in memory with PgRunStore's lease rules (claim only an expired or free lease; commit
+ * only as the lease owner and from the state last committed), for unit tests of the driver.
+ */
+public final class InMemoryRunStore implements RunStore {
+
+    private static final class Row {
+        RunRecord run;
+        Instant nextWakeAt;
+        String leaseOwner;
+        Instant leaseUntil;
+        final List<RunEventRecord> log = new ArrayList<>();
+        final List<InboxItem> inbox = new ArrayList<>();
+    }
+
+    private final Map<UUID, Row> rows = new LinkedHashMap<>();
+    private long inboxIds;
+
+    @Override
+    public synchronized Uni<Void> insert(RunRecord run, List<LogEntry> log, Instant nextWakeAt, String leaseOwner,
+                                         Instant leaseUntil) {
+        Row row = new Row();
+        row.run = run;
+        row.nextWakeAt = nextWakeAt;
+        row.leaseOwner = leaseOwner;
+        row.leaseUntil = leaseUntil;
+        append(row, log);
+        rows.put(run.id(), row);
+        return Uni.createFrom().voidItem();
+    }
+
+    @Override
+    public synchronized Uni<Boolean> commit(UUID runId, String leaseOwner, Instant basedOn, RunState state, List<LogEntry> log,
+                                            Instant nextWakeAt, Instant leaseUntil, Instant now, List<Long> consumedInbox) {
+        Row row = rows.get(runId);
+        boolean finished = state.status().finished();
+        if (row == null || !leaseOwner.equals(row.leaseOwner) || !row.run.updatedAt().equals(basedOn)
+                || (row.run.completedAt() != null && !finished)) {
+            return Uni.createFrom().item(false);
+        }
+        row.inbox.removeIf(item -> consumedInbox.contains(item.id()));
+        row.nextWakeAt = !finished && !row.inbox.isEmpty() ? now : nextWakeAt;
+        row.leaseOwner = leaseUntil == null ? null : row.leaseOwner;
+        row.leaseUntil = leaseUntil;
+        RunRecord r = row.run;
+        row.run = new RunRecord(r.id(), r.flowId(), r.flowVersion(), r.ownerId(), r.label(), r.tags(), state, r.createdAt(),
+                now, finished ? Objects.requireNonNullElse(r.completedAt(), now) : r.completedAt());
+        append(row, log);
+        return Uni.createFrom().item(true);
+    }
+
+    @Override
+    public synchronized Uni<List<UUID>> claimDue(String owner, Instant now, Instant leaseUntil, int limit) {
+        List<UUID> claimed = rows.values().stream()
+                .filter(row -> row.nextWakeAt != null && !row.nextWakeAt.isAfter(now) && free(row, now))
+                .sorted(Comparator.comparing(row -> row.nextWakeAt))
+                .limit(limit)
+                .peek(row -> lease(row, owner, leaseUntil))
+                .map(row -> row.run.id())
+                .toList();
+        return Uni.createFrom().item(claimed);
+    }
+
+    @Override
+    public synchronized Uni<Optional<Instant>> nextDue() {
+        return Uni.createFrom().item(rows.values().stream().filter(row -> row.nextWakeAt != null)
+                .map(row -> row.leaseUntil != null && row.leaseUntil.isAfter(row.nextWakeAt) ? row.leaseUntil : row.nextWakeAt)
+                .min(Comparator.naturalOrder()));
+    }
+
+    @Override
+    public synchronized Uni<Optional<RunRecord>> claim(UUID runId, String owner, Instant now, Instant leaseUntil) {
+        Row row = rows.get(runId);
+        if (row == null || !(row.leaseOwner == null || row.leaseOwner.equals(owner) || row.leaseUntil.isBefore(now))) {
+            return Uni.createFrom().item(Optional.empty());
+        }
+        lease(row, owner, leaseUntil);
+        return Uni.createFrom().item(Optional.of(row.run));
+    }
+
+    @Override
+    public synchronized Uni<Optional<RunRecord>> find(UUID runId) {
+        return Uni.createFrom().item(Optional.ofNullable(rows.get(runId)).map(row -> row.run));
+    }
+
+    @Override
+    public synchronized Uni<List<RunRecord>> list(RunQuery query) {
+        return Uni.createFrom().item(rows.values().stream().map(row -> row.run).toList());
+    }
+
+    @Override
+    public synchronized Uni<List<RunEventRecord>> events(UUID runId, int afterSeq, int limit) {
+        return Uni.createFrom().item(rows.get(runId).log.stream().filter(e -> e.seq() > afterSeq).limit(limit).toList());
+    }
+
+    @Override
+    public synchronized Uni<List<InboxItem>> inbox(UUID runId) {
+        return Uni.createFrom().item(List.copyOf(rows.get(runId).inbox));
+    }
+
+    @Override
+    public synchronized Uni<Boolean> push(UUID runId, String token, JsonNode status, Instant now) {
+        Row row = rows.get(runId);
+        if (row == null || row.run.completedAt() != null) {
+            return Uni.createFrom().item(false);
+        }
+        row.nextWakeAt = now;
+        row.inbox.add(new InboxItem(++inboxIds, token, status));
+        return Uni.createFrom().item(true);
+    }
+
+    @Override
+    public synchronized Uni<Boolean> wake(UUID runId, Instant at) {
+        Row row = rows.get(runId);
+        if (row != null) {
+            row.nextWakeAt = at;
+        }
+        return Uni.createFrom().item(row != null);
+    }
+
+    @Override
+    public synchronized Uni<Boolean> delete(UUID runId) {
+        Row row = rows.get(runId);
+        boolean gone = row != null && row.run.completedAt() != null && rows.remove(runId) != null;
+        return Uni.createFrom().item(gone);
+    }
+
+    @Override
+    public synchronized Uni<Map<String, Long>> countByStatus() {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        rows.values().forEach(row -> counts.merge(row.run.state().status().name(), 1L, Long::sum));
+        return Uni.createFrom().item(counts);
+    }
+
+    private static boolean free(Row row, Instant now) {
+        return row.leaseUntil == null || row.leaseUntil.isBefore(now);
+    }
+
+    private static void lease(Row row, String owner, Instant until) {
+        row.leaseOwner = owner;
+        row.leaseUntil = until;
+    }
+
+    private static void append(Row row, List<LogEntry> log) {
+        for (LogEntry entry : log) {
+            row.log.add(new RunEventRecord(row.log.size() + 1, entry.code(), entry.stateName(), entry.description(),
+                    entry.details(), entry.time()));
+        }
+    }
+}
