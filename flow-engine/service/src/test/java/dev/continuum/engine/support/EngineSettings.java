@@ -31,6 +31,8 @@ public record EngineSettings(String instance) implements EngineConfig {
             @Override public Duration pollMax() { return Duration.ofMinutes(10); }
             @Override public double pollBackoffRate() { return 2.0; }
             @Override public int maxStateBytes() { return 1_048_576; }
+            @Override public int maxTransitionsPerTurn() { return 1000; }
+            @Override public int maxTransitions() { return 25_000; }
             @Override public int transportAttempts() { return 5; }
         };
     }
@@ -43,6 +45,11 @@ public record EngineSettings(String instance) implements EngineConfig {
     @Override
     public String localUser() {
         return "local:scientist";
+    }
+
+    @Override
+    public Optional<Keycloak> keycloak() {
+        return Optional.empty();
     }
 
     @Override
