@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 3's engine load benchmark on a fresh database: starts the built engine, waits until it is ready,
 # runs the load driver against it, stops it and drops the database. Prints the driver's report.
-#   bench/scripts/engine-bench.sh [driver flags, e.g. --runs 2000 --concurrency 32 --warmup 1500]
+#   bench/scripts/engine-bench.sh [driver flags, e.g. --runs 2000 --concurrency 32 --warmup 1500, or --sweep]
 # Needs: `mvn -B -q -pl flow-engine/service,bench -am package -DskipTests`, a PostgreSQL at
 # $PGHOST:$PGPORT (default 127.0.0.1:5432, user postgres) and JAVA_HOME >= 21. ENGINE_JAVA_OPTS adds JVM flags
 # (e.g. -XX:StartFlightRecording=filename=engine.jfr,settings=profile).
@@ -22,4 +22,4 @@ trap cleanup EXIT
 for _ in $(seq 1 120); do curl -sf "http://127.0.0.1:$port/q/health/ready" >/dev/null && break; sleep 1; done
 curl -sf "http://127.0.0.1:$port/q/health/ready" >/dev/null || { echo "engine did not become ready; see $log" >&2; exit 1; }
 echo "engine pid $engine on port $port (log $log)"
-"$java" -jar "$root/bench/target/continuum-bench-0.1.0-SNAPSHOT-runner.jar" --api "http://127.0.0.1:$port" --engine-pid "$engine" "$@"
+"$java" -jar "$root/bench/target/continuum-bench-0.1.0-SNAPSHOT-runner.jar" --api "http://127.0.0.1:$port" --engine-pid "$engine" --pg-db "$db" "$@"

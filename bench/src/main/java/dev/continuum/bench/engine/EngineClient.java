@@ -82,12 +82,6 @@ public final class EngineClient {
                 instant(run.path("completion_time")), entries);
     }
 
-    /** The Prometheus exposition text, or empty text when the engine serves no metrics. */
-    public String metrics() {
-        HttpResponse<String> response = exchange(HttpRequest.newBuilder(URI.create(api + "/q/metrics")).GET().build());
-        return response.statusCode() == 200 ? response.body() : "";
-    }
-
     private JsonNode send(String method, String path, JsonNode body, int expected) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(api + path)).timeout(Duration.ofSeconds(60))
                 .header("Accept", "application/json");

@@ -12,22 +12,19 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalDouble;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 
 /**
- * Load driver for a running engine (issue 3): publishes the five-step flow, runs it N times with
- * bounded concurrency, prints committed transitions per second and run latency. Prints numbers;
- * asserts nothing about them.
+ * Load driver for a running engine (issues 3 and 17): publishes the five-step flow, runs it N times with
+ * bounded concurrency (or at each concurrency of a sweep), prints completed runs per second, run latency
+ * and what each run cost. Prints numbers; asserts nothing about them.
  */
 @Command(name = "engine-load", mixinStandardHelpOptions = true,
         description = "Drive N runs of Pass -> Action echo -> Choice -> Action sleep -> Pass through a running engine "
-                + "and print transitions/s, p50/p99 run latency and per-Action overhead.")
+                + "and print completed runs/s, p50/p99 run latency, per-Action overhead and the cost of a run.")
 public final class EngineLoad implements Callable<Integer> {
-
-    private static final String COUNTER = "continuum_transitions_total";
 
     @Option(names = "--api", defaultValue = "http://127.0.0.1:8080", description = "Engine base URL (default ${DEFAULT-VALUE}).")
     String api;
@@ -61,35 +58,62 @@ public final class EngineLoad implements Callable<Integer> {
             description = "Identity provider for the service account in CONTINUUM_CLIENT_ID / CONTINUUM_CLIENT_SECRET (default ${DEFAULT-VALUE}).")
     String issuer;
 
+    @Option(names = "--sweep", arity = "0..1", split = ",", fallbackValue = "1,2,4,8,16,32,64,128,256",
+            description = "Measure --runs runs at each of these concurrencies (default 1,2,4,...,256) and print one table row each.")
+    List<Integer> sweep;
+
+    @Option(names = "--pg-db", description = "The engine's database (PostgreSQL on this machine): also print commits, rows written "
+            + "and PostgreSQL backend CPU per run.")
+    String pgDatabase;
+
+    @Option(names = "--stats-settle-ms", defaultValue = "11000", description = "Wait before each PostgreSQL statistics reading: "
+            + "idle backends publish their counters up to 10 s late (default ${DEFAULT-VALUE}).")
+    long statsSettleMillis;
+
     @Option(names = "--engine-pid", description = "Engine process id (same machine): also print the engine's CPU time per run.")
     Long enginePid;
 
     @Override
     public Integer call() throws Exception {
-        if (concurrency < 1 || concurrency > 1000) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--concurrency must be between 1 and 1000");
+        List<Integer> levels = sweep == null || sweep.isEmpty() ? List.of(concurrency) : sweep;
+        for (int level : levels) {
+            if (level < 1 || level > 1000) {
+                throw new CommandLine.ParameterException(new CommandLine(this), "concurrency must be between 1 and 1000, not " + level);
+            }
         }
         EngineClient engine = new EngineClient(api, bearer());
         LoadDriver driver = new LoadDriver(engine, Duration.ofMillis(pollMillis), Duration.ofSeconds(timeoutSeconds),
                 Duration.ofSeconds(giveUpSeconds));
+        Optional<DbCost> db = DbCost.of(pgDatabase, Duration.ofMillis(statsSettleMillis));
         String flowId = engine.publishFlow("bench: five-step flow", FiveStepFlow.definition(api, sleepSeconds));
         String tag = UUID.randomUUID().toString().substring(0, 8);
         if (warmup > 0) {
-            LoadDriver.Phase warm = driver.drive(flowId, warmup, concurrency, "bench-warmup-" + tag);
+            LoadDriver.Phase warm = driver.drive(flowId, warmup, levels.getFirst(), "bench-warmup-" + tag);
             System.out.printf("warmup          %d runs in %.2f s%n", warmup, warm.wallTime().toNanos() / 1e9);
         }
-        OptionalDouble before = PrometheusText.counter(engine.metrics(), COUNTER);
-        Optional<Duration> cpuBefore = engineCpu();
-        LoadDriver.Phase measured = driver.drive(flowId, runs, concurrency, "bench-" + tag);
-        Optional<Duration> cpuAfter = engineCpu();
-        OptionalDouble after = PrometheusText.counter(engine.metrics(), COUNTER);
-        List<RunTiming> timings = driver.timings(measured.runIds(), 8);
-        OptionalDouble delta = before.isPresent() && after.isPresent()
-                ? OptionalDouble.of(after.getAsDouble() - before.getAsDouble()) : OptionalDouble.empty();
-        Optional<Duration> cpu = cpuBefore.flatMap(b -> cpuAfter.map(a -> a.minus(b)));
-        LoadReport report = new LoadReport(concurrency, sleepSeconds, measured.wallTime(), timings, delta, cpu);
-        System.out.print(report.table());
-        return report.statuses().keySet().stream().allMatch("SUCCEEDED"::equals) ? 0 : 1;
+        if (sweep != null && !sweep.isEmpty()) {
+            System.out.print(LoadReport.SWEEP_HEADER);
+        }
+        boolean allSucceeded = true;
+        Optional<DbCost.Reading> dbBefore = read(db);
+        for (int level : levels) {
+            Optional<Duration> cpuBefore = engineCpu();
+            LoadDriver.Phase measured = driver.drive(flowId, runs, level, "bench-" + tag + "-c" + level);
+            Optional<Duration> cpuAfter = engineCpu();
+            Optional<DbCost.Reading> dbAfter = read(db); // before the read-back, whose queries are not the runs' cost
+            List<RunTiming> timings = driver.timings(measured.runIds(), 8);
+            Optional<Duration> cpu = cpuBefore.flatMap(b -> cpuAfter.map(a -> a.minus(b)));
+            Optional<DbCost.Delta> dbDelta = dbBefore.flatMap(b -> dbAfter.map(a -> a.since(b)));
+            LoadReport report = new LoadReport(level, sleepSeconds, measured.wallTime(), timings, cpu, dbDelta);
+            System.out.print(sweep != null && !sweep.isEmpty() ? report.sweepRow() : report.table());
+            allSucceeded &= report.statuses().keySet().stream().allMatch("SUCCEEDED"::equals);
+            dbBefore = read(db);
+        }
+        return allSucceeded ? 0 : 1;
+    }
+
+    private static Optional<DbCost.Reading> read(Optional<DbCost> db) throws InterruptedException {
+        return db.isPresent() ? Optional.of(db.get().read()) : Optional.empty();
     }
 
     /** --token, else a renewed service-account token when CONTINUUM_CLIENT_ID/SECRET are set, else none (auth off). */

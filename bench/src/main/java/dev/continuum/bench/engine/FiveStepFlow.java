@@ -15,6 +15,9 @@ public final class FiveStepFlow {
     /** Action states in the flow; per-Action overhead divides by this. */
     public static final int ACTIONS = 2;
 
+    /** States a succeeded run enters (Prepare, Echo, Check, Nap, Done): its transitions. */
+    public static final int STATES = 5;
+
     private FiveStepFlow() {}
 
     /** The flow definition with ActionUrls under {@code apiBase}/providers; the sleep lasts {@code sleepSeconds}. */
