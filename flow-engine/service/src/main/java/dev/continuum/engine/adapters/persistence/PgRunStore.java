@@ -12,6 +12,7 @@ import dev.continuum.engine.app.RunStore;
 import dev.continuum.flow.run.LogEntry;
 import dev.continuum.flow.run.RunState;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
@@ -41,10 +42,19 @@ public class PgRunStore implements RunStore {
 
     private final Pool pool;
     private final ObjectMapper json;
+    private final StatementBatcher<RunCommit, Boolean> commits;
+    private final StatementBatcher<RunClaims.Claim, Optional<RunRecord>> claims;
+    private final StatementBatcher<InboxPushes.Push, Boolean> pushes;
 
-    public PgRunStore(Pool pool, ObjectMapper json) {
+    public PgRunStore(Pool pool, ObjectMapper json, Vertx vertx) {
         this.pool = pool;
         this.json = json;
+        RunCommits written = new RunCommits(pool);
+        this.commits = new StatementBatcher<>("run commits", vertx, StatementBatcher.MAX_WAIT, written::many, written::one);
+        RunClaims leases = new RunClaims(pool, this::toRun);
+        this.claims = new StatementBatcher<>("run claims", vertx, StatementBatcher.MAX_WAIT, leases::many, leases::one);
+        InboxPushes inboxes = new InboxPushes(pool);
+        this.pushes = new StatementBatcher<>("inbox pushes", vertx, StatementBatcher.MAX_WAIT, inboxes::many, inboxes::one);
     }
 
     /** Log rows as one JSON array, expanded in SQL; "seq" counts from 1 and is offset by the statement. */
@@ -66,47 +76,31 @@ public class PgRunStore implements RunStore {
                 .execute(Tuple.from(new Object[]{run.id(), run.flowId(), run.flowVersion(), run.ownerId(),
                         run.state().status().name(), run.label(), write(json.valueToTree(run.tags())),
                         write(run.state().toJson()), odt(nextWakeAt), leaseOwner, odt(leaseUntil), log.size(),
-                        odt(run.createdAt()), odt(run.completedAt()), eventRows(log)}))
+                        odt(run.createdAt()), odt(run.completedAt()), eventRows(log, null)}))
                 .replaceWithVoid();
     }
 
     @Override
     public Uni<Boolean> commit(UUID runId, String leaseOwner, Instant basedOn, RunState state, List<LogEntry> log,
                                Instant nextWakeAt, Instant leaseUntil, Instant now, List<Long> consumedInbox) {
+        // The state, the consumed inbox items and the new log entries change in one transaction, and only
+        // while this instance still holds the lease; other runs' turns may share the transaction (RunCommits).
         boolean finished = state.status().name().matches("SUCCEEDED|FAILED|ENDED");
-        // One statement, hence one transaction and one round trip: the state, the consumed inbox items and
-        // the new log entries change together, and only while this instance still holds the lease.
-        return pool.preparedQuery("""
-                        WITH updated AS (
-                            UPDATE runs SET state = $3::text::jsonb, status = $4, event_seq = event_seq + $5,
-                                   next_wake_at = CASE WHEN $9::boolean AND EXISTS (SELECT 1 FROM run_inbox i WHERE i.run_id = $1
-                                                             AND NOT (i.id = ANY($10::bigint[]))) THEN $7::timestamptz ELSE $6::timestamptz END,
-                                   lease_owner = CASE WHEN $8::timestamptz IS NULL THEN NULL ELSE lease_owner END,
-                                   lease_until = $8::timestamptz, updated_at = $7::timestamptz,
-                                   completed_at = CASE WHEN $9::boolean THEN completed_at ELSE COALESCE(completed_at, $7::timestamptz) END
-                            WHERE id = $1 AND lease_owner = $2 AND updated_at = $12::timestamptz
-                                  AND (completed_at IS NULL OR NOT $9::boolean)
-                            RETURNING event_seq),
-                        consumed AS (
-                            DELETE FROM run_inbox WHERE id = ANY($10::bigint[]) AND EXISTS (SELECT 1 FROM updated)),
-                        logged AS (
-                            INSERT INTO run_events (run_id, seq, code, state_name, description, details, at)
-                            SELECT $1, updated.event_seq - $5 + e.seq, e.code, e.state_name, e.description, e.details, e.at
-                            FROM updated, """ + EVENT_ROWS.formatted("$11") + """
-                        )
-                        SELECT event_seq FROM updated""")
-                .execute(Tuple.from(new Object[]{runId, leaseOwner, write(state.toJson()), state.status().name(),
-                        log.size(), odt(nextWakeAt), odt(now), odt(leaseUntil), !finished,
-                        consumedInbox.toArray(new Long[0]), eventRows(log), odt(basedOn)}))
-                .map(rows -> rows.rowCount() > 0);
+        String rows = eventRows(log, runId);
+        return commits.submit(new RunCommit(runId, leaseOwner, odt(basedOn), write(state.toJson()), state.status().name(),
+                log.size(), odt(nextWakeAt), odt(now), odt(leaseUntil), !finished, consumedInbox,
+                rows.substring(1, rows.length() - 1)));
     }
 
     /** The log as the JSON array {@link #EVENT_ROWS} expands; seq is the entry's position, from 1. */
-    private String eventRows(List<LogEntry> log) {
+    private String eventRows(List<LogEntry> log, UUID runId) {
         ArrayNode rows = json.createArrayNode();
         int seq = 0;
         for (LogEntry entry : log) {
             ObjectNode row = rows.addObject();
+            if (runId != null) {
+                row.put("run_id", runId.toString()); // which run's turn the row belongs to in a group commit
+            }
             row.put("seq", ++seq);
             row.put("code", entry.code());
             row.put("state_name", entry.stateName());
@@ -142,10 +136,7 @@ public class PgRunStore implements RunStore {
 
     @Override
     public Uni<Optional<RunRecord>> claim(UUID runId, String owner, Instant now, Instant leaseUntil) {
-        return pool.preparedQuery("UPDATE runs SET lease_owner = $2, lease_until = $4 WHERE id = $1 "
-                        + "AND (lease_owner IS NULL OR lease_owner = $2 OR lease_until < $3) RETURNING " + RUN_COLUMNS)
-                .execute(Tuple.of(runId, owner, odt(now), odt(leaseUntil)))
-                .map(this::firstRun);
+        return claims.submit(new RunClaims.Claim(runId, owner, odt(now), odt(leaseUntil)));
     }
 
     @Override
@@ -202,14 +193,8 @@ public class PgRunStore implements RunStore {
 
     @Override
     public Uni<Boolean> push(UUID runId, String token, JsonNode status, Instant now) {
-        // One statement: the item is queued and the run marked due together, or neither for a finished run.
-        return pool.preparedQuery("""
-                        WITH due AS (
-                            UPDATE runs SET next_wake_at = $4 WHERE id = $1 AND completed_at IS NULL RETURNING id)
-                        INSERT INTO run_inbox (run_id, token, status, received_at)
-                        SELECT id, $2, $3::text::jsonb, $4 FROM due""")
-                .execute(Tuple.of(runId, token, write(status), odt(now)))
-                .map(inserted -> inserted.rowCount() > 0);
+        // Per run, the item is queued and the run marked due together, or neither for a finished run.
+        return pushes.submit(new InboxPushes.Push(runId, token, write(status), odt(now)));
     }
 
     @Override
@@ -239,7 +224,7 @@ public class PgRunStore implements RunStore {
         return rows.iterator().hasNext() ? Optional.of(toRun(rows.iterator().next())) : Optional.empty();
     }
 
-    private RunRecord toRun(Row row) {
+    RunRecord toRun(Row row) {
         List<String> tags = new ArrayList<>();
         read(row.getString(5)).forEach(t -> tags.add(t.asText()));
         return new RunRecord(row.getUUID(0), row.getUUID(1), row.getInteger(2), row.getString(3), row.getString(4),

@@ -1,0 +1,161 @@
+package dev.continuum.engine.adapters.persistence;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.continuum.engine.app.FlowInterpreters;
+import dev.continuum.engine.app.RunEventRecord;
+import dev.continuum.engine.app.RunRecord;
+import dev.continuum.engine.app.RunStore;
+import dev.continuum.engine.support.Flows;
+import dev.continuum.engine.support.PostgresResource;
+import dev.continuum.flow.run.Interpreter;
+import dev.continuum.flow.run.LogEntry;
+import dev.continuum.flow.run.RunContext;
+import dev.continuum.flow.run.RunState;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+/** Many runs' turns committed at once, as the driver does under load: each run keeps its own lease check. */
+@QuarkusTest
+@QuarkusTestResource(value = PostgresResource.class, restrictToAnnotatedClass = false)
+class GroupCommitTest {
+
+    private static final String WAITING_FLOW = """
+            {"StartAt":"W","States":{"W":{"Type":"Wait","Seconds":100000,"End":true}}}""";
+
+    /** Longer than any test here takes, so the engine's own scan never takes these runs over mid-test. */
+    private static final Duration LEASE = Duration.ofHours(1);
+
+    @Inject
+    RunStore runs;
+
+    @Inject
+    FlowInterpreters interpreters;
+
+    @Inject
+    Pool pool;
+
+    @Inject
+    PgRunStore store;
+
+    @Test
+    void shouldWriteEveryTurnOfABatchInOneStatementExceptTheOneWhoseLeaseWasLost() {
+        Instant created = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        List<RunRecord> started = leasedRuns(5, created);
+        OffsetDateTime now = created.plusSeconds(1).atOffset(ZoneOffset.UTC);
+        List<RunCommit> turns = started.stream().map(run -> new RunCommit(run.id(),
+                run == started.get(2) ? "instance-b" : "instance-a", created.atOffset(ZoneOffset.UTC),
+                run.state().toJson().toString(), "ACTIVE", 2, null, now, null, true, List.of(),
+                row(run.id(), 1, now) + "," + row(run.id(), 2, now))).toList();
+
+        List<Boolean> committed = new RunCommits(pool).many(turns).await().indefinitely();
+
+        assertThat(committed).containsExactly(true, true, false, true, true);
+        assertThat(runs.events(started.get(2).id(), 0, 10).await().indefinitely()).isEmpty();
+        assertThat(runs.events(started.get(4).id(), 0, 10).await().indefinitely())
+                .extracting(RunEventRecord::seq, RunEventRecord::description)
+                .containsExactly(tuple(1, "turn 1"), tuple(2, "turn 2"));
+    }
+
+    @Test
+    void shouldTakeOnlyTheLeasesNobodyElseHoldsWhenManyRunsAreClaimedTogether() {
+        Instant created = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        List<RunRecord> started = leasedRuns(3, created);
+        OffsetDateTime now = created.plusSeconds(1).atOffset(ZoneOffset.UTC);
+        OffsetDateTime expired = created.plus(LEASE).plusSeconds(1).atOffset(ZoneOffset.UTC);
+
+        List<Optional<RunRecord>> taken = new RunClaims(pool, store::toRun).many(List.of(
+                new RunClaims.Claim(started.get(0).id(), "instance-b", now, now.plusSeconds(30)), // a's lease is live
+                new RunClaims.Claim(started.get(1).id(), "instance-a", now, now.plusSeconds(30)), // a holds it already
+                new RunClaims.Claim(started.get(2).id(), "instance-b", expired, expired.plusSeconds(30)))) // a's ran out
+                .await().indefinitely();
+
+        assertThat(taken).extracting(Optional::isPresent).containsExactly(false, true, true);
+    }
+
+    @Test
+    void shouldQueueCompletionsOnlyForRunsThatAreStillGoingWhenManyArePushedTogether() {
+        Instant created = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        List<RunRecord> started = leasedRuns(2, created);
+        OffsetDateTime now = created.plusSeconds(1).atOffset(ZoneOffset.UTC);
+        UUID gone = UUID.randomUUID();
+
+        List<Boolean> queued = new InboxPushes(pool).many(List.of(
+                new InboxPushes.Push(started.get(0).id(), "t1", "{\"status\":\"SUCCEEDED\"}", now),
+                new InboxPushes.Push(gone, "t2", "{\"status\":\"SUCCEEDED\"}", now),
+                new InboxPushes.Push(started.get(1).id(), "t3", "{\"status\":\"FAILED\"}", now))).await().indefinitely();
+
+        assertThat(queued).containsExactly(true, false, true);
+        assertThat(runs.inbox(started.get(1).id()).await().indefinitely())
+                .extracting(RunStore.InboxItem::token).containsExactly("t3");
+    }
+
+    @Test
+    void shouldRefuseOnlyTheTurnWhoseLeaseWasLostWhenManyRunsCommitAtOnce() {
+        Instant created = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        List<RunRecord> started = leasedRuns(40, created);
+        UUID stolen = started.get(7).id();
+        Instant now = created.plusSeconds(1);
+
+        List<Uni<Boolean>> commits = started.stream().map(run -> runs.commit(run.id(),
+                run.id().equals(stolen) ? "instance-b" : "instance-a", created, run.state(),
+                List.of(new LogEntry("Noted", "W", "turn of " + run.id(), JsonNodeFactory.instance.objectNode(), now)),
+                null, null, now, List.of())).toList();
+        List<Boolean> committed = Uni.join().all(commits).andFailFast().await().indefinitely();
+
+        for (int i = 0; i < started.size(); i++) {
+            UUID id = started.get(i).id();
+            var log = runs.events(id, 0, 10).await().indefinitely();
+            if (id.equals(stolen)) {
+                assertThat(committed.get(i)).isFalse();
+                assertThat(log).isEmpty();
+                assertThat(runs.find(id).await().indefinitely().orElseThrow().updatedAt()).isEqualTo(created);
+            } else {
+                assertThat(committed.get(i)).isTrue();
+                assertThat(log).singleElement().satisfies(e -> {
+                    assertThat(e.seq()).isEqualTo(1);
+                    assertThat(e.description()).isEqualTo("turn of " + id);
+                });
+            }
+        }
+    }
+
+    /** Runs waiting in a Wait state, leased to instance-a, as the driver finds them before a turn. */
+    private List<RunRecord> leasedRuns(int count, Instant created) {
+        UUID flowId = UUID.fromString(Flows.publish(WAITING_FLOW));
+        Flows.start(flowId.toString(), "{}"); // the flow's interpreter is cached from here on
+        Interpreter interpreter = interpreters.forVersion(flowId, 1).await().indefinitely();
+        List<RunRecord> started = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            UUID id = UUID.randomUUID();
+            RunState state = interpreter.start(JsonNodeFactory.instance.objectNode(),
+                    new RunContext(id.toString(), flowId.toString(), 1, "me", "group", List.of()), created).state();
+            RunRecord run = new RunRecord(id, flowId, 1, "me", "group", List.of(), state, created, created, null);
+            runs.insert(run, List.of(), null, "instance-a", created.plus(LEASE)).await().indefinitely();
+            started.add(run);
+        }
+        return started;
+    }
+
+    private static String row(UUID runId, int seq, OffsetDateTime at) {
+        return """
+                {"run_id":"%s","seq":%d,"code":"Noted","state_name":"W","description":"turn %d","details":{},"at":"%s"}"""
+                .formatted(runId, seq, seq, at);
+    }
+}
