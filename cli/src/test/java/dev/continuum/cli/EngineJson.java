@@ -58,9 +58,10 @@ final class EngineJson {
                 + ",\"marker\":" + marker + "}";
     }
 
-    static String page(List<String> items, boolean more) {
-        return "{\"items\":[" + items.stream().collect(Collectors.joining(",")) + "],\"limit\":100,\"offset\":0,\"has_next_page\":"
-                + more + "}";
+    /** A Globus-shaped list page: the items under {@code key} ("flows" or "runs"), a marker when more follow. */
+    static String page(String key, List<String> items, boolean more) {
+        return "{\"" + key + "\":[" + items.stream().collect(Collectors.joining(",")) + "],\"limit\":100,\"has_next_page\":"
+                + more + (more ? ",\"marker\":\"m-1\"" : "") + "}";
     }
 
     static String invalidFlowProblem() {

@@ -100,22 +100,22 @@ class FlowCommandsTest {
 
     @Test
     void shouldListFlowsAsTableAndHintAtNextPage() {
-        engine.on("GET", "/flows", 200, EngineJson.page(List.of(EngineJson.flow(3, "Tomography reconstruction")), true));
+        engine.on("GET", "/flows", 200, EngineJson.page("flows", List.of(EngineJson.flow(3, "Tomography reconstruction")), true));
 
         Cli.Result result = Cli.run("--api", engine.api(), "flows", "--limit", "1");
 
         assertThat(result.exitCode()).isZero();
         assertThat(result.out()).contains("FLOW ID").contains(FLOW_ID).contains("Tomography reconstruction")
-                .contains("(more: add --offset 1)");
-        assertThat(engine.only("GET", "/flows").query()).containsEntry("limit", "1").containsEntry("offset", "0");
+                .contains("(more: add --marker m-1)");
+        assertThat(engine.only("GET", "/flows").query()).containsEntry("limit", "1").doesNotContainKey("marker");
     }
 
     @Test
     void shouldListFlowsAsEngineJsonWithJsonOption() throws IOException {
-        engine.on("GET", "/flows", 200, EngineJson.page(List.of(EngineJson.flow(3, "Tomography")), false));
+        engine.on("GET", "/flows", 200, EngineJson.page("flows", List.of(EngineJson.flow(3, "Tomography")), false));
 
         Cli.Result result = Cli.run("--api", engine.api(), "flows", "--json");
 
-        assertThat(FakeEngine.JSON.readTree(result.out()).at("/items/0/id").asText()).isEqualTo(FLOW_ID);
+        assertThat(FakeEngine.JSON.readTree(result.out()).at("/flows/0/id").asText()).isEqualTo(FLOW_ID);
     }
 }

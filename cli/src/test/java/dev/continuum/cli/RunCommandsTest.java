@@ -181,7 +181,7 @@ class RunCommandsTest {
 
     @Test
     void shouldPassRunFiltersAsQueryAndUpperCaseTheStatus() {
-        engine.on("GET", "/runs", 200, EngineJson.page(List.of(EngineJson.active()), false));
+        engine.on("GET", "/runs", 200, EngineJson.page("runs", List.of(EngineJson.active()), false));
 
         Cli.Result result = Cli.run("--api", engine.api(), "runs", "--status", "active", "--flow", FLOW_ID, "--tag", "a");
 

@@ -44,7 +44,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class SignInCommandsTest {
 
-    private static final String FLOWS_PAGE = "{\"items\":[],\"limit\":100,\"offset\":0,\"has_next_page\":false}";
+    private static final String FLOWS_PAGE = "{\"flows\":[],\"limit\":100,\"has_next_page\":false}";
 
     @TempDir
     Path config;

@@ -111,7 +111,7 @@ class UpIT {
             HttpResponse<String> signedIn = get(api + "/flows", token);
             assertThat(signedIn.statusCode()).isEqualTo(200);
             List<String> titles = new ArrayList<>();
-            JSON.readTree(signedIn.body()).path("items").forEach(f -> titles.add(f.path("title").asText()));
+            JSON.readTree(signedIn.body()).path("flows").forEach(f -> titles.add(f.path("title").asText()));
             assertThat(titles).as("the scientist sees the example flow `up` published as her").contains("Hello, Continuum");
 
             String other = new TokenClient(issuer(text)).password(ClientCredentials.publicClient("continuum-cli"),

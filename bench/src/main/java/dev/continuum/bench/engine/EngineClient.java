@@ -61,7 +61,7 @@ public final class EngineClient {
         JsonNode page = send("GET", "/runs?status=ACTIVE&limit=" + LIST_LIMIT + "&label="
                 + URLEncoder.encode(label, StandardCharsets.UTF_8), null, 200);
         Set<String> ids = new HashSet<>();
-        page.path("items").forEach(item -> ids.add(item.path("run_id").asText()));
+        page.path("runs").forEach(item -> ids.add(item.path("run_id").asText()));
         return ids;
     }
 

@@ -61,8 +61,12 @@ public final class EngineClient {
         return send("POST", "/flows/validate", definitionAndSchema);
     }
 
-    public JsonNode listFlows(int limit, int offset) {
-        return send("GET", "/flows" + query(Map.of("limit", String.valueOf(limit), "offset", String.valueOf(offset))), null);
+    /** One page of flows (Globus' list shape: "flows", "has_next_page", "marker"). */
+    public JsonNode listFlows(int limit, Optional<String> marker) {
+        Map<String, String> params = new LinkedHashMap<>();
+        params.put("limit", String.valueOf(limit));
+        marker.ifPresent(m -> params.put("marker", m));
+        return send("GET", "/flows" + query(params), null);
     }
 
     public JsonNode startRun(String flowId, ObjectNode request) {
@@ -86,7 +90,7 @@ public final class EngineClient {
         filter.label().ifPresent(v -> params.put("label", v));
         filter.tag().ifPresent(v -> params.put("tag", v));
         params.put("limit", String.valueOf(filter.limit()));
-        params.put("offset", String.valueOf(filter.offset()));
+        filter.marker().ifPresent(m -> params.put("marker", m));
         return send("GET", "/runs" + query(params), null);
     }
 
@@ -106,7 +110,7 @@ public final class EngineClient {
 
     /** What {@code GET /runs} may be narrowed by; empty means no filter. */
     public record RunFilter(Optional<String> flowId, Optional<String> status, Optional<String> label,
-                            Optional<String> tag, int limit, int offset) {}
+                            Optional<String> tag, int limit, Optional<String> marker) {}
 
     private JsonNode send(String method, String path, JsonNode body) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(api + path))

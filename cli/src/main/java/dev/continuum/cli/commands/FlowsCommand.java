@@ -8,6 +8,7 @@ import picocli.CommandLine.Option;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 @Command(name = "flows", mixinStandardHelpOptions = true, description = "List published flows (GET /flows).")
 public final class FlowsCommand extends EngineCommand {
@@ -15,14 +16,14 @@ public final class FlowsCommand extends EngineCommand {
     @Option(names = "--limit", paramLabel = "N", defaultValue = "100", description = "At most this many (1-1000, default ${DEFAULT-VALUE}).")
     int limit;
 
-    @Option(names = "--offset", paramLabel = "N", defaultValue = "0", description = "Skip this many.")
-    int offset;
+    @Option(names = "--marker", paramLabel = "MARKER", description = "Show the page after the one that printed this marker.")
+    String marker;
 
     @Override
     public Integer call() {
-        JsonNode page = root.client().listFlows(limit, offset);
+        JsonNode page = root.client().listFlows(limit, Optional.ofNullable(marker));
         List<String> text = new ArrayList<>(Render.flowTable(page));
-        Paging.hint(page, limit, offset).ifPresent(text::add);
+        Paging.hint(page).ifPresent(text::add);
         show(page, text);
         return ExitCodes.OK;
     }

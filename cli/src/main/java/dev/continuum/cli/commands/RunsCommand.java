@@ -30,17 +30,17 @@ public final class RunsCommand extends EngineCommand {
     @Option(names = "--limit", paramLabel = "N", defaultValue = "100", description = "At most this many (1-1000, default ${DEFAULT-VALUE}).")
     int limit;
 
-    @Option(names = "--offset", paramLabel = "N", defaultValue = "0", description = "Skip this many.")
-    int offset;
+    @Option(names = "--marker", paramLabel = "MARKER", description = "Show the page after the one that printed this marker.")
+    String marker;
 
     @Override
     public Integer call() {
         // Status names are upper case on the wire; people type them either way.
         Optional<String> wanted = Optional.ofNullable(status).map(s -> s.toUpperCase(Locale.ROOT));
         JsonNode page = root.client().listRuns(new RunFilter(Optional.ofNullable(flowId), wanted,
-                Optional.ofNullable(label), Optional.ofNullable(tag), limit, offset));
+                Optional.ofNullable(label), Optional.ofNullable(tag), limit, Optional.ofNullable(marker)));
         List<String> text = new ArrayList<>(Render.runTable(page));
-        Paging.hint(page, limit, offset).ifPresent(text::add);
+        Paging.hint(page).ifPresent(text::add);
         show(page, text);
         return ExitCodes.OK;
     }

@@ -66,7 +66,7 @@ public final class Render {
     public static List<String> runTable(JsonNode page) {
         List<String> lines = new ArrayList<>();
         lines.add(String.format("%-36s  %-9s  %-36s  %-20s  %s", "RUN ID", "STATUS", "FLOW ID", "STARTED", "LABEL"));
-        for (JsonNode run : page.path("items")) {
+        for (JsonNode run : page.path("runs")) {
             lines.add(String.format("%-36s  %-9s  %-36s  %-20s  %s", text(run, "run_id"), text(run, "status"),
                     text(run, "flow_id"), time(run, "start_time"), text(run, "label")));
         }
@@ -76,7 +76,7 @@ public final class Render {
     public static List<String> flowTable(JsonNode page) {
         List<String> lines = new ArrayList<>();
         lines.add(String.format("%-36s  %7s  %-20s  %s", "FLOW ID", "VERSION", "UPDATED", "TITLE"));
-        for (JsonNode flow : page.path("items")) {
+        for (JsonNode flow : page.path("flows")) {
             lines.add(String.format("%-36s  %7d  %-20s  %s", text(flow, "id"), flow.path("version").asInt(),
                     time(flow, "updated_at"), text(flow, "title")));
         }

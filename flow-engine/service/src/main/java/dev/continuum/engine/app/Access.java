@@ -2,6 +2,9 @@ package dev.continuum.engine.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * Who may do what with a flow or a run (Globus Flows roles). Each role lists principals; the
  * special principals {@code public} (anyone, even unauthenticated with auth off) and
@@ -10,10 +13,12 @@ import com.fasterxml.jackson.databind.JsonNode;
  * <ul>
  *   <li>flow: owner (creator) and {@code flow_owners} may do everything; {@code flow_administrators}
  *   update and start; {@code flow_starters} start; {@code flow_viewers} see.</li>
- *   <li>run: its creator manages it; {@code run_managers} (from the flow) manage and
- *   {@code run_monitors} see every run of the flow; flow owners and administrators manage them too.</li>
+ *   <li>run: its creator manages it; the run's own {@code run_managers} manage and {@code run_monitors} see it;
+ *   the flow's {@code run_managers} manage and {@code run_monitors} see every run of the flow; flow owners
+ *   and administrators manage them too.</li>
  * </ul>
- * Someone who may not see a flow or run is told it does not exist (404), so ids leak nothing.
+ * Someone who may not see a flow or run is told it does not exist (404), so ids leak nothing. The stores
+ * apply the same rules in SQL to page listings (PgRunStore, HibernateFlowStore); RoleAccessApiTest holds both.
  */
 public final class Access {
 
@@ -40,23 +45,56 @@ public final class Access {
 
     /** {@code flow} is the version the run was started from. */
     public static boolean managesRun(RunRecord run, FlowRecord flow, String user) {
-        return user.equals(run.ownerId()) || administersFlow(flow, user) || member(flow.roles(), "run_managers", user);
+        return user.equals(run.ownerId()) || member(run.runManagers(), user) || managesRunsOf(flow, user);
     }
 
     public static boolean seesRun(RunRecord run, FlowRecord flow, String user) {
-        return managesRun(run, flow, user) || member(flow.roles(), "run_monitors", user);
+        return managesRun(run, flow, user) || member(run.runMonitors(), user) || member(flow.roles(), "run_monitors", user);
+    }
+
+    /** The roles Globus reports as {@code user_roles} on a flow, strongest first. */
+    public static List<String> flowRoles(FlowRecord flow, String user) {
+        List<String> roles = new ArrayList<>();
+        addIf(roles, ownsFlow(flow, user), "flow_owner");
+        addIf(roles, member(flow.roles(), "flow_administrators", user), "flow_administrator");
+        addIf(roles, member(flow.roles(), "flow_starters", user), "flow_starter");
+        addIf(roles, member(flow.roles(), "flow_viewers", user), "flow_viewer");
+        addIf(roles, member(flow.roles(), "run_managers", user), "flow_run_manager");
+        addIf(roles, member(flow.roles(), "run_monitors", user), "flow_run_monitor");
+        return roles;
+    }
+
+    /** The roles Globus reports as {@code user_roles} on a run, strongest first. */
+    public static List<String> runRoles(RunRecord run, FlowRecord flow, String user) {
+        List<String> roles = new ArrayList<>();
+        addIf(roles, user.equals(run.ownerId()), "run_owner");
+        addIf(roles, member(run.runManagers(), user), "run_manager");
+        addIf(roles, managesRunsOf(flow, user), "flow_run_manager");
+        addIf(roles, member(run.runMonitors(), user), "run_monitor");
+        addIf(roles, member(flow.roles(), "run_monitors", user), "flow_run_monitor");
+        return roles;
+    }
+
+    private static boolean managesRunsOf(FlowRecord flow, String user) {
+        return administersFlow(flow, user) || member(flow.roles(), "run_managers", user);
+    }
+
+    private static void addIf(List<String> roles, boolean holds, String role) {
+        if (holds) {
+            roles.add(role);
+        }
     }
 
     private static boolean member(JsonNode roles, String role, String user) {
         if (roles == null) {
             return false;
         }
-        for (JsonNode principal : roles.path(role)) {
-            String name = principal.asText();
-            if (name.equals(user) || name.equals(PUBLIC) || name.equals(ALL_AUTHENTICATED)) {
-                return true;
-            }
-        }
-        return false;
+        List<String> principals = new ArrayList<>();
+        roles.path(role).forEach(principal -> principals.add(principal.asText()));
+        return member(principals, user);
+    }
+
+    private static boolean member(List<String> principals, String user) {
+        return principals.stream().anyMatch(name -> name.equals(user) || name.equals(PUBLIC) || name.equals(ALL_AUTHENTICATED));
     }
 }

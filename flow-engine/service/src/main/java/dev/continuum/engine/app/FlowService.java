@@ -108,12 +108,9 @@ public class FlowService {
         return flows.findVersion(id, version).map(found -> found.orElseThrow(() -> EngineError.notFound("Flow", id.toString())));
     }
 
-    /** The flows the viewer may see, newest first. Filters in memory (fine for catalogues of thousands). */
-    public Uni<List<FlowRecord>> list(int limit, int offset, Viewer viewer) {
-        if (!viewer.restricted()) {
-            return flows.list(limit, offset);
-        }
-        return Pages.filtered((batch, from) -> flows.list(batch, from), flow -> Access.seesFlow(flow, viewer.id()), limit, offset);
+    /** One page of the flows the viewer may see, cut by the store. */
+    public Uni<Slice<FlowRecord>> list(FlowQuery query, Viewer viewer) {
+        return flows.list(query, viewer);
     }
 
     public Uni<Void> delete(UUID id, Viewer viewer) {

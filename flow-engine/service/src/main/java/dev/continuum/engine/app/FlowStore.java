@@ -16,7 +16,8 @@ public interface FlowStore {
     /** A specific version, also of a deleted flow (its runs still need it). */
     Uni<Optional<FlowRecord>> findVersion(UUID id, int version);
 
-    Uni<List<FlowRecord>> list(int limit, int offset);
+    /** One page of the flows matching {@code query} that the viewer may see ({@link Access#seesFlow}, in SQL). */
+    Uni<Slice<FlowRecord>> list(FlowQuery query, Viewer viewer);
 
     /** Adds {@code flow.version()} as the new current version. */
     Uni<Void> addVersion(FlowRecord flow);

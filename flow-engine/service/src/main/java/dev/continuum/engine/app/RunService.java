@@ -25,7 +25,12 @@ import java.util.UUID;
 @ApplicationScoped
 public class RunService {
 
-    public record StartRequest(JsonNode body, String label, List<String> tags) {}
+    /** {@code runManagers} and {@code runMonitors} are the run's own role lists (Globus' run_managers, run_monitors). */
+    public record StartRequest(JsonNode body, String label, List<String> tags, List<String> runManagers,
+                               List<String> runMonitors) {}
+
+    /** PUT /runs/{id}: the fields given replace the run's; null fields stay as they are. */
+    public record RunChange(String label, List<String> tags, List<String> runManagers, List<String> runMonitors) {}
 
     /** The starter's token and any RunAs role tokens; exchanged for provider tokens, never kept in plain. */
     public record Credentials(Optional<String> user, java.util.Map<String, String> roles) {
@@ -40,9 +45,6 @@ public class RunService {
             return "Credentials[***]";
         }
     }
-
-    private static final int MAX_LABEL = 128;
-    private static final int MAX_TAGS = 64;
 
     private final FlowService flows;
     private final FlowInterpreters interpreters;
@@ -73,7 +75,7 @@ public class RunService {
                     ? JsonNodeFactory.instance.objectNode() : request.body();
             checkStart(flow, input, request);
             UUID runId = UUID.randomUUID();
-            List<String> tags = Optional.ofNullable(request.tags()).orElse(List.of());
+            List<String> tags = RunMetadata.tags(request.tags());
             Interpreter interpreter = interpreters.forRecord(flow);
             Instant now = clock.instant();
             Step step = interpreter.start(input, new RunContext(runId.toString(), flowId.toString(), flow.version(), userId,
@@ -82,7 +84,8 @@ public class RunService {
             // due now: an action to start, or more states than one turn may enter (the rest follow in later turns)
             boolean work = wake != null && !wake.isAfter(now);
             RunRecord run = new RunRecord(runId, flowId, flow.version(), userId, request.label(), tags, step.state(),
-                    now, now, step.state().status() == RunStatus.ACTIVE || step.state().status() == RunStatus.INACTIVE ? null : now);
+                    now, now, step.state().status() == RunStatus.ACTIVE || step.state().status() == RunStatus.INACTIVE ? null : now,
+                    RunMetadata.principals(request.runManagers()), RunMetadata.principals(request.runMonitors()));
             // Provider tokens first: a start the identity provider refuses leaves no run behind. A run that
             // finished at start will call nobody, and nothing would ever drop its grants: none are taken.
             List<ProviderTokens.Call> calls = step.state().status().finished() ? List.of() : calls(interpreter, call -> true);
@@ -120,12 +123,7 @@ public class RunService {
                             + " bytes. Pass large data by reference (a path or URL) instead.",
                     List.of(new FieldIssue("/body", "larger than " + maxStateBytes + " bytes")));
         }
-        if (request.label() != null && request.label().length() > MAX_LABEL) {
-            throw EngineError.invalidField("/label", "A label may have at most " + MAX_LABEL + " characters.");
-        }
-        if (request.tags() != null && request.tags().size() > MAX_TAGS) {
-            throw EngineError.invalidField("/tags", "A run may have at most " + MAX_TAGS + " tags.");
-        }
+        RunMetadata.check(new RunChange(request.label(), request.tags(), request.runManagers(), request.runMonitors()));
         if (flow.inputSchema() != null) {
             List<FieldIssue> issues = InputSchemas.validateInput(flow.inputSchema(), input).stream()
                     .map(i -> new FieldIssue("/body" + stripInputPrefix(i.pointer()), i.message())).toList();
@@ -175,39 +173,50 @@ public class RunService {
         });
     }
 
-    /** The runs the viewer may see. Filters in memory, reading flow roles once per flow version. */
-    public Uni<List<RunRecord>> list(RunQuery query, Viewer viewer) {
-        if (!viewer.restricted()) {
-            return runs.list(query);
-        }
-        java.util.Map<String, FlowRecord> flowCache = new java.util.concurrent.ConcurrentHashMap<>();
-        return Pages.filtered((batch, from) -> runs.list(new RunQuery(query.flowId(), query.status(), query.label(), query.tag(), batch, from))
-                        .flatMap(found -> preloadFlows(found, viewer, flowCache).replaceWith(found)),
-                run -> viewer.id().equals(run.ownerId())
-                        || (flowCache.containsKey(run.flowId() + "/" + run.flowVersion())
-                            && Access.seesRun(run, flowCache.get(run.flowId() + "/" + run.flowVersion()), viewer.id())),
-                query.limit(), query.offset());
+    /** One page of the runs the viewer may see, cut by the store, each with its flow. */
+    public Uni<Slice<RunAndFlow>> list(RunQuery query, Viewer viewer) {
+        return runs.list(query, viewer).flatMap(page -> {
+            java.util.Map<String, Uni<FlowRecord>> flowsOf = new java.util.LinkedHashMap<>();
+            page.items().forEach(run -> flowsOf.computeIfAbsent(run.flowId() + "/" + run.flowVersion(),
+                    key -> flows.version(run.flowId(), run.flowVersion()).memoize().indefinitely()));
+            if (flowsOf.isEmpty()) {
+                return Uni.createFrom().item(page.map(run -> new RunAndFlow(run, null)));
+            }
+            return Uni.join().all(List.copyOf(flowsOf.values())).andFailFast().map(loaded -> {
+                java.util.Map<String, FlowRecord> byKey = new java.util.HashMap<>();
+                loaded.forEach(flow -> byKey.put(flow.id() + "/" + flow.version(), flow));
+                return page.map(run -> new RunAndFlow(run, byKey.get(run.flowId() + "/" + run.flowVersion())));
+            });
+        });
     }
 
-    private Uni<Void> preloadFlows(List<RunRecord> found, Viewer viewer, java.util.Map<String, FlowRecord> cache) {
-        List<RunRecord> missing = found.stream()
-                .filter(run -> !viewer.id().equals(run.ownerId()) && !cache.containsKey(run.flowId() + "/" + run.flowVersion()))
-                .collect(java.util.stream.Collectors.toMap(run -> run.flowId() + "/" + run.flowVersion(), run -> run, (a, b) -> a))
-                .values().stream().toList();
-        if (missing.isEmpty()) {
-            return Uni.createFrom().voidItem();
-        }
-        Uni<Void> chain = Uni.createFrom().voidItem();
-        for (RunRecord run : missing) {
-            chain = chain.flatMap(v -> flows.version(run.flowId(), run.flowVersion())
-                    .invoke(flow -> cache.put(run.flowId() + "/" + run.flowVersion(), flow))
-                    .onFailure().recoverWithNull().replaceWithVoid());
-        }
-        return chain;
+    /** The run with the flow version it started from (for its title and roles). */
+    public Uni<RunAndFlow> withFlow(RunRecord run) {
+        return flows.version(run.flowId(), run.flowVersion()).map(flow -> new RunAndFlow(run, flow));
     }
 
-    public Uni<List<RunEventRecord>> log(UUID runId, int afterSeq, int limit, Viewer viewer) {
-        return get(runId, viewer).flatMap(run -> runs.events(runId, afterSeq, limit));
+    /** The definition and input schema the run was started with, if the viewer may see the run. */
+    public Uni<FlowRecord> definition(UUID runId, Viewer viewer) {
+        return get(runId, viewer).flatMap(run -> flows.version(run.flowId(), run.flowVersion()));
+    }
+
+    /** Changes label, tags and the run's own managers and monitors: the run's owner and managers may. */
+    public Uni<RunRecord> update(UUID runId, RunChange change, Viewer viewer) {
+        RunMetadata.check(change);
+        return managed(runId, viewer).flatMap(run -> {
+            String label = change.label() != null ? change.label() : run.label();
+            List<String> tags = change.tags() != null ? RunMetadata.tags(change.tags()) : run.tags();
+            List<String> managers = change.runManagers() != null ? RunMetadata.principals(change.runManagers()) : run.runManagers();
+            List<String> monitors = change.runMonitors() != null ? RunMetadata.principals(change.runMonitors()) : run.runMonitors();
+            return runs.update(runId, label, tags, managers, monitors).flatMap(updated -> get(runId));
+        });
+    }
+
+    /** Log entries after {@code marker} (oldest first), or before it, newest first, when {@code reverse}. */
+    public Uni<List<RunEventRecord>> log(UUID runId, Optional<Integer> marker, boolean reverse, int limit, Viewer viewer) {
+        return get(runId, viewer).flatMap(run -> reverse
+                ? runs.eventsBefore(runId, marker.orElse(Integer.MAX_VALUE), limit)
+                : runs.events(runId, marker.orElse(0), limit));
     }
 
     public Uni<RunRecord> cancel(UUID runId, String reason, Viewer viewer) {

@@ -46,9 +46,19 @@ public interface RunStore {
 
     Uni<Optional<RunRecord>> find(UUID runId);
 
-    Uni<List<RunRecord>> list(RunQuery query);
+    /**
+     * One page of the runs matching {@code query}, cut in the database. A restricted viewer gets only the runs
+     * {@link Access#seesRun} lets them see (the same rule, in SQL); role filters are the viewer's roles.
+     */
+    Uni<Slice<RunRecord>> list(RunQuery query, Viewer viewer);
+
+    /** Changes what a person may change on a run (PUT /runs/{id}); false when the run does not exist. */
+    Uni<Boolean> update(UUID runId, String label, List<String> tags, List<String> runManagers, List<String> runMonitors);
 
     Uni<List<RunEventRecord>> events(UUID runId, int afterSeq, int limit);
+
+    /** Log entries below {@code beforeSeq}, newest first (reverse_order). */
+    Uni<List<RunEventRecord>> eventsBefore(UUID runId, int beforeSeq, int limit);
 
     Uni<List<InboxItem>> inbox(UUID runId);
 

@@ -101,7 +101,7 @@ class FlowApiTest {
         Flows.publish(PASS_FLOW);
         Flows.publish(PASS_FLOW);
         given().when().get("/flows?limit=1").then().statusCode(200)
-                .body("items", hasSize(1)).body("has_next_page", equalTo(true));
+                .body("flows", hasSize(1)).body("has_next_page", equalTo(true));
         given().when().get("/flows?limit=0").then().statusCode(400).body("errors[0].pointer", equalTo("/limit"));
     }
 

@@ -166,7 +166,7 @@ class RunApiTest {
         String runId = Flows.start(Flows.publish(FlowApiTest.PASS_FLOW), "{}");
         Flows.awaitStatus(runId, Duration.ofSeconds(10), "SUCCEEDED");
         given().when().get("/runs?status=SUCCEEDED&tag=test&limit=1000").then().statusCode(200)
-                .body("items.run_id", hasItem(runId));
+                .body("runs.run_id", hasItem(runId));
         given().when().get("/runs?status=DONE").then().statusCode(400).body("errors[0].pointer", equalTo("/status"));
     }
 

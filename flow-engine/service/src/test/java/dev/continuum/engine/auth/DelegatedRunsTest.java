@@ -181,7 +181,7 @@ class DelegatedRunsTest {
         as(scientist).body("{\"body\":{}}").when().post("/flows/" + flow + "/run")
                 .then().statusCode(403).contentType("application/problem+json")
                 .body("detail", containsString("refused to issue provider tokens"));
-        as(scientist).when().get("/runs?flow_id=" + flow).then().statusCode(200).body("items.size()", equalTo(0));
+        as(scientist).when().get("/runs?flow_id=" + flow).then().statusCode(200).body("runs.size()", equalTo(0));
     }
 
     @Test

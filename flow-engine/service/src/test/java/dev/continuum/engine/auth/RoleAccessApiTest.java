@@ -56,8 +56,8 @@ class RoleAccessApiTest {
 
         as(scientist).when().get("/flows/" + flow).then().statusCode(200);
         as(scientist2).when().get("/flows/" + flow).then().statusCode(404);
-        as(scientist2).when().get("/flows?limit=1000").then().statusCode(200).body("items.id", not(hasItem(flow)));
-        as(scientist).when().get("/flows?limit=1000").then().statusCode(200).body("items.id", hasItem(flow));
+        as(scientist2).when().get("/flows?limit=1000").then().statusCode(200).body("flows.id", not(hasItem(flow)));
+        as(scientist).when().get("/flows?limit=1000").then().statusCode(200).body("flows.id", hasItem(flow));
     }
 
     @Test
@@ -76,7 +76,7 @@ class RoleAccessApiTest {
         String flow = publish(scientist, PASS, "\"flow_viewers\":[\"public\"]");
 
         as(admin).when().get("/flows/" + flow).then().statusCode(200);
-        as(scientist2).when().get("/flows?limit=1000").then().body("items.id", hasItem(flow));
+        as(scientist2).when().get("/flows?limit=1000").then().body("flows.id", hasItem(flow));
     }
 
     @Test
@@ -90,8 +90,8 @@ class RoleAccessApiTest {
         as(admin).when().get("/runs/" + run).then().statusCode(404);
         as(admin).when().get("/runs/" + run + "/log").then().statusCode(404);
         as(scientist2).when().get("/runs/" + run + "/log").then().statusCode(200);
-        as(admin).when().get("/runs?limit=1000").then().body("items.run_id", not(hasItem(run)));
-        as(scientist2).when().get("/runs?limit=1000").then().body("items.run_id", hasItem(run));
+        as(admin).when().get("/runs?limit=1000").then().body("runs.run_id", not(hasItem(run)));
+        as(scientist2).when().get("/runs?limit=1000").then().body("runs.run_id", hasItem(run));
     }
 
     @Test

@@ -2,8 +2,12 @@ package dev.continuum.engine.adapters.persistence;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.continuum.engine.app.FlowQuery;
 import dev.continuum.engine.app.FlowRecord;
 import dev.continuum.engine.app.FlowStore;
+import dev.continuum.engine.app.Order;
+import dev.continuum.engine.app.Slice;
+import dev.continuum.engine.app.Viewer;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.hibernate.reactive.mutiny.Mutiny;
@@ -90,15 +94,85 @@ public class HibernateFlowStore implements FlowStore {
                                 .map(v -> v == null ? Optional.<FlowRecord>empty() : Optional.of(toRecord(flow, v)))));
     }
 
+    /** Plain SQL, not HQL: filters on JSONB role lists and keyset paging (Keyset) are PostgreSQL's. */
     @Override
-    public Uni<List<FlowRecord>> list(int limit, int offset) {
-        return sessions.withSession(session -> session
-                .createSelectionQuery("select f, v from FlowEntity f, FlowVersionEntity v "
-                        + "where v.flowId = f.id and v.version = f.currentVersion and f.deleted = false "
-                        + "order by f.createdAt desc, f.id", Object[].class)
-                .setFirstResult(offset).setMaxResults(limit)
-                .getResultList()
-                .map(rows -> rows.stream().map(r -> toRecord((FlowEntity) r[0], (FlowVersionEntity) r[1])).toList()));
+    public Uni<Slice<FlowRecord>> list(FlowQuery query, Viewer viewer) {
+        Keyset.Params params = new Keyset.Params();
+        List<String> where = new java.util.ArrayList<>(List.of("NOT f.deleted"));
+        FlowQuery.Filter filter = query.filter();
+        if (!filter.fulltext().isEmpty()) {
+            String any = "ILIKE ANY(" + params.add(Keyset.containsPatterns(filter.fulltext())) + "::text[])";
+            where.add("(f.title " + any + " OR f.subtitle " + any + " OR f.description " + any + " OR f.owner_id " + any
+                    + " OR f.id::text " + any + " OR f.roles->>'flow_administrators' " + any + ")");
+        }
+        contains("f.title", filter.titles(), params, where);
+        contains("f.subtitle", filter.subtitles(), params, where);
+        contains("f.description", filter.descriptions(), params, where);
+        if (!filter.keywords().isEmpty()) {
+            where.add("EXISTS (SELECT 1 FROM jsonb_array_elements_text(f.keywords) k WHERE k ILIKE ANY("
+                    + params.add(Keyset.containsPatterns(filter.keywords())) + "::text[]))");
+        }
+        if (viewer.restricted() || !filter.roles().isEmpty()) {
+            Map<FlowQuery.Role, String> holds = roles(viewer.id(), params);
+            if (viewer.restricted()) {
+                where.add("(" + holds.get(FlowQuery.Role.FLOW_OWNER) + " OR " + holds.get(FlowQuery.Role.FLOW_ADMINISTRATORS)
+                        + " OR " + holds.get(FlowQuery.Role.FLOW_STARTERS) + " OR " + holds.get(FlowQuery.Role.FLOW_VIEWERS) + ")");
+            }
+            if (!filter.roles().isEmpty()) {
+                where.add("(" + filter.roles().stream().map(holds::get).collect(java.util.stream.Collectors.joining(" OR ")) + ")");
+            }
+        }
+        List<Keyset.Key> keys = keys(query.order());
+        if (!query.after().isEmpty()) {
+            where.add(Keyset.after(keys, query.after(), params));
+        }
+        String sql = "SELECT f.id, f.owner_id, v.version, f.title, f.subtitle, f.description, f.keywords::text, f.roles::text, "
+                + "v.definition::text, v.input_schema::text, f.created_at, f.updated_at, " + Keyset.selectKeys(keys)
+                + " FROM flows f JOIN flow_versions v ON v.flow_id = f.id AND v.version = f.current_version"
+                + " WHERE " + String.join(" AND ", where) + " ORDER BY " + Keyset.orderBy(keys)
+                + " LIMIT " + params.add(query.limit() + 1) + " OFFSET " + params.add(query.offset());
+        return pool.preparedQuery(sql).execute(Tuple.from(params.values))
+                .map(rows -> Keyset.slice(rows, query.limit(), 12, keys.size(), row -> new FlowRecord(row.getUUID(0),
+                        row.getString(1), row.getInteger(2), row.getString(3), row.getString(4), row.getString(5),
+                        readList(read(row.getString(6))), read(row.getString(7)), read(row.getString(8)),
+                        read(row.getString(9)), row.getOffsetDateTime(10).toInstant(), row.getOffsetDateTime(11).toInstant())));
+    }
+
+    private static void contains(String column, List<String> values, Keyset.Params params, List<String> where) {
+        if (!values.isEmpty()) {
+            where.add(column + " ILIKE ANY(" + params.add(Keyset.containsPatterns(values)) + "::text[])");
+        }
+    }
+
+    /** Globus' flow roles as SQL over the flow ({@code f}); mirrors Access. */
+    private static Map<FlowQuery.Role, String> roles(String user, Keyset.Params params) {
+        String u = params.add(user);
+        String p = params.add(Keyset.principals(user)) + "::text[]";
+        Map<FlowQuery.Role, String> holds = new java.util.EnumMap<>(FlowQuery.Role.class);
+        holds.put(FlowQuery.Role.FLOW_OWNER, "(f.owner_id = " + u + " OR f.roles->'flow_owners' ?| " + p + ")");
+        holds.put(FlowQuery.Role.FLOW_ADMINISTRATORS, "f.roles->'flow_administrators' ?| " + p);
+        holds.put(FlowQuery.Role.FLOW_STARTERS, "f.roles->'flow_starters' ?| " + p);
+        holds.put(FlowQuery.Role.FLOW_VIEWERS, "f.roles->'flow_viewers' ?| " + p);
+        holds.put(FlowQuery.Role.RUN_MANAGERS, "f.roles->'run_managers' ?| " + p);
+        holds.put(FlowQuery.Role.RUN_MONITORS, "f.roles->'run_monitors' ?| " + p);
+        return holds;
+    }
+
+    private static List<Keyset.Key> keys(List<Order<FlowQuery.Field>> order) {
+        List<Keyset.Key> keys = new java.util.ArrayList<>();
+        for (Order<FlowQuery.Field> o : order) {
+            keys.add(switch (o.field()) {
+                case ID -> new Keyset.Key("f.id", "uuid", o.descending());
+                case TITLE -> new Keyset.Key("f.title", "text", o.descending());
+                case CREATED_AT -> new Keyset.Key("f.created_at", "timestamptz", o.descending());
+                case UPDATED_AT -> new Keyset.Key("f.updated_at", "timestamptz", o.descending());
+                case FLOW_OWNER -> new Keyset.Key("f.owner_id", "text", o.descending());
+            });
+        }
+        if (order.stream().noneMatch(o -> o.field() == FlowQuery.Field.ID)) {
+            keys.add(new Keyset.Key("f.id", "uuid", false));
+        }
+        return keys;
     }
 
     @Override

@@ -5,10 +5,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.continuum.engine.app.Order;
 import dev.continuum.engine.app.RunEventRecord;
 import dev.continuum.engine.app.RunQuery;
 import dev.continuum.engine.app.RunRecord;
 import dev.continuum.engine.app.RunStore;
+import dev.continuum.engine.app.Slice;
+import dev.continuum.engine.app.TimeRange;
+import dev.continuum.engine.app.Viewer;
 import dev.continuum.flow.run.LogEntry;
 import dev.continuum.flow.run.RunState;
 import io.smallrye.mutiny.Uni;
@@ -37,8 +41,13 @@ import java.util.UUID;
 @ApplicationScoped
 public class PgRunStore implements RunStore {
 
-    private static final String RUN_COLUMNS =
-            "id, flow_id, flow_version, owner_id, label, tags::text, state::text, created_at, updated_at, completed_at";
+    private static final String RUN_COLUMNS = columns("");
+
+    static String columns(String table) {
+        return java.util.stream.Stream.of("id", "flow_id", "flow_version", "owner_id", "label", "tags::text", "state::text",
+                        "created_at", "updated_at", "completed_at", "run_managers::text", "run_monitors::text")
+                .map(column -> table + column).collect(java.util.stream.Collectors.joining(", "));
+    }
 
     private final Pool pool;
     private final ObjectMapper json;
@@ -67,8 +76,10 @@ public class PgRunStore implements RunStore {
         return pool.preparedQuery("""
                         WITH run AS (
                             INSERT INTO runs (id, flow_id, flow_version, owner_id, status, label, tags, state, next_wake_at,
-                                              lease_owner, lease_until, event_seq, created_at, updated_at, completed_at)
-                            VALUES ($1, $2, $3, $4, $5, $6, $7::text::jsonb, $8::text::jsonb, $9, $10, $11, $12, $13, $13, $14)
+                                              lease_owner, lease_until, event_seq, created_at, updated_at, completed_at,
+                                              run_managers, run_monitors)
+                            VALUES ($1, $2, $3, $4, $5, $6, $7::text::jsonb, $8::text::jsonb, $9, $10, $11, $12, $13, $13, $14,
+                                    $16::text::jsonb, $17::text::jsonb)
                             RETURNING id)
                         INSERT INTO run_events (run_id, seq, code, state_name, description, details, at)
                         SELECT run.id, e.seq, e.code, e.state_name, e.description, e.details, e.at
@@ -76,7 +87,8 @@ public class PgRunStore implements RunStore {
                 .execute(Tuple.from(new Object[]{run.id(), run.flowId(), run.flowVersion(), run.ownerId(),
                         run.state().status().name(), run.label(), write(json.valueToTree(run.tags())),
                         write(run.state().toJson()), odt(nextWakeAt), leaseOwner, odt(leaseUntil), log.size(),
-                        odt(run.createdAt()), odt(run.completedAt()), eventRows(log, null)}))
+                        odt(run.createdAt()), odt(run.completedAt()), eventRows(log, null), write(json.valueToTree(run.runManagers())),
+                        write(json.valueToTree(run.runMonitors()))}))
                 .replaceWithVoid();
     }
 
@@ -147,30 +159,114 @@ public class PgRunStore implements RunStore {
     }
 
     @Override
-    public Uni<List<RunRecord>> list(RunQuery query) {
-        List<Object> params = new ArrayList<>();
-        StringBuilder where = new StringBuilder("TRUE");
-        query.flowId().ifPresent(id -> { params.add(id); where.append(" AND flow_id = $").append(params.size()); });
-        query.status().ifPresent(s -> { params.add(s); where.append(" AND status = $").append(params.size()); });
-        query.label().ifPresent(l -> { params.add(l); where.append(" AND label = $").append(params.size()); });
-        query.tag().ifPresent(t -> { params.add(write(json.createArrayNode().add(t)));
-            where.append(" AND tags @> $").append(params.size()).append("::text::jsonb"); });
-        params.add(query.limit());
-        params.add(query.offset());
-        String sql = "SELECT " + RUN_COLUMNS + " FROM runs WHERE " + where
-                + " ORDER BY created_at DESC, id LIMIT $" + (params.size() - 1) + " OFFSET $" + params.size();
-        return pool.preparedQuery(sql).execute(Tuple.from(params)).map(rows -> {
-            List<RunRecord> runs = new ArrayList<>();
-            rows.forEach(row -> runs.add(toRun(row)));
-            return runs;
-        });
+    public Uni<Slice<RunRecord>> list(RunQuery query, Viewer viewer) {
+        Keyset.Params params = new Keyset.Params();
+        List<String> where = new ArrayList<>();
+        RunQuery.Filter filter = query.filter();
+        if (!filter.flowIds().isEmpty()) {
+            where.add("r.flow_id = ANY(" + params.add(filter.flowIds().toArray(new UUID[0])) + "::uuid[])");
+        }
+        if (!filter.statuses().isEmpty()) {
+            where.add("r.status = ANY(" + params.add(filter.statuses().toArray(new String[0])) + "::text[])");
+        }
+        if (!filter.labels().isEmpty()) {
+            where.add("r.label ILIKE ANY(" + params.add(Keyset.containsPatterns(filter.labels())) + "::text[])");
+        }
+        filter.exactLabel().ifPresent(label -> where.add("r.label = " + params.add(label)));
+        if (!filter.tags().isEmpty()) {
+            where.add("r.tags ?| " + params.add(filter.tags().toArray(new String[0])) + "::text[]");
+        }
+        if (!filter.flowTitles().isEmpty()) {
+            where.add("f.title ILIKE ANY(" + params.add(Keyset.containsPatterns(filter.flowTitles())) + "::text[])");
+        }
+        if (!filter.owners().isEmpty()) {
+            where.add("r.owner_id = ANY(" + params.add(filter.owners().toArray(new String[0])) + "::text[])");
+        }
+        within("r.created_at", filter.started(), params, where);
+        within("r.completed_at", filter.completed(), params, where);
+        if (viewer.restricted() || !filter.roles().isEmpty()) {
+            Map<RunQuery.Role, String> holds = roles(viewer.id(), params);
+            if (viewer.restricted()) {
+                where.add("(" + String.join(" OR ", holds.values()) + ")");
+            }
+            if (!filter.roles().isEmpty()) {
+                where.add("(" + filter.roles().stream().map(holds::get).collect(java.util.stream.Collectors.joining(" OR ")) + ")");
+            }
+        }
+        List<Keyset.Key> keys = keys(query.order());
+        if (!query.after().isEmpty()) {
+            where.add(Keyset.after(keys, query.after(), params));
+        }
+        String sql = "SELECT " + columns("r.") + ", " + Keyset.selectKeys(keys) + " FROM runs r JOIN flows f ON f.id = r.flow_id"
+                + (where.isEmpty() ? "" : " WHERE " + String.join(" AND ", where))
+                + " ORDER BY " + Keyset.orderBy(keys)
+                + " LIMIT " + params.add(query.limit() + 1) + " OFFSET " + params.add(query.offset());
+        return pool.preparedQuery(sql).execute(Tuple.from(params.values))
+                .map(rows -> Keyset.slice(rows, query.limit(), RUN_FIELDS, keys.size(), this::toRun));
+    }
+
+    private static final int RUN_FIELDS = 12;
+
+    /** Globus' run roles as SQL over the run ({@code r}) and its flow ({@code f}); mirrors Access. */
+    private static Map<RunQuery.Role, String> roles(String user, Keyset.Params params) {
+        String u = params.add(user);
+        String p = params.add(Keyset.principals(user)) + "::text[]";
+        Map<RunQuery.Role, String> holds = new java.util.EnumMap<>(RunQuery.Role.class);
+        holds.put(RunQuery.Role.RUN_OWNER, "r.owner_id = " + u);
+        holds.put(RunQuery.Role.RUN_MANAGERS, "r.run_managers ?| " + p);
+        holds.put(RunQuery.Role.RUN_MONITORS, "r.run_monitors ?| " + p);
+        holds.put(RunQuery.Role.FLOW_RUN_MANAGERS, "(f.owner_id = " + u + " OR f.roles->'flow_owners' ?| " + p
+                + " OR f.roles->'flow_administrators' ?| " + p + " OR f.roles->'run_managers' ?| " + p + ")");
+        holds.put(RunQuery.Role.FLOW_RUN_MONITORS, "f.roles->'run_monitors' ?| " + p);
+        return holds;
+    }
+
+    private static List<Keyset.Key> keys(List<Order<RunQuery.Field>> order) {
+        List<Keyset.Key> keys = new ArrayList<>();
+        for (Order<RunQuery.Field> o : order) {
+            keys.add(switch (o.field()) {
+                case ID -> new Keyset.Key("r.id", "uuid", o.descending());
+                case START_TIME -> new Keyset.Key("r.created_at", "timestamptz", o.descending());
+                case COMPLETION_TIME -> new Keyset.Key("COALESCE(r.completed_at, 'infinity'::timestamptz)", "timestamptz", o.descending());
+                case STATUS -> new Keyset.Key("r.status", "text", o.descending());
+                case LABEL -> new Keyset.Key("COALESCE(r.label, '')", "text", o.descending());
+            });
+        }
+        if (order.stream().noneMatch(o -> o.field() == RunQuery.Field.ID)) {
+            keys.add(new Keyset.Key("r.id", "uuid", false));
+        }
+        return keys;
+    }
+
+    static void within(String column, TimeRange range, Keyset.Params params, List<String> where) {
+        range.from().ifPresent(from -> where.add(column + " >= " + params.add(odt(from))));
+        range.to().ifPresent(to -> where.add(column + " < " + params.add(odt(to))));
+    }
+
+    @Override
+    public Uni<Boolean> update(UUID runId, String label, List<String> tags, List<String> runManagers, List<String> runMonitors) {
+        // updated_at stays: it is the driver's optimistic check on the run's state, which this does not touch.
+        return pool.preparedQuery("UPDATE runs SET label = $2, tags = $3::text::jsonb, run_managers = $4::text::jsonb, "
+                        + "run_monitors = $5::text::jsonb WHERE id = $1")
+                .execute(Tuple.of(runId, label, write(json.valueToTree(tags)), write(json.valueToTree(runManagers)),
+                        write(json.valueToTree(runMonitors))))
+                .map(rows -> rows.rowCount() > 0);
     }
 
     @Override
     public Uni<List<RunEventRecord>> events(UUID runId, int afterSeq, int limit) {
+        return events("seq > $2 ORDER BY seq", runId, afterSeq, limit);
+    }
+
+    @Override
+    public Uni<List<RunEventRecord>> eventsBefore(UUID runId, int beforeSeq, int limit) {
+        return events("seq < $2 ORDER BY seq DESC", runId, beforeSeq, limit);
+    }
+
+    private Uni<List<RunEventRecord>> events(String range, UUID runId, int seq, int limit) {
         return pool.preparedQuery("SELECT seq, code, state_name, description, details::text, at FROM run_events "
-                        + "WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3")
-                .execute(Tuple.of(runId, afterSeq, limit))
+                        + "WHERE run_id = $1 AND " + range + " LIMIT $3")
+                .execute(Tuple.of(runId, seq, limit))
                 .map(rows -> {
                     List<RunEventRecord> events = new ArrayList<>();
                     rows.forEach(row -> events.add(new RunEventRecord(row.getInteger(0), row.getString(1),
@@ -229,10 +325,17 @@ public class PgRunStore implements RunStore {
         read(row.getString(5)).forEach(t -> tags.add(t.asText()));
         return new RunRecord(row.getUUID(0), row.getUUID(1), row.getInteger(2), row.getString(3), row.getString(4),
                 tags, RunState.fromJson(read(row.getString(6))), row.getOffsetDateTime(7).toInstant(),
-                row.getOffsetDateTime(8).toInstant(), instant(row.getOffsetDateTime(9)));
+                row.getOffsetDateTime(8).toInstant(), instant(row.getOffsetDateTime(9)),
+                texts(read(row.getString(10))), texts(read(row.getString(11))));
     }
 
-    private static OffsetDateTime odt(Instant instant) {
+    private static List<String> texts(JsonNode array) {
+        List<String> items = new ArrayList<>();
+        array.forEach(item -> items.add(item.asText()));
+        return items;
+    }
+
+    static OffsetDateTime odt(Instant instant) {
         return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
     }
 

@@ -24,8 +24,8 @@ final class RunClaims {
     /** A lease wanted on one run. */
     record Claim(UUID runId, String owner, OffsetDateTime now, OffsetDateTime leaseUntil) {}
 
-    static final String COLUMNS =
-            "r.id, r.flow_id, r.flow_version, r.owner_id, r.label, r.tags::text, r.state::text, r.created_at, r.updated_at, r.completed_at";
+    /** The columns PgRunStore.toRun reads, in its order (one list, so a new run column reaches claims too). */
+    static final String COLUMNS = PgRunStore.columns("r.");
 
     private static final String ONE = "UPDATE runs r SET lease_owner = $2, lease_until = $4 WHERE r.id = $1 "
             + "AND (r.lease_owner IS NULL OR r.lease_owner = $2 OR r.lease_until < $3) RETURNING " + COLUMNS;

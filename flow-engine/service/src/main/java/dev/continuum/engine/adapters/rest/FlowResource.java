@@ -9,14 +9,14 @@ import dev.continuum.engine.domain.EngineError;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
-import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -59,7 +59,8 @@ public class FlowResource {
      * @param runAs access tokens for the {@code RunAs} roles the flow's Action states name, by role name
      *              (Globus' run-start credentials). Exchanged at start, never stored in plain or echoed back.
      */
-    public record RunBody(JsonNode body, String label, List<String> tags, java.util.Map<String, String> runAs) {
+    public record RunBody(JsonNode body, String label, List<String> tags, java.util.Map<String, String> runAs,
+                          List<String> runManagers, List<String> runMonitors) {
         @Override
         public String toString() {
             return "RunBody[label=" + label + ", run_as=" + (runAs == null ? "none" : runAs.keySet() + " (tokens hidden)") + "]";
@@ -80,7 +81,7 @@ public class FlowResource {
     @Operation(summary = "Publish a flow (version 1)")
     public Uni<Response> create(FlowBody body) {
         return flows.create(required(body).draft(), caller.userId()).map(flow ->
-                Response.created(URI.create("/flows/" + flow.id())).entity(Views.Flow.of(flow)).build());
+                Response.created(URI.create("/flows/" + flow.id())).entity(Views.Flow.of(flow, caller.viewer())).build());
     }
 
     @POST
@@ -98,23 +99,29 @@ public class FlowResource {
     }
 
     @GET
-    public Uni<Views.Page<Views.Flow>> list(@QueryParam("limit") @DefaultValue("100") int limit,
-                                           @QueryParam("offset") @DefaultValue("0") int offset) {
-        Paging.check(limit, offset);
-        return flows.list(limit + 1, offset, caller.viewer()).map(found -> Paging.page(found.stream().map(Views.Flow::of).toList(), limit, offset));
+    @Operation(summary = "List the flows you may see, newest first, in marker-paged pages (Globus' filter_roles, "
+            + "filter_fulltext, filter_title, filter_keywords, orderby, marker)")
+    public Uni<Views.FlowPage> list(@Context UriInfo uri) {
+        ListParams params = ListParams.of(uri.getQueryParameters(), Listings.FLOW_PARAMS);
+        var query = Listings.flows(params);
+        var viewer = caller.viewer();
+        return flows.list(query, viewer).map(page -> new Views.FlowPage(
+                page.items().stream().map(flow -> Views.Flow.of(flow, viewer)).toList(), query.limit(),
+                page.hasNextPage(), params.next(page.after())));
     }
 
     @GET
     @Path("/{flowId}")
     public Uni<Views.Flow> get(@PathParam("flowId") String flowId) {
-        return flows.visible(Ids.parse(flowId, "flowId"), caller.viewer()).map(Views.Flow::of);
+        return flows.visible(Ids.parse(flowId, "flowId"), caller.viewer()).map(flow -> Views.Flow.of(flow, caller.viewer()));
     }
 
     @PUT
     @Path("/{flowId}")
     @Operation(summary = "Update a flow: creates a new version; running runs keep theirs")
     public Uni<Views.Flow> update(@PathParam("flowId") String flowId, FlowBody body) {
-        return flows.update(Ids.parse(flowId, "flowId"), required(body).draft(), caller.viewer()).map(Views.Flow::of);
+        return flows.update(Ids.parse(flowId, "flowId"), required(body).draft(), caller.viewer())
+                .map(flow -> Views.Flow.of(flow, caller.viewer()));
     }
 
     @DELETE
@@ -127,11 +134,13 @@ public class FlowResource {
     @Path("/{flowId}/run")
     @Operation(summary = "Start a run of the flow's current version with an input")
     public Uni<Response> run(@PathParam("flowId") String flowId, RunBody body) {
-        RunBody request = body == null ? new RunBody(null, null, null, null) : body;
+        RunBody request = body == null ? new RunBody(null, null, null, null, null, null) : body;
         var credentials = new RunService.Credentials(caller.accessToken(),
                 request.runAs() == null ? java.util.Map.of() : request.runAs());
-        return runs.start(Ids.parse(flowId, "flowId"), new RunService.StartRequest(request.body(), request.label(), request.tags()),
-                caller.viewer(), credentials).map(run -> Response.created(URI.create("/runs/" + run.id())).entity(Views.Run.of(run)).build());
+        return runs.start(Ids.parse(flowId, "flowId"), new RunService.StartRequest(request.body(), request.label(), request.tags(),
+                        request.runManagers(), request.runMonitors()), caller.viewer(), credentials)
+                .flatMap(runs::withFlow)
+                .map(run -> Response.created(URI.create("/runs/" + run.run().id())).entity(Views.Run.of(run, caller.viewer(), false)).build());
     }
 
     private static FlowBody required(FlowBody body) {

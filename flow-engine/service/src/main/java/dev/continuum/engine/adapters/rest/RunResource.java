@@ -3,21 +3,25 @@ package dev.continuum.engine.adapters.rest;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.continuum.engine.app.RunQuery;
 import dev.continuum.engine.app.RunService;
+import dev.continuum.engine.app.Viewer;
 import dev.continuum.engine.domain.EngineError;
-import dev.continuum.flow.run.RunStatus;
 import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
-import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 
 @Path("/runs")
@@ -39,6 +43,9 @@ public class RunResource {
         }
     }
 
+    /** PUT /runs/{id}: Globus' RunUpdate; fields left out stay as they are. */
+    public record RunUpdate(String label, List<String> tags, List<String> runManagers, List<String> runMonitors) {}
+
     private static final int MAX_LOG_PAGE = 1000;
 
     private final RunService runs;
@@ -50,53 +57,88 @@ public class RunResource {
     }
 
     @GET
-    @Operation(summary = "List runs, newest first; filter by flow, status, label or tag")
-    public Uni<Views.Page<Views.Run>> list(@QueryParam("flow_id") String flowId, @QueryParam("status") String status,
-                                          @QueryParam("label") String label, @QueryParam("tag") String tag,
-                                          @QueryParam("limit") @DefaultValue("100") int limit,
-                                          @QueryParam("offset") @DefaultValue("0") int offset) {
-        Paging.check(limit, offset);
-        if (status != null && Arrays.stream(RunStatus.values()).noneMatch(s -> s.name().equals(status))) {
-            throw EngineError.invalidField("/status", "status must be one of " + Arrays.toString(RunStatus.values()) + ".");
-        }
-        RunQuery query = new RunQuery(Optional.ofNullable(flowId).map(id -> Ids.parse(id, "flow_id")),
-                Optional.ofNullable(status), Optional.ofNullable(label), Optional.ofNullable(tag), limit + 1, offset);
-        return runs.list(query, caller.viewer()).map(found -> Paging.page(found.stream().map(Views.Run::of).toList(), limit, offset));
+    @Operation(summary = "List the runs you may see, newest first, in marker-paged pages (Globus' filter_status, "
+            + "filter_flow_id, filter_label, filter_tags, filter_roles, filter_start_time, filter_completion_time, orderby, marker)")
+    public Uni<Views.RunPage> list(@Context UriInfo uri) {
+        ListParams params = ListParams.of(uri.getQueryParameters(), Listings.RUN_PARAMS);
+        RunQuery query = Listings.runs(params);
+        Viewer viewer = caller.viewer();
+        return runs.list(query, viewer).map(page -> new Views.RunPage(
+                page.items().stream().map(run -> Views.Run.of(run, viewer, false)).toList(), query.limit(),
+                page.hasNextPage(), params.next(page.after())));
     }
 
     @GET
     @Path("/{runId}")
-    public Uni<Views.Run> get(@PathParam("runId") String runId) {
-        return runs.get(Ids.parse(runId, "runId"), caller.viewer()).map(Views.Run::of);
+    @Operation(summary = "The run; with include_flow_description=true also its flow's title, description and keywords")
+    public Uni<Views.Run> get(@PathParam("runId") String runId, @QueryParam("include_flow_description") String withFlow) {
+        boolean flow = ListParams.bool("include_flow_description", withFlow);
+        return runs.get(Ids.parse(runId, "runId"), caller.viewer()).flatMap(runs::withFlow)
+                .map(run -> Views.Run.of(run, caller.viewer(), flow));
+    }
+
+    @PUT
+    @Path("/{runId}")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Change the run's label, tags, run_managers or run_monitors (its owner and managers may)")
+    public Uni<Views.Run> update(@PathParam("runId") String runId, RunUpdate body) {
+        if (body == null) {
+            throw EngineError.invalidField("", "A JSON body with label, tags, run_managers or run_monitors is required.");
+        }
+        return runs.update(Ids.parse(runId, "runId"), new RunService.RunChange(body.label(), body.tags(), body.runManagers(),
+                        body.runMonitors()), caller.viewer())
+                .flatMap(runs::withFlow).map(run -> Views.Run.of(run, caller.viewer(), false));
+    }
+
+    @GET
+    @Path("/{runId}/definition")
+    @Operation(summary = "The flow definition and input schema the run was started with")
+    public Uni<Views.RunDefinition> definition(@PathParam("runId") String runId) {
+        return runs.definition(Ids.parse(runId, "runId"), caller.viewer()).map(Views.RunDefinition::of);
     }
 
     @GET
     @Path("/{runId}/log")
-    @Operation(summary = "The run's event log in order; page with 'marker' (the last seq seen)")
+    @Operation(summary = "The run's event log, oldest first (newest first with reverse_order=true); page with 'marker'")
     public Uni<Views.Log> log(@PathParam("runId") String runId, @QueryParam("limit") @DefaultValue("100") int limit,
-                              @QueryParam("marker") @DefaultValue("0") int marker) {
+                              @QueryParam("marker") String marker, @QueryParam("reverse_order") String reverseOrder) {
         if (limit < 1 || limit > MAX_LOG_PAGE) {
             throw EngineError.invalidField("/limit", "limit must be between 1 and " + MAX_LOG_PAGE + ".");
         }
+        boolean reverse = ListParams.bool("reverse_order", reverseOrder);
         var id = Ids.parse(runId, "runId");
-        return runs.log(id, marker, limit + 1, caller.viewer()).map(events -> {
+        return runs.log(id, seq(marker), reverse, limit + 1, caller.viewer()).map(events -> {
             boolean more = events.size() > limit;
             var page = (more ? events.subList(0, limit) : events).stream().map(Views.Event::of).toList();
-            return new Views.Log(id, page, more, page.isEmpty() ? null : page.get(page.size() - 1).seq());
+            return new Views.Log(id, limit, page, more, more ? String.valueOf(page.get(page.size() - 1).seq()) : null);
         });
+    }
+
+    /** A log marker is the seq of the last entry of the previous page; "0" or none starts at the beginning. */
+    private static Optional<Integer> seq(String marker) {
+        if (marker == null || marker.isBlank() || marker.equals("0")) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Integer.parseInt(marker.strip()));
+        } catch (NumberFormatException e) {
+            throw EngineError.invalidField("/marker", "'" + marker + "' is not a log marker; pass the 'marker' of the previous page.");
+        }
     }
 
     @POST
     @Path("/{runId}/cancel")
     public Uni<Views.Run> cancel(@PathParam("runId") String runId, String body) {
         String reason = CancelBody.reasonIn(body);
-        return runs.cancel(Ids.parse(runId, "runId"), reason, caller.viewer()).map(Views.Run::of);
+        return runs.cancel(Ids.parse(runId, "runId"), reason, caller.viewer()).flatMap(runs::withFlow)
+                .map(run -> Views.Run.of(run, caller.viewer(), false));
     }
 
     @POST
     @Path("/{runId}/resume")
     public Uni<Views.Run> resume(@PathParam("runId") String runId) {
-        return runs.resume(Ids.parse(runId, "runId"), caller.viewer(), caller.accessToken()).map(Views.Run::of);
+        return runs.resume(Ids.parse(runId, "runId"), caller.viewer(), caller.accessToken()).flatMap(runs::withFlow)
+                .map(run -> Views.Run.of(run, caller.viewer(), false));
     }
 
     @POST

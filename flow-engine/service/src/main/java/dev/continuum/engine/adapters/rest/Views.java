@@ -1,50 +1,159 @@
 package dev.continuum.engine.adapters.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.continuum.engine.app.Access;
 import dev.continuum.engine.app.FlowRecord;
+import dev.continuum.engine.app.RunAndFlow;
 import dev.continuum.engine.app.RunEventRecord;
 import dev.continuum.engine.app.RunRecord;
+import dev.continuum.engine.app.Viewer;
 import dev.continuum.flow.run.RunState;
+import dev.continuum.flow.run.RunStatus;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
-/** The API's JSON shapes (snake_case on the wire, like Globus Flows). */
+/**
+ * The API's JSON shapes: the Globus Flows API's (snake_case; FlowResponse, FlowRun, run log), so Globus'
+ * own clients read them, plus a few fields of Continuum's own (version, flow_version, flow_owners, seq).
+ * As in Globus, role lists are shown only to those who may change them: flow roles to the flow's
+ * administrators, a run's managers and monitors to its managers; others see empty lists.
+ */
 final class Views {
 
     private Views() {}
 
+    private static final List<String> FLOW_ROLE_ORDER = List.of("flow_owner", "flow_administrator", "flow_starter", "flow_viewer");
+
     record Flow(UUID id, int version, String title, String subtitle, String description, List<String> keywords,
-                JsonNode definition, JsonNode inputSchema, JsonNode roles, String createdBy, Instant createdAt,
-                Instant updatedAt) {
-        static Flow of(FlowRecord f) {
-            return new Flow(f.id(), f.version(), f.title(), f.subtitle(), f.description(), f.keywords(), f.definition(),
-                    f.inputSchema(), f.roles(), f.ownerId(), f.createdAt(), f.updatedAt());
+                JsonNode definition, JsonNode inputSchema, String flowOwner, List<String> flowOwners,
+                List<String> flowAdministrators, List<String> flowStarters, List<String> flowViewers,
+                List<String> runManagers, List<String> runMonitors, String createdBy, Instant createdAt,
+                Instant updatedAt, String userRole, List<String> userRoles, boolean synchronous, boolean logSupported,
+                List<String> types, String apiVersion) {
+        static Flow of(FlowRecord f, Viewer viewer) {
+            List<String> userRoles = Access.flowRoles(f, viewer.id());
+            boolean shown = !viewer.restricted() || Access.administersFlow(f, viewer.id());
+            return new Flow(f.id(), f.version(), f.title(), text(f.subtitle()), text(f.description()), f.keywords(),
+                    f.definition(), f.inputSchema(), f.ownerId(), role(f, "flow_owners", shown),
+                    role(f, "flow_administrators", shown), role(f, "flow_starters", shown), role(f, "flow_viewers", shown),
+                    role(f, "run_managers", shown), role(f, "run_monitors", shown), f.ownerId(), f.createdAt(),
+                    f.updatedAt(), strongest(userRoles), userRoles, false, true, List.of("Action"), "1.0");
+        }
+
+        private static List<String> role(FlowRecord flow, String name, boolean shown) {
+            List<String> principals = new ArrayList<>();
+            if (shown && flow.roles() != null) {
+                flow.roles().path(name).forEach(p -> principals.add(p.asText()));
+            }
+            return principals;
+        }
+
+        /** Globus' deprecated single user_role: the strongest flow role, else the run role held on the flow. */
+        private static String strongest(List<String> roles) {
+            return FLOW_ROLE_ORDER.stream().filter(roles::contains).findFirst()
+                    .orElse(roles.contains("flow_run_manager") ? "run_manager" : roles.contains("flow_run_monitor") ? "run_monitor" : null);
         }
     }
 
-    record Page<T>(List<T> items, int limit, int offset, boolean hasNextPage) {}
-
-    record RunDetails(JsonNode output, String error, String cause, String inactiveReason) {}
-
-    record Run(UUID runId, UUID flowId, int flowVersion, String status, String label, List<String> tags,
-               String createdBy, Instant startTime, Instant completionTime, RunDetails details) {
-        static Run of(RunRecord r) {
-            RunState s = r.state();
-            return new Run(r.id(), r.flowId(), r.flowVersion(), s.status().name(), r.label(), r.tags(), r.ownerId(),
-                    r.createdAt(), r.completedAt(), new RunDetails(s.output().orElse(null), s.error().orElse(null),
-                    s.cause().orElse(null), s.inactiveReason().orElse(null)));
+    /** Globus' FlowEmbed: the flow a run belongs to, as {@code GET /runs/{id}?include_flow_description=true} adds it. */
+    record FlowDescription(UUID id, String flowOwner, Instant createdAt, Instant updatedAt, String title, String subtitle,
+                           String description, List<String> keywords) {
+        static FlowDescription of(FlowRecord f) {
+            return new FlowDescription(f.id(), f.ownerId(), f.createdAt(), f.updatedAt(), f.title(), text(f.subtitle()),
+                    text(f.description()), f.keywords());
         }
     }
 
+    /** Globus' marker-paged list: {@code flows} or {@code runs}, then limit, has_next_page and marker. */
+    record FlowPage(List<Flow> flows, int limit, boolean hasNextPage, String marker) {}
+
+    record RunPage(List<Run> runs, int limit, boolean hasNextPage, String marker) {}
+
+    /** Globus' code and description, then Continuum's own: output, error, cause, inactive_reason. */
+    record RunDetails(String code, String description, JsonNode output, String error, String cause, String inactiveReason) {
+        static RunDetails of(RunState s) {
+            String[] code = switch (s.status()) {
+                case ACTIVE -> new String[]{"FlowStarted", "The run is active"};
+                case INACTIVE -> new String[]{"FlowInactive", "The run needs attention: " + s.inactiveReason().orElse("")};
+                case SUCCEEDED -> new String[]{"FlowSucceeded", "The run reached a successful completion state"};
+                case FAILED -> new String[]{"FlowFailed", "The run failed: " + s.error().orElse("")};
+                case ENDED -> new String[]{"FlowCanceled", "The run was cancelled"};
+            };
+            return new RunDetails(code[0], code[1], s.output().orElse(null), s.error().orElse(null), s.cause().orElse(null),
+                    s.inactiveReason().orElse(null));
+        }
+    }
+
+    record Run(UUID runId, UUID actionId, UUID flowId, int flowVersion, String flowTitle, Instant flowLastUpdated,
+               String status, String displayStatus, String label, List<String> tags, String runOwner, String createdBy,
+               List<String> runManagers, List<String> runMonitors, List<String> manageBy, List<String> monitorBy,
+               String userRole, List<String> userRoles, Instant startTime, Instant completionTime, RunDetails details,
+               FlowDescription flowDescription) {
+        static Run of(RunAndFlow found, Viewer viewer, boolean withFlow) {
+            RunRecord r = found.run();
+            FlowRecord f = found.flow();
+            List<String> userRoles = Access.runRoles(r, f, viewer.id());
+            boolean shown = !viewer.restricted() || Access.managesRun(r, f, viewer.id());
+            List<String> managers = shown ? r.runManagers() : List.of();
+            List<String> monitors = shown ? r.runMonitors() : List.of();
+            RunStatus status = r.state().status();
+            return new Run(r.id(), r.id(), r.flowId(), r.flowVersion(), f.title(), f.updatedAt(), status.name(), status.name(),
+                    r.label(), r.tags(), r.ownerId(), r.ownerId(), managers, monitors, managers, monitors,
+                    strongest(userRoles), userRoles, r.createdAt(), r.completedAt(), RunDetails.of(r.state()),
+                    withFlow ? FlowDescription.of(f) : null);
+        }
+
+        /** Globus' deprecated single user_role: owner, else manager (of the run or through its flow), else monitor. */
+        private static String strongest(List<String> roles) {
+            if (roles.contains("run_owner")) {
+                return "run_owner";
+            }
+            if (roles.contains("run_manager") || roles.contains("flow_run_manager")) {
+                return roles.contains("run_manager") ? "run_manager" : "flow_run_manager";
+            }
+            return roles.isEmpty() ? null : roles.get(0);
+        }
+    }
+
+    /** Globus' GetRunDefinitionResponse (plus the flow version). */
+    record RunDefinition(UUID flowId, int flowVersion, JsonNode definition, JsonNode inputSchema) {
+        static RunDefinition of(FlowRecord f) {
+            return new RunDefinition(f.id(), f.version(), f.definition(),
+                    f.inputSchema() != null ? f.inputSchema() : com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode());
+        }
+    }
+
+    private static final List<String> STATE_TYPES = List.of("ExpressionEval", "Action", "Pass", "Choice", "Wait", "Parallel",
+            "Map", "Fail");
+
+    /**
+     * A log entry as Globus shows one (time, code, description, details with state_name and state_type), plus
+     * Continuum's seq (its place in the log; the marker is the last seq of a page) and state_name beside details.
+     */
     record Event(int seq, String code, String stateName, String description, JsonNode details, Instant time) {
         static Event of(RunEventRecord e) {
-            return new Event(e.seq(), e.code(), e.stateName(), e.description(), e.details(), e.at());
+            JsonNode details = e.details();
+            if (e.stateName() != null && (details == null || details.isObject())) {
+                ObjectNode withState = details == null ? com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
+                        : ((ObjectNode) details).deepCopy();
+                withState.put("state_name", e.stateName());
+                STATE_TYPES.stream().filter(type -> e.code().startsWith(type)).findFirst()
+                        .ifPresent(type -> withState.put("state_type", type));
+                details = withState;
+            }
+            return new Event(e.seq(), e.code(), e.stateName(), e.description(), details, e.at());
         }
     }
 
-    record Log(UUID runId, List<Event> entries, boolean hasNextPage, Integer marker) {}
+    record Log(UUID runId, int limit, List<Event> entries, boolean hasNextPage, String marker) {}
 
     record Validation(boolean valid, List<dev.continuum.engine.domain.EngineError.FieldIssue> errors) {}
+
+    private static String text(String value) {
+        return value == null ? "" : value;
+    }
 }
