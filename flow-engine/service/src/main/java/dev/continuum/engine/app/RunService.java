@@ -65,7 +65,8 @@ public class RunService {
         this.maxStateBytes = config.runs().maxStateBytes();
     }
 
-    public Uni<RunRecord> start(UUID flowId, StartRequest request, Viewer viewer, Credentials credentials) {
+    /** Starts a run of the flow's current version; answers it with that version (no second read of the flow). */
+    public Uni<RunAndFlow> start(UUID flowId, StartRequest request, Viewer viewer, Credentials credentials) {
         String userId = viewer.id();
         return flows.visible(flowId, viewer).flatMap(flow -> {
             if (viewer.restricted() && !Access.startsFlow(flow, userId)) {
@@ -98,7 +99,7 @@ public class RunService {
                             driver.launch(runId, run);
                         }
                     })
-                    .replaceWith(run);
+                    .replaceWith(new RunAndFlow(run, flow));
         });
     }
 

@@ -139,7 +139,6 @@ public class FlowResource {
                 request.runAs() == null ? java.util.Map.of() : request.runAs());
         return runs.start(Ids.parse(flowId, "flowId"), new RunService.StartRequest(request.body(), request.label(), request.tags(),
                         request.runManagers(), request.runMonitors()), caller.viewer(), credentials)
-                .flatMap(runs::withFlow)
                 .map(run -> Response.created(URI.create("/runs/" + run.run().id())).entity(Views.Run.of(run, caller.viewer(), false)).build());
     }
 
