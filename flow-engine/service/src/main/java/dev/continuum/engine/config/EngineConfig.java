@@ -22,13 +22,16 @@ public interface EngineConfig {
     Db db();
 
     /**
-     * Not the engine's: the build names Keycloak's zip to the tests as continuum.keycloak.zip (auth's
-     * KeycloakServer reads it). Listed so this mapping, which owns the "continuum" prefix, accepts it.
+     * Not the engine's: continuum.keycloak.* (zip, start-timeout-s) are read by auth's KeycloakServer, which
+     * tests start; the build passes them as system properties. Listed so this mapping, which owns the
+     * "continuum" prefix, accepts them.
      */
     Optional<Keycloak> keycloak();
 
     interface Keycloak {
         Optional<String> zip();
+
+        Optional<String> startTimeoutS();
     }
 
     /**
