@@ -208,7 +208,7 @@ class RunDriverTest {
         }
 
         @Override
-        public Uni<List<FlowRecord>> list(int limit, int offset) {
+        public Uni<Slice<FlowRecord>> list(FlowQuery query, Viewer viewer) {
             throw new UnsupportedOperationException();
         }
 

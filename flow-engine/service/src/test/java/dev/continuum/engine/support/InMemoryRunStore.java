@@ -65,7 +65,7 @@ public final class InMemoryRunStore implements RunStore {
         row.leaseUntil = leaseUntil;
         RunRecord r = row.run;
         row.run = new RunRecord(r.id(), r.flowId(), r.flowVersion(), r.ownerId(), r.label(), r.tags(), state, r.createdAt(),
-                now, finished ? Objects.requireNonNullElse(r.completedAt(), now) : r.completedAt());
+                now, finished ? Objects.requireNonNullElse(r.completedAt(), now) : r.completedAt(), r.runManagers(), r.runMonitors());
         append(row, log);
         return Uni.createFrom().item(true);
     }
@@ -105,13 +105,34 @@ public final class InMemoryRunStore implements RunStore {
     }
 
     @Override
-    public synchronized Uni<List<RunRecord>> list(RunQuery query) {
-        return Uni.createFrom().item(rows.values().stream().map(row -> row.run).toList());
+    public synchronized Uni<dev.continuum.engine.app.Slice<RunRecord>> list(RunQuery query, dev.continuum.engine.app.Viewer viewer) {
+        // the driver tests list nothing; every run, unfiltered and on one page, is enough here
+        return Uni.createFrom().item(new dev.continuum.engine.app.Slice<>(rows.values().stream().map(row -> row.run).toList(), List.of()));
+    }
+
+    @Override
+    public synchronized Uni<Boolean> update(UUID runId, String label, List<String> tags, List<String> runManagers,
+                                            List<String> runMonitors) {
+        Row row = rows.get(runId);
+        if (row == null) {
+            return Uni.createFrom().item(false);
+        }
+        RunRecord r = row.run;
+        row.run = new RunRecord(r.id(), r.flowId(), r.flowVersion(), r.ownerId(), label, tags, r.state(), r.createdAt(),
+                r.updatedAt(), r.completedAt(), runManagers, runMonitors);
+        return Uni.createFrom().item(true);
     }
 
     @Override
     public synchronized Uni<List<RunEventRecord>> events(UUID runId, int afterSeq, int limit) {
         return Uni.createFrom().item(rows.get(runId).log.stream().filter(e -> e.seq() > afterSeq).limit(limit).toList());
+    }
+
+    @Override
+    public synchronized Uni<List<RunEventRecord>> eventsBefore(UUID runId, int beforeSeq, int limit) {
+        List<RunEventRecord> newestFirst = new java.util.ArrayList<>(rows.get(runId).log);
+        java.util.Collections.reverse(newestFirst);
+        return Uni.createFrom().item(newestFirst.stream().filter(e -> e.seq() < beforeSeq).limit(limit).toList());
     }
 
     @Override
