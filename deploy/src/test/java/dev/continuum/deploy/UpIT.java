@@ -191,8 +191,8 @@ class UpIT {
         builder.environment().remove("CONTINUUM_AUTH_ENABLED");
         builder.environment().remove("CONTINUUM_DB_HOST");
         // As a user's shell may have it: every JVM `up` starts then writes "Picked up JAVA_TOOL_OPTIONS" to stderr,
-        // which must not reach a gateway's secret.
-        builder.environment().put("JAVA_TOOL_OPTIONS", "-Dcontinuum.up.probe=1");
+        // which must not reach a gateway's secret. (Not a continuum.* key: the engine refuses unknown ones.)
+        builder.environment().put("JAVA_TOOL_OPTIONS", "-Dfile.encoding=UTF-8");
         Process up = builder.start();
         up.getOutputStream().close();
         return up;
