@@ -63,7 +63,8 @@ SlurmctldPort=$ctld
 SlurmdPort=$slurmd_port
 SlurmUser=root
 AuthType=auth/munge
-AuthInfo=socket=$dir/munge/munge.socket
+# cred_expire is also how long a requeued job waits before it may start again (default 120 s)
+AuthInfo=socket=$dir/munge/munge.socket,cred_expire=10
 CredType=cred/munge
 AuthAltTypes=auth/jwt
 AuthAltParameters=jwt_key=$dir/etc/jwt.key
