@@ -6,13 +6,13 @@ import java.util.Locale;
 
 /**
  * Builds policies from names such as {@code fifo}, {@code srtf}, {@code las+migrate},
- * {@code fifo+fgd}, {@code qssf+lend}: an order ({@code fifo sjf srtf las qssf}), then any of a
+ * {@code fifo+fgd}, {@code qssf+lend}: an order ({@code fifo sjf srtf las qssf priority}), then any of a
  * placement ({@code bestfit worstfit dotprod fgd firstfit}) and switches ({@code preempt
  * nopreempt migrate lend synergy spread elastic}). A bare placement or {@code synergy} means
  * FIFO with it; {@code tiresias} is {@code las}. SRTF and LAS preempt unless told not to.
  */
 public final class Policies {
-    public static final List<String> ORDERS = List.of("fifo", "sjf", "srtf", "las", "qssf");
+    public static final List<String> ORDERS = List.of("fifo", "sjf", "srtf", "las", "qssf", "priority");
     public static final List<String> PLACEMENTS = List.of("bestfit", "bestfit-weighted", "worstfit", "dotprod", "fgd", "fgd-mem", "firstfit");
     public static final List<String> SWITCHES = List.of("preempt", "nopreempt", "migrate", "lend", "synergy", "spread", "elastic");
 
@@ -70,6 +70,7 @@ public final class Policies {
             case "srtf" -> new ShortestRemainingTimeFirst();
             case "las" -> new LeastAttainedService();
             case "qssf" -> new QuasiShortestServiceFirst();
+            case "priority" -> new PriorityOrder();
             default -> throw new IllegalArgumentException("unknown order " + name);
         };
     }

@@ -89,7 +89,10 @@ public final class JwtVerifier {
         if (name.isBlank()) {
             throw new CallerRejectedException(401, "The token names no subject.");
         }
-        return Caller.of(name);
+        // Keycloak's realm roles: operator-only operations (training preempt/resize) check continuum-admin
+        java.util.Set<String> roles = new java.util.HashSet<>();
+        claims.path("realm_access").path("roles").forEach(r -> roles.add(r.asText()));
+        return Caller.of(name, roles);
     }
 
     private JsonNode verifiedClaims(String token) {

@@ -1,0 +1,82 @@
+package dev.continuum.provider.training.core;
+
+import dev.continuum.placement.model.Cluster;
+import dev.continuum.placement.model.Demand;
+import dev.continuum.placement.model.NodeSpec;
+import dev.continuum.placement.model.Site;
+import dev.continuum.placement.model.Topology;
+import dev.continuum.placement.planner.Inventory;
+import dev.continuum.placement.planner.OnlinePlanner;
+import dev.continuum.placement.planner.PlacementDecision;
+import dev.continuum.placement.planner.PlacementRequest;
+import dev.continuum.placement.planner.PlannerConfig;
+import dev.continuum.placement.planner.SiteStatus;
+import dev.continuum.provider.training.backend.BackendInventory;
+import dev.continuum.provider.training.backend.BackendInventory.PartitionInventory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The planner's pure core seen from the provider: one {@link OnlinePlanner} per backend partition
+ * (a partition is its own pool of nodes; the planner's own partitions are GPU quotas, another
+ * thing), fed the partition's nodes and asked to place, complete and tick jobs.
+ */
+final class PlannerBridge {
+    private final Map<String, OnlinePlanner> planners = new java.util.HashMap<>();
+    private final PlannerConfig config;
+
+    PlannerBridge(BackendInventory inventory, String policy, long nowMillis) {
+        this.config = PlannerConfig.DEFAULT.withPolicy(policy);
+        for (PartitionInventory p : inventory.partitions()) {
+            OnlinePlanner planner = new OnlinePlanner(config);
+            planner.update(inventoryOf(inventory.site(), p), nowMillis);
+            planners.put(p.name(), planner);
+        }
+    }
+
+    static String siteName(String site, String partition) {
+        return site + "/" + partition;
+    }
+
+    private static Inventory inventoryOf(String site, PartitionInventory p) {
+        List<NodeSpec> nodes = new ArrayList<>();
+        for (String n : p.nodes()) {
+            nodes.add(new NodeSpec(n, "", p.gpusPerNode(), p.gpuModel().orElse(""), 0, p.cpusPerNode() * 1000L,
+                    p.memoryMbPerNode()));
+        }
+        String name = siteName(site, p.name());
+        Cluster c = new Cluster(new Site(name, Site.Kind.DATACENTER), nodes, List.of(), List.of(), Topology.DEFAULT);
+        return new Inventory(List.of(c), List.of(), Map.of(), Map.of(name, SiteStatus.training()));
+    }
+
+    List<PlacementDecision> place(String partition, TrainingJob job, int gpus, long nowMillis) {
+        TrainingRequest r = job.request();
+        int min = Math.min(r.gpusMin(), gpus);
+        Demand demand = new Demand(gpus, 1000, r.gpuModel().map(Set::of).orElse(Set.of()), 0, 0);
+        long deadline = r.deadline().map(d -> Math.max(1, d.getEpochSecond())).orElse(0L);
+        PlacementRequest req = new PlacementRequest(job.id(), PlacementRequest.Kind.TRAINING, "", min, gpus, demand,
+                List.of(), deadline, 0, r.priority(), "", "", r.timeLimit().toSeconds(), true);
+        return planners.get(partition).place(req, nowMillis).decisions();
+    }
+
+    List<PlacementDecision> completed(String partition, String jobId, long nowMillis) {
+        OnlinePlanner p = planners.get(partition);
+        return p == null ? List.of() : p.observe(new dev.continuum.placement.planner.Observation.JobCompleted(jobId,
+                "", "", 0, nowMillis));
+    }
+
+    List<PlacementDecision> tick(long nowMillis) {
+        List<PlacementDecision> out = new ArrayList<>();
+        for (OnlinePlanner p : planners.values()) {
+            out.addAll(p.observe(new dev.continuum.placement.planner.Observation.Tick(nowMillis)));
+        }
+        return out;
+    }
+
+    /** The partition a planner site name stands for. */
+    static String partitionOf(String site) {
+        return site.substring(site.indexOf('/') + 1);
+    }
+}

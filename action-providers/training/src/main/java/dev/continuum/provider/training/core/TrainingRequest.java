@@ -1,0 +1,35 @@
+package dev.continuum.provider.training.core;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A validated training request (the provider's body after {@code RequestReader}): paths are
+ * absolute and confined, numbers in range, {@code gpusMin <= gpusMax}.
+ */
+public record TrainingRequest(List<String> command, Optional<String> image, List<String> args,
+                              Map<String, String> env, List<String> datasets, int gpusMin, int gpusMax,
+                              Optional<String> gpuModel, int cpus, long memoryMb, Duration timeLimit,
+                              Path checkpointDir, Path outputDir, int priority, Optional<Instant> deadline,
+                              boolean elastic, Optional<String> partition, Duration gracePeriod) {
+    public TrainingRequest {
+        command = List.copyOf(command);
+        args = List.copyOf(args);
+        env = Map.copyOf(env);
+        datasets = List.copyOf(datasets);
+    }
+
+    /** The GPUs a run gets when nothing else decides: the most it may use. */
+    public int preferredGpus() {
+        return gpusMax;
+    }
+
+    public TrainingRequest withGpus(int min, int max) {
+        return new TrainingRequest(command, image, args, env, datasets, min, max, gpuModel, cpus, memoryMb, timeLimit,
+                checkpointDir, outputDir, priority, deadline, elastic, partition, gracePeriod);
+    }
+}

@@ -1,0 +1,86 @@
+package dev.continuum.provider.training.provider;
+
+import dev.continuum.provider.server.ActionProviderServer;
+import dev.continuum.provider.server.CallerResolver;
+import dev.continuum.provider.server.FileActionStore;
+import dev.continuum.provider.server.ProviderLauncher;
+import dev.continuum.provider.server.ProviderLauncher.Arguments;
+import dev.continuum.provider.server.ProviderServerOptions;
+import dev.continuum.provider.server.auth.JwtCallerResolver;
+import dev.continuum.provider.training.backend.local.LocalBackend;
+import dev.continuum.provider.training.backend.local.LocalBackendConfig;
+import dev.continuum.provider.training.core.TrainingScheduler;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Set;
+
+/**
+ * {@code java -jar continuum-training-provider-*-runner.jar [--port 8096] [--host 0.0.0.0]
+ * [--base-path /providers/training] --work-dir DIR [--allowed-roots DIR,DIR] [--gpu-slots N]
+ * [--policy priority] [--grace-seconds 30] [--admin-role continuum-admin] [--state-dir DIR]}.
+ * Actions are kept in PostgreSQL when {@code CONTINUUM_TRAINING_DB_URL} (with
+ * {@code CONTINUUM_TRAINING_DB_USER}/{@code _PASSWORD}) is set, else in files under
+ * {@code --state-dir} (default {@code WORK/actions}); either way they survive a restart.
+ */
+public final class TrainingProviderMain {
+    private static final String USAGE = """
+            usage: continuum-training-provider --work-dir DIR [--port 8096] [--host 0.0.0.0]
+                   [--base-path /providers/training] [--allowed-roots DIR[,DIR...]] [--gpu-slots N]
+                   [--policy priority] [--grace-seconds 30] [--admin-role continuum-admin] [--state-dir DIR]
+              runs training jobs on this machine (local backend); CONTINUUM_TRAINING_DB_URL keeps actions in PostgreSQL
+            """;
+
+    private TrainingProviderMain() {
+    }
+
+    record Settings(int port, String host, String basePath, Path workDir, String allowedRoots, int gpuSlots,
+                    String policy, int graceSeconds, String adminRole, Path stateDir) {}
+
+    public static void main(String[] args) {
+        Settings s = ProviderLauncher.settingsOrExit(args, USAGE, TrainingProviderMain::parse);
+        int port = ProviderLauncher.serve(s.host(), s.port(), (vertx, router) -> {
+            CallerResolver callers = JwtCallerResolver.fromEnvironment(System.getenv(), "continuum-provider-training",
+                    "actions:training");
+            ProviderServerOptions options = ProviderServerOptions.of(vertx).withCallerResolver(callers)
+                    .withStore(store(s));
+            LocalBackend backend = new LocalBackend(LocalBackendConfig.detect(s.gpuSlots()));
+            AllowedRoots roots = new AllowedRoots(Arrays.stream(s.allowedRoots().split(",")).map(Path::of).toList());
+            TrainingProvider provider = new TrainingProvider(listener -> new TrainingScheduler(backend, s.policy(),
+                    Clock.systemUTC(), listener, s.workDir().resolve("jobs")), roots,
+                    Duration.ofSeconds(s.graceSeconds()), Duration.ofSeconds(1));
+            new OperatorRoutes(provider, callers, s.adminRole()).mount(router, s.basePath());
+            ActionProviderServer.mount(router, s.basePath(), provider, options);
+            return () -> {
+                provider.close();
+                backend.close();
+            };
+        });
+        System.out.println("training provider on http://127.0.0.1:" + port + s.basePath());
+    }
+
+    private static dev.continuum.provider.server.ActionStore store(Settings s) {
+        String url = System.getenv("CONTINUUM_TRAINING_DB_URL");
+        if (url != null && !url.isBlank()) {
+            return new PostgresActionStore(url, System.getenv().getOrDefault("CONTINUUM_TRAINING_DB_USER", "postgres"),
+                    System.getenv().getOrDefault("CONTINUUM_TRAINING_DB_PASSWORD", ""));
+        }
+        return new FileActionStore(s.stateDir());
+    }
+
+    /** Returns null when help was asked for. */
+    static Settings parse(String[] args) {
+        Arguments a = Arguments.parse(args, Set.of("--port", "--host", "--base-path", "--work-dir", "--allowed-roots",
+                "--gpu-slots", "--policy", "--grace-seconds", "--admin-role", "--state-dir"), Set.of());
+        if (a == null) {
+            return null;
+        }
+        Path work = a.path("--work-dir").orElseThrow(() -> new IllegalArgumentException("--work-dir is required"));
+        return new Settings(a.port("--port", 8096), a.text("--host", "0.0.0.0"),
+                a.basePath("--base-path", "/providers/training"), work,
+                a.text("--allowed-roots", work.resolve("data").toString()), a.number("--gpu-slots", 2, 0, 1024),
+                a.text("--policy", "priority"), a.number("--grace-seconds", 30, 0, 3600),
+                a.text("--admin-role", "continuum-admin"), a.path("--state-dir").orElse(work.resolve("actions")));
+    }
+}

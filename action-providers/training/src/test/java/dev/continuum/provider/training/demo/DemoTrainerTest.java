@@ -1,0 +1,68 @@
+package dev.continuum.provider.training.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.continuum.edge.inference.OnnxModel;
+import dev.continuum.provider.training.backend.Checkpoints;
+import dev.continuum.provider.training.backend.Progress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DemoTrainerTest {
+
+    /** The demo trainer as a backend starts it: a child JVM with the protocol's environment. */
+    static List<String> command(String... args) {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+                DemoTrainer.class.getName()));
+        cmd.addAll(List.of(args));
+        return cmd;
+    }
+
+    @Test
+    void learnsTheClassifierAndExportsAModelTheGatewaysOnnxRuntimeLoads(@TempDir Path dir) throws Exception {
+        long started = System.nanoTime();
+        ProcessBuilder pb = new ProcessBuilder(command("--steps", "300")).redirectErrorStream(true);
+        pb.environment().put("CONTINUUM_CHECKPOINT_DIR", dir.resolve("ckpt").toString());
+        pb.environment().put("CONTINUUM_OUTPUT_DIR", dir.resolve("out").toString());
+        Process p = pb.start();
+        List<String> lines = new String(p.getInputStream().readAllBytes()).lines().toList();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        double seconds = (System.nanoTime() - started) / 1e9;
+
+        assertThat(p.exitValue()).as(String.join("\n", lines)).isZero();
+        List<Progress> progress = lines.stream().map(Progress::parse).flatMap(java.util.Optional::stream).toList();
+        assertThat(progress).hasSize(300);
+        double first = progress.getFirst().loss().orElseThrow();
+        double last = progress.getLast().loss().orElseThrow();
+        assertThat(last).as("loss falls from %s", first).isLessThan(first / 3);
+        assertThat(seconds).isLessThan(60);
+        assertThat(Checkpoints.list(dir.resolve("ckpt"))).extracting(Checkpoints.Checkpoint::step)
+                .containsExactly(200L, 250L, 300L);
+
+        // the exported model answers as the trained one: the gateway would classify with it
+        Classifier trained = Classifier.read(Checkpoints.newest(dir.resolve("ckpt")).orElseThrow().path());
+        try (OnnxModel model = OnnxModel.load(dir.resolve("out/model.onnx"), false)) {
+            int right = 0;
+            for (int i = 0; i < 30; i++) {
+                float[] probs = model.run(new long[] {1, 4}, Classifier.sample(i)).values();
+                assertThat(probs).containsExactly(trained.predict(Classifier.sample(i)), org.assertj.core.data.Offset.offset(1e-4f));
+                right += argmax(probs) == Classifier.label(i) ? 1 : 0;
+            }
+            assertThat(right).isGreaterThanOrEqualTo(24);
+        }
+    }
+
+    private static int argmax(float[] v) {
+        int best = 0;
+        for (int i = 1; i < v.length; i++) {
+            best = v[i] > v[best] ? i : best;
+        }
+        return best;
+    }
+}
