@@ -13,10 +13,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class DemoTrainerTest {
+public class DemoTrainerTest {
 
     /** The demo trainer as a backend starts it: a child JVM with the protocol's environment. */
-    static List<String> command(String... args) {
+    public static List<String> command(String... args) {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
                 DemoTrainer.class.getName()));

@@ -156,6 +156,10 @@ final class LocalRun {
             case KILLED_AFTER_GRACE -> new BackendJobStatus.Killed(
                     "did not checkpoint and exit within the grace period of " + spec.gracePeriod().toSeconds() + " s",
                     progress);
+            // killed by the signal itself: it came before the job installed its handler (JVM still starting)
+            case STOP_REQUESTED -> code == CheckpointProtocol.EXIT_CHECKPOINTED ? new BackendJobStatus.Checkpointed(progress)
+                    : new BackendJobStatus.Killed("ended with code " + code + " on the stop signal, before it could checkpoint",
+                    progress);
             default -> code == CheckpointProtocol.EXIT_CHECKPOINTED ? new BackendJobStatus.Checkpointed(progress)
                     : code == 0 ? new BackendJobStatus.Succeeded(progress)
                     : new BackendJobStatus.Failed(code, "exited with code " + code + " (see attempt-" + spec.attempt()

@@ -1,0 +1,135 @@
+package dev.continuum.provider.training.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.continuum.provider.training.backend.Checkpoints;
+import dev.continuum.provider.training.backend.Placement;
+import dev.continuum.provider.training.backend.Progress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Preemption, resize, cancel and grace-period kills with the real planner deciding, the real local
+ * backend running the demo trainer as child processes, and real signals.
+ */
+class PreemptionAndResizeTest {
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    @TempDir
+    Path dir;
+    LocalCluster cluster;
+
+    @BeforeEach
+    void start() throws Exception {
+        cluster = new LocalCluster(dir, 2);
+    }
+
+    @AfterEach
+    void stop() {
+        cluster.close();
+    }
+
+    @Test
+    void aHigherPriorityJobTakesTheGpusAndThePreemptedOneFinishesFromItsCheckpoint() throws Exception {
+        cluster.submit("low", cluster.request(2, 2, 0, false, Duration.ofSeconds(20),
+                "--steps", "200", "--step-millis", "15", "--checkpoint-every", "1000"));
+        cluster.await("low", j -> j.state() == JobState.RUNNING && j.step() >= 20, WAIT);
+
+        cluster.submit("high", cluster.request(2, 2, 10, false, Duration.ofSeconds(20), "--steps", "30"));
+
+        TrainingJob preempted = cluster.await("low", j -> j.state() == JobState.PREEMPTED, WAIT);
+        assertThat(preempted.history()).extracting(Move::kind).containsExactly(Move.Kind.PREEMPTED);
+        assertThat(cluster.await("high", j -> j.state().finished(), WAIT).state()).isEqualTo(JobState.SUCCEEDED);
+        TrainingJob low = cluster.await("low", j -> j.state().finished(), WAIT);
+
+        assertThat(low.state()).isEqualTo(JobState.SUCCEEDED);
+        assertThat(low.attempt()).isEqualTo(2);
+        List<Progress> before = cluster.progress("low", 1);
+        List<Progress> after = cluster.progress("low", 2);
+        long checkpointed = before.getLast().step();
+        assertThat(cluster.log("low", 2)).contains("resumed from " + Checkpoints.name(checkpointed));
+        // no step repeated beyond the checkpoint, none skipped, and the loss goes on from where it was
+        assertThat(after.getFirst().step()).isEqualTo(checkpointed + 1);
+        assertThat(after.getLast().step()).isEqualTo(200);
+        assertThat(after.getFirst().loss().orElseThrow()).isLessThanOrEqualTo(before.getLast().loss().orElseThrow())
+                .isLessThan(before.getFirst().loss().orElseThrow() * 0.9);
+    }
+
+    @Test
+    void anElasticJobShrinksToOneGpuAndGrowsBackResumingWithTheNewWorldSize() throws Exception {
+        cluster.submit("elastic", cluster.request(1, 2, 0, true, Duration.ofSeconds(20),
+                "--steps", "150", "--step-millis", "15"));
+        cluster.await("elastic", j -> j.state() == JobState.RUNNING && j.step() >= 10, WAIT);
+        assertThat(cluster.job("elastic").placement().map(Placement::gpus)).contains(2);
+
+        cluster.scheduler.resize("elastic", 1, "operator");
+        cluster.await("elastic", j -> j.attempt() == 2 && j.state() == JobState.RUNNING
+                && cluster.reported("elastic", 2), WAIT);
+        long stepAfterShrink = cluster.job("elastic").step();
+        cluster.scheduler.resize("elastic", 2, "operator");
+        TrainingJob done = cluster.await("elastic", j -> j.state().finished(), WAIT);
+
+        assertThat(done.state()).as(done.toString()).isEqualTo(JobState.SUCCEEDED);
+        assertThat(done.attempt()).isEqualTo(3);
+        assertThat(done.history()).extracting(Move::kind).containsExactly(Move.Kind.RESIZED, Move.Kind.RESIZED);
+        assertThat(done.history()).extracting(m -> m.from().gpus() + "->" + m.to().orElseThrow().gpus())
+                .containsExactly("2->1", "1->2");
+        assertThat(cluster.log("elastic", 2)).contains("world size 1").contains("CUDA_VISIBLE_DEVICES=0");
+        assertThat(cluster.log("elastic", 3)).contains("world size 2");
+        assertThat(stepAfterShrink).isGreaterThan(cluster.progress("elastic", 1).getLast().step());
+        assertThat(cluster.progress("elastic", 3).getFirst().step())
+                .isEqualTo(cluster.progress("elastic", 2).getLast().step() + 1);
+    }
+
+    @Test
+    void aJobCancelledWhileItCheckpointsStaysCancelledAndItsProcessesEnd() throws Exception {
+        cluster.submit("c", cluster.request(1, 1, 0, false, Duration.ofSeconds(5),
+                "--steps", "1000", "--step-millis", "20"));
+        cluster.await("c", j -> j.state() == JobState.RUNNING && j.step() >= 5, WAIT);
+
+        cluster.scheduler.preempt("c", "operator");
+        assertThat(cluster.job("c").state()).isEqualTo(JobState.CHECKPOINTING);
+        cluster.scheduler.cancel("c");
+
+        assertThat(cluster.job("c").state()).isEqualTo(JobState.CANCELLED);
+        long pid = Long.parseLong(java.nio.file.Files.readString(dir.resolve("jobs/c/attempt-1.pids")).strip());
+        long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false) && System.nanoTime() < end) {
+            cluster.scheduler.poll();
+            Thread.sleep(50);
+        }
+        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+        for (int i = 0; i < 10; i++) {
+            cluster.scheduler.poll();
+            Thread.sleep(50);
+        }
+        assertThat(cluster.job("c").state()).isEqualTo(JobState.CANCELLED);
+        assertThat(cluster.job("c").attempt()).isEqualTo(1);
+    }
+
+    @Test
+    void aScriptIgnoringTheSignalIsKilledAfterTheGracePeriodAndRestartsFromItsLastPeriodicCheckpoint() throws Exception {
+        cluster.submit("deaf", cluster.request(1, 1, 0, false, Duration.ofSeconds(1),
+                "--steps", "120", "--step-millis", "15", "--checkpoint-every", "20", "--ignore-signals"));
+        cluster.await("deaf", j -> j.state() == JobState.RUNNING && j.step() >= 50, WAIT);
+
+        long asked = System.nanoTime();
+        cluster.scheduler.preempt("deaf", "operator");
+        TrainingJob back = cluster.await("deaf", j -> j.attempt() == 2, WAIT);
+        double stoppedAfter = (System.nanoTime() - asked) / 1e9;
+        TrainingJob done = cluster.await("deaf", j -> j.state().finished(), WAIT);
+
+        assertThat(stoppedAfter).isBetween(0.9, 5.0);
+        assertThat(cluster.log("deaf", 1)).contains("ignoring SIGUSR1");
+        long lastPrinted = cluster.progress("deaf", 1).getLast().step();
+        long lastPeriodic = lastPrinted / 20 * 20;
+        assertThat(cluster.log("deaf", 2)).contains("resumed from " + Checkpoints.name(lastPeriodic));
+        assertThat(cluster.progress("deaf", 2).getFirst().step()).isEqualTo(lastPeriodic + 1);
+        assertThat(back.history()).extracting(Move::kind).containsExactly(Move.Kind.PREEMPTED);
+        assertThat(done.state()).isEqualTo(JobState.SUCCEEDED);
+    }
+}
