@@ -138,7 +138,8 @@ public final class TrainingScheduler {
         switch (s) {
             case BackendJobStatus.Pending p -> change(job.with(waitingState(job), p.reason()));
             case BackendJobStatus.Running r -> change(job.withPlacement(r.placement()).landed(r.placement())
-                    .startedAt(clock.instant()).with(stoppingState(job).orElse(JobState.RUNNING), "running"));
+                    .startedAt(clock.instant()).with(stoppingState(job).orElse(JobState.RUNNING),
+                            stoppingState(job).isPresent() ? job.message() : "running"));
             case BackendJobStatus.Stopping st -> change(job);
             case BackendJobStatus.Checkpointed c -> stopped(job, "checkpointed and stopped");
             case BackendJobStatus.Killed k -> stopped(job, k.reason() + "; resumes from its last checkpoint");

@@ -53,11 +53,12 @@ public final class CheckpointLauncher {
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
         pb.environment().put("CONTINUUM_STATE_DIR", state.toString());
         Process child = pb.start();
-        Thread.ofVirtual().start(() -> forward(child));
+        Thread output = Thread.ofVirtual().start(() -> forward(child));
         long next = System.nanoTime() + (long) (every * 1e9);
         while (!child.waitFor(50, TimeUnit.MILLISECONDS)) {
             if (stopRequested) {
                 child.destroyForcibly().waitFor();
+                output.join(5000);
                 snapshot(state, checkpoints);
                 System.out.println("checkpointed the script's state at step " + lastStep + "; exiting "
                         + CheckpointProtocol.EXIT_CHECKPOINTED);
@@ -68,6 +69,9 @@ public final class CheckpointLauncher {
                 next = System.nanoTime() + (long) (every * 1e9);
             }
         }
+        // the script's last lines may still be in the pipe: pass them on before exiting
+        output.join(5000);
+        System.out.flush();
         System.exit(child.exitValue());
     }
 
@@ -108,13 +112,28 @@ public final class CheckpointLauncher {
     }
 
     private static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> tree = Files.walk(from)) {
-            for (Path p : (Iterable<Path>) tree::iterator) {
-                Path dest = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(dest);
-                } else {
+        for (Path p : list(from)) {
+            Path dest = to.resolve(from.relativize(p).toString());
+            if (Files.isDirectory(p)) {
+                Files.createDirectories(dest);
+            } else {
+                try {
                     Files.copy(p, dest, StandardCopyOption.REPLACE_EXISTING);
+                } catch (java.nio.file.NoSuchFileException renamedMeanwhile) {
+                    // the script replaced this file by rename while we copied: its new name is in the list too
+                }
+            }
+        }
+    }
+
+    /** The tree's paths; a walk meeting a file the script is renaming right then is tried again. */
+    private static List<Path> list(Path dir) throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            try (Stream<Path> tree = Files.walk(dir)) {
+                return tree.toList();
+            } catch (UncheckedIOException e) {
+                if (attempt == 5) {
+                    throw e.getCause();
                 }
             }
         }
