@@ -158,6 +158,8 @@ final class LocalRun {
                     progress);
             // killed by the signal itself: it came before the job installed its handler (JVM still starting)
             case STOP_REQUESTED -> code == CheckpointProtocol.EXIT_CHECKPOINTED ? new BackendJobStatus.Checkpointed(progress)
+                    // it finished its work before it saw the signal
+                    : code == 0 ? new BackendJobStatus.Succeeded(progress)
                     : new BackendJobStatus.Killed("ended with code " + code + " on the stop signal, before it could checkpoint",
                     progress);
             default -> code == CheckpointProtocol.EXIT_CHECKPOINTED ? new BackendJobStatus.Checkpointed(progress)
