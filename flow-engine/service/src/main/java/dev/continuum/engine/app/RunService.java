@@ -67,15 +67,26 @@ public class RunService {
 
     /** Starts a run of the flow's current version; answers it with that version (no second read of the flow). */
     public Uni<RunAndFlow> start(UUID flowId, StartRequest request, Viewer viewer, Credentials credentials) {
+        return start(flowId, null, UUID.randomUUID(), request, viewer, credentials);
+    }
+
+    /**
+     * Starts a run with a chosen id of the flow's current version, or of {@code pinnedVersion}. Triggers choose
+     * the id from the event's dedup key: the runs table's primary key then refuses a second run for one event.
+     */
+    public Uni<RunAndFlow> start(UUID flowId, Integer pinnedVersion, UUID runId, StartRequest request, Viewer viewer,
+                                 Credentials credentials) {
         String userId = viewer.id();
-        return flows.visible(flowId, viewer).flatMap(flow -> {
-            if (viewer.restricted() && !Access.startsFlow(flow, userId)) {
+        return flows.visible(flowId, viewer).flatMap(current -> {
+            if (viewer.restricted() && !Access.startsFlow(current, userId)) {
                 throw new AccessDenied("You may see flow " + flowId + " but not start it: ask an owner to add you to its flow_starters.");
             }
+            return pinnedVersion == null || pinnedVersion == current.version()
+                    ? Uni.createFrom().item(current) : flows.version(flowId, pinnedVersion);
+        }).flatMap(flow -> {
             JsonNode input = request.body() == null || request.body().isNull()
                     ? JsonNodeFactory.instance.objectNode() : request.body();
             checkStart(flow, input, request);
-            UUID runId = UUID.randomUUID();
             List<String> tags = RunMetadata.tags(request.tags());
             Interpreter interpreter = interpreters.forRecord(flow);
             Instant now = clock.instant();

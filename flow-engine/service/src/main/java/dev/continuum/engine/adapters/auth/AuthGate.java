@@ -19,7 +19,8 @@ import org.jboss.resteasy.reactive.server.ServerRequestFilter;
  * and turns both refusals into RFC 9457 problem JSON instead of Quarkus' empty 401.
  *
  * <p>Provider push callbacks ({@code /runs/{id}/callbacks/{token}}) stay open: the unguessable token in
- * the URL is their credential, handed only to the provider of that one action.
+ * the URL is their credential, handed only to the provider of that one action. So do webhook deliveries
+ * ({@code /triggers/{id}/webhook}): their HMAC signature is theirs.
  */
 @ApplicationScoped
 public class AuthGate {
@@ -66,11 +67,17 @@ public class AuthGate {
 
     @ServerRequestFilter
     public Response requireToken(ContainerRequestContext request) {
-        if (!auth.enabled() || !identity.isAnonymous() || isCallback(request.getUriInfo().getPath())) {
+        if (!auth.enabled() || !identity.isAnonymous() || isCallback(request.getUriInfo().getPath())
+                || isWebhook(request.getUriInfo().getPath())) {
             return null;
         }
         return ProblemMappers.unauthorized("Sign-in required",
                 "This API needs 'Authorization: Bearer <access token>' from " + auth.issuer() + ".");
+    }
+
+    /** A webhook delivery's credential is its HMAC signature, checked by the trigger (WebhookService). */
+    private static boolean isWebhook(String path) {
+        return path.startsWith("/triggers/") && path.endsWith("/webhook") && path.chars().filter(c -> c == '/').count() == 3;
     }
 
     private static boolean isCallback(String path) {

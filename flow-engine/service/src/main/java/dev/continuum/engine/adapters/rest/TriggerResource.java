@@ -1,0 +1,197 @@
+package dev.continuum.engine.adapters.rest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.continuum.engine.app.CurrentCaller;
+import dev.continuum.engine.app.triggers.TimerService;
+import dev.continuum.engine.app.triggers.TriggerService;
+import dev.continuum.engine.app.triggers.WebhookService;
+import dev.continuum.engine.domain.EngineError;
+import dev.continuum.engine.domain.triggers.EventOutcome;
+import dev.continuum.engine.domain.triggers.TriggerDraft;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+
+import java.net.URI;
+
+/** /triggers: manage triggers, fire one with a sample event, and read what became of its events (docs/triggers.md). */
+@Path("/triggers")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+public class TriggerResource {
+
+    static final int MAX_LIMIT = 500;
+
+    /** A sample event; with {@code dry_run} nothing starts and the answer shows the run input. */
+    public record TestBody(JsonNode event, Boolean dryRun) {}
+
+    private final TriggerService triggers;
+    private final WebhookService webhooks;
+    private final TimerService timers;
+    private final CurrentCaller caller;
+
+    public TriggerResource(TriggerService triggers, WebhookService webhooks, TimerService timers, CurrentCaller caller) {
+        this.timers = timers;
+        this.triggers = triggers;
+        this.webhooks = webhooks;
+        this.caller = caller;
+    }
+
+    @POST
+    @Operation(summary = "Create a trigger: a source bound to a flow; its runs start as you")
+    public Uni<Response> create(TriggerDraft body) {
+        return triggers.create(required(body), caller.viewer(), caller.accessToken()).flatMap(t -> webhooks.first(t)
+                .map(secret -> Response.created(URI.create("/triggers/" + t.id()))
+                        .entity(TriggerViews.TriggerView.of(t, caller.viewer(), secret.orElse(null))).build()));
+    }
+
+    @GET
+    @Operation(summary = "List the triggers you own, administer or view, newest first")
+    public Uni<TriggerViews.TriggerList> list(@QueryParam("limit") @DefaultValue("100") int limit) {
+        return triggers.list(caller.viewer(), limit(limit)).map(found -> new TriggerViews.TriggerList(
+                found.stream().map(t -> TriggerViews.TriggerView.of(t, caller.viewer())).toList()));
+    }
+
+    @GET
+    @Path("/{id}")
+    public Uni<TriggerViews.TriggerView> get(@PathParam("id") String id) {
+        return triggers.get(Ids.parse(id, "id"), caller.viewer()).map(t -> TriggerViews.TriggerView.of(t, caller.viewer()));
+    }
+
+    @PUT
+    @Path("/{id}")
+    @Operation(summary = "Replace a trigger's settings (owner and administrators)")
+    public Uni<TriggerViews.TriggerView> update(@PathParam("id") String id, TriggerDraft body) {
+        return triggers.update(Ids.parse(id, "id"), required(body), caller.viewer(), caller.accessToken())
+                .map(t -> TriggerViews.TriggerView.of(t, caller.viewer()));
+    }
+
+    @DELETE
+    @Path("/{id}")
+    public Uni<Response> delete(@PathParam("id") String id) {
+        return triggers.delete(Ids.parse(id, "id"), caller.viewer()).map(v -> Response.noContent().build());
+    }
+
+    @POST
+    @Path("/{id}/pause")
+    @Consumes(MediaType.WILDCARD)
+    @Operation(summary = "Pause: events arriving while paused are recorded as rejected and start nothing")
+    public Uni<TriggerViews.TriggerView> pause(@PathParam("id") String id) {
+        return triggers.pause(Ids.parse(id, "id"), true, caller.viewer()).map(t -> TriggerViews.TriggerView.of(t, caller.viewer()));
+    }
+
+    @POST
+    @Path("/{id}/resume")
+    @Consumes(MediaType.WILDCARD)
+    public Uni<TriggerViews.TriggerView> resume(@PathParam("id") String id) {
+        return triggers.pause(Ids.parse(id, "id"), false, caller.viewer()).map(t -> TriggerViews.TriggerView.of(t, caller.viewer()));
+    }
+
+    @POST
+    @Path("/{id}/test")
+    @Operation(summary = "Fire the trigger with a sample event (dry_run: only show the run input it would make)")
+    public Uni<TriggerViews.Outcome> test(@PathParam("id") String id, TestBody body) {
+        if (body == null) {
+            throw EngineError.invalidField("/event", "a sample event (a JSON object) is required");
+        }
+        return triggers.test(Ids.parse(id, "id"), body.event(), Boolean.TRUE.equals(body.dryRun()), caller.viewer())
+                .map(TriggerViews.Outcome::of);
+    }
+
+    /** An event for an "api" trigger: its sender names it with a dedup key, and a second post of that key starts nothing. */
+    public record EventBody(String dedupKey, JsonNode event) {}
+
+    @POST
+    @Path("/{id}/events")
+    @Operation(summary = "Deliver an event to an 'api' trigger (owner and administrators); 202 with what became of it")
+    public Uni<Response> deliver(@PathParam("id") String id, EventBody body) {
+        if (body == null || body.dedupKey() == null || body.dedupKey().isBlank() || body.dedupKey().length() > 256) {
+            throw EngineError.invalidField("/dedup_key", "a key of 1 to 256 characters naming this event is required");
+        }
+        return triggers.deliver(Ids.parse(id, "id"), body.dedupKey(), body.event(), caller.viewer())
+                .map(outcome -> Response.accepted(TriggerViews.Outcome.of(outcome)).build());
+    }
+
+    @GET
+    @Path("/{id}/events")
+    @Operation(summary = "The trigger's latest events, newest first, each with its outcome")
+    public Uni<TriggerViews.EventList> events(@PathParam("id") String id, @QueryParam("limit") @DefaultValue("50") int limit) {
+        return triggers.events(Ids.parse(id, "id"), limit(limit), caller.viewer())
+                .map(found -> new TriggerViews.EventList(found.stream().map(TriggerViews.EventView::of).toList()));
+    }
+
+    /**
+     * A signed delivery (no bearer token: the signature is the credential, AuthGate lets it through). 202 with
+     * the outcome; a delivery id seen before → 409; a bad or stale signature → 401 and nothing recorded.
+     */
+    @POST
+    @Path("/{id}/webhook")
+    @Consumes(MediaType.WILDCARD)
+    @Operation(summary = "Deliver a webhook event: HMAC-SHA256 over timestamp + '.' + body (docs/triggers.md)")
+    public Uni<Response> webhook(@PathParam("id") String id, @HeaderParam("X-Continuum-Delivery") String deliveryId,
+                                 @HeaderParam("X-Continuum-Timestamp") String timestamp,
+                                 @HeaderParam("X-Continuum-Signature") String signature, byte[] body) {
+        return webhooks.receive(Ids.parse(id, "id"), new WebhookService.Delivery(deliveryId, timestamp, signature,
+                        body == null ? new byte[0] : body))
+                .map(outcome -> Response.status(outcome instanceof EventOutcome.Duplicate ? 409 : 202)
+                        .entity(TriggerViews.Outcome.of(outcome)).build());
+    }
+
+    @POST
+    @Path("/{id}/webhook/secrets")
+    @Consumes(MediaType.WILDCARD)
+    @Operation(summary = "Make a new webhook secret; the previous one stays valid until the next rotation")
+    public Uni<Response> rotate(@PathParam("id") String id) {
+        return webhooks.rotate(Ids.parse(id, "id"), caller.viewer())
+                .map(secret -> Response.status(201).entity(new TriggerViews.Webhook("/triggers/" + id + "/webhook",
+                        secret.secretId(), secret.secret())).build());
+    }
+
+    /** A range of a timer's schedule to fire now, e.g. after the flow was fixed. */
+    public record BackfillBody(java.time.Instant from, java.time.Instant to) {}
+
+    @POST
+    @Path("/{id}/fire")
+    @Consumes(MediaType.WILDCARD)
+    @Operation(summary = "Fire a timer trigger now, outside its schedule")
+    public Uni<TriggerViews.Outcome> fireNow(@PathParam("id") String id) {
+        return timers.fireNow(Ids.parse(id, "id"), caller.viewer()).map(TriggerViews.Outcome::of);
+    }
+
+    @POST
+    @Path("/{id}/backfill")
+    @Operation(summary = "Fire every tick of a timer's schedule in [from, to); ticks already fired start nothing")
+    public Uni<TriggerViews.Outcomes> backfill(@PathParam("id") String id, BackfillBody body) {
+        if (body == null) {
+            throw EngineError.invalidField("/from", "'from' and 'to' (ISO-8601 instants) are required");
+        }
+        return timers.backfill(Ids.parse(id, "id"), body.from(), body.to(), caller.viewer())
+                .map(all -> new TriggerViews.Outcomes(all.stream().map(TriggerViews.Outcome::of).toList()));
+    }
+
+    static int limit(int limit) {
+        if (limit < 1 || limit > MAX_LIMIT) {
+            throw EngineError.invalidField("/limit", "must be from 1 to " + MAX_LIMIT);
+        }
+        return limit;
+    }
+
+    private static TriggerDraft required(TriggerDraft body) {
+        if (body == null) {
+            throw EngineError.invalidField("", "A JSON body is required.");
+        }
+        return body;
+    }
+}

@@ -1,0 +1,58 @@
+package dev.continuum.engine.app.triggers;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.continuum.engine.app.Viewer;
+import dev.continuum.engine.domain.triggers.EventOutcome;
+import dev.continuum.engine.domain.triggers.Trigger;
+import dev.continuum.engine.domain.triggers.TriggerEvent;
+import io.smallrye.mutiny.Uni;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/** Where triggers and their events are kept (PostgreSQL: adapters/persistence/PgTriggerStore). */
+public interface TriggerStore {
+
+    Uni<Void> insert(Trigger trigger);
+
+    Uni<Optional<Trigger>> find(UUID id);
+
+    /** Writes spec, paused and updated time. */
+    Uni<Void> update(Trigger trigger);
+
+    Uni<Void> delete(UUID id);
+
+    /** The triggers the viewer owns, administers or views (all of them when unrestricted), newest first. */
+    Uni<List<Trigger>> list(Viewer viewer, int limit);
+
+    /** Active triggers of one source type (for the sources that subscribe on their own). */
+    Uni<List<Trigger>> active(String sourceType);
+
+    /** The outcome of taking an event in: ours to handle, handled before, or being handled elsewhere now. */
+    sealed interface Claim {
+        record Owned(long eventId) implements Claim {}
+
+        record Seen(EventOutcome.Duplicate duplicate) implements Claim {}
+
+        record Busy() implements Claim {}
+    }
+
+    /**
+     * Records the event under its dedup key (unique per trigger) unless it is known: a known event is recorded
+     * again as a duplicate. A claim left by a crashed handler is taken over once {@code claimUntil} has passed.
+     */
+    Uni<Claim> claim(UUID triggerId, TriggerEvent event, UUID runId, Instant now, Instant claimUntil);
+
+    /** Writes the event's outcome; a start resets the trigger's failure count, a rejection adds one. */
+    Uni<Void> finish(UUID triggerId, long eventId, EventOutcome outcome);
+
+    /** Drops a claim whose handling failed for a passing reason (database, identity provider), so a redelivery may retry. */
+    Uni<Void> release(long eventId);
+
+    record EventRecord(long id, String dedupKey, String outcome, UUID runId, String reason, JsonNode payload,
+                       Instant receivedAt) {}
+
+    Uni<List<EventRecord>> events(UUID triggerId, int limit);
+}
