@@ -24,8 +24,18 @@ wait_for() { # wait_for SECONDS description command...
 
 start_slurmd() {
   # daemons must not keep the caller's stdout open (the Java harness reads it to the end)
-  $SBIN/slurmd -f "$dir/etc/slurm.conf" -N localhost >>"$dir/log/daemons.out" 2>&1 </dev/null
+  # SLURM_CONF in slurmd's environment is inherited by its slurmstepd processes: how kill-slurmd finds this
+  # cluster's job steps and leaves any other Slurm's alone
+  SLURM_CONF="$dir/etc/slurm.conf" $SBIN/slurmd -f "$dir/etc/slurm.conf" -N localhost >>"$dir/log/daemons.out" 2>&1 </dev/null
   wait_for 20 "slurmd" sh -c "SLURM_CONF='$dir/etc/slurm.conf' sinfo -h -N -o %T | grep -Eq '^(idle|mixed|allocated)'"
+}
+
+our_stepds() { # the slurmstepd processes of this cluster
+  local p
+  for p in $(pgrep -x slurmstepd || true); do
+    tr '\0' '\n' < "/proc/$p/environ" 2>/dev/null | grep -qx "SLURM_CONF=$dir/etc/slurm.conf" && echo "$p"
+  done
+  return 0
 }
 
 stop_pid() { # stop_pid FILE: TERM, then KILL after 5 s
@@ -134,12 +144,12 @@ OUT
 stop)
   stop_pid "$dir/run/slurmrestd.pid"; stop_pid "$dir/run/slurmd.pid"; stop_pid "$dir/run/slurmctld.pid"
   # job steps left by a killed slurmd
-  pkill -KILL -f "slurmstepd.*$dir" 2>/dev/null || true
+  for p in $(our_stepds); do kill -9 "$p" 2>/dev/null || true; done
   stop_pid "$dir/run/munged.pid"
   ;;
 kill-slurmd) # as a node crash looks to slurmctld: slurmd gone, its job steps gone with it
   pid=$(cat "$dir/run/slurmd.pid"); kill -9 "$pid"; rm -f "$dir/run/slurmd.pid"
-  for p in $(pgrep -x slurmstepd || true); do kill -9 "$p" 2>/dev/null || true; done
+  for p in $(our_stepds); do kill -9 "$p" 2>/dev/null || true; done
   ;;
 start-slurmd) start_slurmd ;;
 *) echo "unknown command $cmd" >&2; exit 2 ;;
