@@ -15,6 +15,7 @@ import dev.continuum.cli.commands.ReleaseCommand;
 import dev.continuum.cli.commands.ResumeCommand;
 import dev.continuum.cli.commands.RunsCommand;
 import dev.continuum.cli.commands.StartCommand;
+import dev.continuum.cli.commands.TriggerCommand;
 import dev.continuum.cli.commands.StatusCommand;
 import dev.continuum.cli.commands.UpdateCommand;
 import dev.continuum.cli.commands.ValidateCommand;
@@ -42,7 +43,7 @@ import java.util.Map;
                 "  6  sign-in needed: not signed in, sign-in expired, or the engine refused the token (run `continuum login`)"},
         subcommands = {LoginCommand.class, LogoutCommand.class, ValidateCommand.class, DeployCommand.class, UpdateCommand.class, FlowsCommand.class,
                 StartCommand.class, WatchCommand.class, StatusCommand.class, LogsCommand.class, RunsCommand.class,
-                CancelCommand.class, ResumeCommand.class, ReleaseCommand.class})
+                CancelCommand.class, ResumeCommand.class, ReleaseCommand.class, TriggerCommand.class})
 public final class ContinuumCommand implements Runnable {
 
     public static final String DEFAULT_API = "http://127.0.0.1:8080";

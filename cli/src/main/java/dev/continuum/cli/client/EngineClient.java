@@ -108,6 +108,16 @@ public final class EngineClient {
         send("POST", "/runs/" + segment(runId) + "/release", null);
     }
 
+    /** Any other call of the API (the trigger commands): {@code body} null for none. */
+    public JsonNode call(String method, String path, JsonNode body) {
+        return send(method, path, body);
+    }
+
+    /** One path segment, escaped (an id typed by a person may hold anything). */
+    public static String pathSegment(String value) {
+        return segment(value);
+    }
+
     /** What {@code GET /runs} may be narrowed by; empty means no filter. */
     public record RunFilter(Optional<String> flowId, Optional<String> status, Optional<String> label,
                             Optional<String> tag, int limit, Optional<String> marker) {}
