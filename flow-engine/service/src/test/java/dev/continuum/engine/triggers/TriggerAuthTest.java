@@ -1,0 +1,118 @@
+package dev.continuum.engine.triggers;
+
+import dev.continuum.engine.app.triggers.WebhookSignature;
+import dev.continuum.engine.support.AuthOn;
+import dev.continuum.engine.support.Flows;
+import dev.continuum.engine.support.TestClock;
+import dev.continuum.engine.support.Tokens;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.http.ContentType;
+import io.restassured.specification.RequestSpecification;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+
+/** Triggers with authentication on, against the real Keycloak: roles, and runs that act for the owner. */
+@QuarkusTest
+@TestProfile(AuthOn.class)
+class TriggerAuthTest {
+
+    @Inject
+    TestClock clock;
+
+    private static RequestSpecification as(String token) {
+        return given().header("Authorization", "Bearer " + token).contentType(ContentType.JSON);
+    }
+
+    /** A flow whose one Action calls a provider that answers with the caller its token names. */
+    private static String whoAmIFlow(String token) {
+        String definition = "{\"StartAt\":\"Who\",\"States\":{\"Who\":{\"Type\":\"Action\",\"ActionUrl\":\""
+                + Flows.provider("whoami") + "\",\"Parameters\":{},\"ResultPath\":\"$.who\",\"End\":true}}}";
+        return as(token).body("{\"title\":\"who\",\"definition\":" + definition + ",\"flow_viewers\":[\"scientist2\"]}")
+                .when().post("/flows").then().statusCode(201).extract().path("id");
+    }
+
+    private static String trigger(String token, String flowId, String type) {
+        return as(token).body("""
+                        {"title":"as owner","source":{"type":"%s"},"flow_id":"%s","viewers":["scientist2"]}"""
+                        .formatted(type, flowId))
+                .when().post("/triggers").then().log().ifValidationFails().statusCode(201).extract().path("id");
+    }
+
+    @Test
+    void shouldStartRunsThatCallProvidersAsTheTriggersOwnerLongAfterCreation() {
+        String scientist = Tokens.of("scientist");
+        String triggerId = trigger(scientist, whoAmIFlow(scientist), "api");
+
+        String runId = as(scientist).body("{\"dedup_key\":\"e-1\",\"event\":{}}").when().post("/triggers/" + triggerId + "/events")
+                .then().statusCode(202).body("outcome", equalTo("started")).extract().path("run_id");
+
+        DelegatedRunsWait.succeeded(scientist, runId);
+        as(scientist).when().get("/runs/" + runId).then()
+                .body("run_owner", equalTo("scientist"))
+                .body("details.output.who.details.caller", equalTo("scientist"));
+    }
+
+    @Test
+    void shouldLetAViewerReadButNotChangeAndHideTheTriggerFromOthers() {
+        String scientist = Tokens.of("scientist");
+        String viewer = Tokens.of("scientist2");
+        String stranger = Tokens.of("admin");
+        String triggerId = trigger(scientist, whoAmIFlow(scientist), "api");
+
+        as(viewer).when().get("/triggers/" + triggerId).then().statusCode(200).body("user_role", equalTo("viewer"));
+        as(viewer).when().get("/triggers/" + triggerId + "/events").then().statusCode(200);
+        as(viewer).when().post("/triggers/" + triggerId + "/pause").then().statusCode(403);
+        as(viewer).body("{\"dedup_key\":\"v\",\"event\":{}}").when().post("/triggers/" + triggerId + "/events").then().statusCode(403);
+        as(stranger).when().get("/triggers/" + triggerId).then().statusCode(404);
+        given().when().get("/triggers/" + triggerId).then().statusCode(401);
+    }
+
+    @Test
+    void shouldRefuseATriggerOnAFlowTheCreatorMayOnlySee() {
+        String flowId = whoAmIFlow(Tokens.of("scientist"));
+
+        as(Tokens.of("scientist2")).body("{\"title\":\"t\",\"source\":{\"type\":\"api\"},\"flow_id\":\"" + flowId + "\"}")
+                .when().post("/triggers").then().statusCode(403);
+    }
+
+    @Test
+    void shouldTakeASignedWebhookWithoutABearerToken() {
+        String scientist = Tokens.of("scientist");
+        var created = as(scientist).body("""
+                        {"title":"hook","source":{"type":"webhook"},"flow_id":"%s"}""".formatted(whoAmIFlow(scientist)))
+                .when().post("/triggers").then().statusCode(201).extract();
+        byte[] body = "{\"n\":1}".getBytes(StandardCharsets.UTF_8);
+        String timestamp = String.valueOf(clock.instant().getEpochSecond());
+
+        String runId = given().header("X-Continuum-Delivery", "h-1").header("X-Continuum-Timestamp", timestamp)
+                .header("X-Continuum-Signature", WebhookSignature.sign(created.path("webhook.secret"), timestamp, body))
+                .contentType(ContentType.JSON).body(body)
+                .when().post("/triggers/" + created.path("id") + "/webhook").then().statusCode(202)
+                .body("outcome", equalTo("started")).extract().path("run_id");
+
+        DelegatedRunsWait.succeeded(scientist, runId);
+    }
+
+    /** Bounded wait for a run to succeed, read with the owner's token. */
+    static final class DelegatedRunsWait {
+        static void succeeded(String token, String runId) {
+            Instant deadline = Instant.now().plusSeconds(30);
+            String status = null;
+            while (Instant.now().isBefore(deadline)) {
+                status = as(token).when().get("/runs/" + runId).then().statusCode(200).extract().path("status");
+                if ("SUCCEEDED".equals(status) || "FAILED".equals(status)) {
+                    break;
+                }
+                Flows.sleep(100);
+            }
+            as(token).when().get("/runs/" + runId).then().body("status", equalTo("SUCCEEDED"));
+        }
+    }
+}
