@@ -120,27 +120,31 @@ public final class TriggerCommand implements Runnable {
         }
     }
 
-    @Command(name = "pause", mixinStandardHelpOptions = true, description = "Pause: events start nothing until resumed.")
-    static final class Pause extends Sub {
+    /** pause and resume: one POST, answered with the trigger. */
+    abstract static class Switch extends Sub {
         @Parameters(paramLabel = "TRIGGER_ID")
         String id;
 
+        abstract String action();
+
         @Override
         public Integer call() {
-            JsonNode t = client().call("POST", path(id) + "/pause", null);
+            JsonNode t = client().call("POST", path(id) + "/" + action(), null);
             return show(t, List.of(line(t)));
         }
     }
 
-    @Command(name = "resume", mixinStandardHelpOptions = true, description = "Resume a paused trigger.")
-    static final class Resume extends Sub {
-        @Parameters(paramLabel = "TRIGGER_ID")
-        String id;
+    @Command(name = "pause", mixinStandardHelpOptions = true, description = "Pause: events start nothing until resumed.")
+    static final class Pause extends Switch {
+        String action() {
+            return "pause";
+        }
+    }
 
-        @Override
-        public Integer call() {
-            JsonNode t = client().call("POST", path(id) + "/resume", null);
-            return show(t, List.of(line(t)));
+    @Command(name = "resume", mixinStandardHelpOptions = true, description = "Resume a paused trigger.")
+    static final class Resume extends Switch {
+        String action() {
+            return "resume";
         }
     }
 
