@@ -51,6 +51,14 @@ public class RunDriver implements Driver {
     private final String instanceId;
     private final Set<UUID> driving = ConcurrentHashMap.newKeySet();
     private final Set<UUID> nudged = ConcurrentHashMap.newKeySet();
+    /**
+     * Late finishes of in-process (built-in) actions, per run, not yet committed: handed to the driver in
+     * memory instead of through run_inbox (saves the inbox row, its deletion, the wake-up and, while the run
+     * is being driven, the claim and the inbox read). Until the turn that takes them commits, they live only
+     * here; if the process dies first, the run's committed state still says the action is ACTIVE and its
+     * poll asks the provider again, as after any crash. Should the run be held elsewhere, they go to run_inbox.
+     */
+    private final ConcurrentHashMap<UUID, List<LocalFinish>> mailbox = new ConcurrentHashMap<>();
     /** Drives finished per run: a claim that read a run before one of them finished holds a stale copy. */
     private final ConcurrentHashMap<UUID, Long> drivesDone = new ConcurrentHashMap<>();
     private final AtomicBoolean scanning = new AtomicBoolean();
@@ -139,7 +147,7 @@ public class RunDriver implements Driver {
         }
         drivesDone.merge(runId, 1L, Long::sum);
         driving.remove(runId);
-        if (nudged.remove(runId)) {
+        if (nudged.remove(runId) | mailbox.containsKey(runId)) {
             nudge(runId);
         }
     }
@@ -157,8 +165,9 @@ public class RunDriver implements Driver {
                 // A drive that finished while the claim was under way may have committed after the claim read.
                 found -> {
                     try {
-                        found.ifPresent(run -> launch(runId,
-                                Objects.equals(drivesBefore, drivesDone.get(runId)) ? run : null, true));
+                        found.ifPresentOrElse(run -> launch(runId,
+                                        Objects.equals(drivesBefore, drivesDone.get(runId)) ? run : null, true),
+                                () -> takeMailbox(runId).forEach(finish -> toInbox(runId, finish))); // held elsewhere
                     } finally {
                         claims.decrementAndGet();
                     }
@@ -189,23 +198,25 @@ public class RunDriver implements Driver {
         nudged.remove(runId);
         Uni<List<RunStore.InboxItem>> inbox = readInbox ? runs.inbox(runId) : Uni.createFrom().item(List.of());
         return inbox.flatMap(items -> {
+            List<LocalFinish> local = takeMailbox(runId);
             Instant now = clock.instant();
             List<Effect> due = DueWork.dueEffects(interpreter, state, now);
-            if (items.isEmpty() && due.isEmpty()) {
+            if (items.isEmpty() && local.isEmpty() && due.isEmpty()) {
                 return runs.commit(runId, instanceId, basedOn, state, List.of(), DueWork.wakeAt(interpreter, state, now), null, now,
                                 List.of()).replaceWithVoid();
             }
             List<RunEvent> events = new ArrayList<>();
             items.forEach(item -> events.add(inboxEvent(item)));
-            return perform(runId, due).flatMap(outcomes -> {
+            local.forEach(finish -> events.add(new RunEvent.ActionPolled(finish.token(), observation(finish.status()))));
+            return perform(runId, due).onFailure().invoke(failure -> giveBack(runId, local)).flatMap(outcomes -> {
                 events.addAll(outcomes);
-                return advance(runId, interpreter, state, basedOn, events, items);
+                return advance(runId, interpreter, state, basedOn, events, items, local);
             });
         });
     }
 
     private Uni<Void> advance(UUID runId, Interpreter interpreter, RunState state, Instant basedOn, List<RunEvent> events,
-                              List<RunStore.InboxItem> consumed) {
+                              List<RunStore.InboxItem> consumed, List<LocalFinish> local) {
         Instant now = clock.instant();
         RunState current = state;
         List<LogEntry> log = new ArrayList<>();
@@ -219,13 +230,16 @@ public class RunDriver implements Driver {
                     .forEach(afterCommit::add);
         }
         RunState next = current;
-        boolean more = !DueWork.dueEffects(interpreter, next, now).isEmpty() || nudged.contains(runId);
+        boolean more = !DueWork.dueEffects(interpreter, next, now).isEmpty() || nudged.contains(runId)
+                || mailbox.containsKey(runId);
         List<Long> inboxIds = consumed.stream().map(RunStore.InboxItem::id).toList();
         return runs.commit(runId, instanceId, basedOn, next, log, DueWork.wakeAt(interpreter, next, now), more ? leaseUntil() : null,
                         now, inboxIds)
+                .onFailure().invoke(failure -> giveBack(runId, local))
                 .flatMap(committed -> {
                     if (!committed) {
                         LOG.warnf("run %s was taken over by another instance; this one stops driving it", runId);
+                        local.forEach(finish -> toInbox(runId, finish)); // the new holder finds them there
                         return Uni.createFrom().voidItem();
                     }
                     metrics.transitionsCommitted(log.size());
@@ -281,13 +295,46 @@ public class RunDriver implements Driver {
         });
     }
 
-    /** An in-process provider's late finish: queued like a pushed callback, without a caller to tell of failure. */
+    /**
+     * An in-process provider's late finish: kept in memory for the run's next turn on this instance (the
+     * turn under way, or one started now by a claim) rather than written to run_inbox and read back.
+     */
     private void deliver(UUID runId, String token, JsonNode status) {
-        loop.execute(() -> queue(runId, token, status).subscribe().with(
+        mailbox.compute(runId, (id, waiting) -> {
+            List<LocalFinish> finishes = waiting == null ? new ArrayList<>() : waiting;
+            finishes.add(new LocalFinish(token, status));
+            return finishes;
+        });
+        if (!driving.contains(runId)) { // else the drive's next turn takes it (stoppedDriving sees it, too late for that)
+            loop.execute(() -> nudge(runId));
+        }
+    }
+
+    /** An in-process finish this instance cannot take to a commit: queued like a pushed callback. */
+    private void toInbox(UUID runId, LocalFinish finish) {
+        loop.execute(() -> queue(runId, finish.token(), finish.status()).subscribe().with(
                 accepted -> { },
                 failure -> LOG.warnf("could not queue the finish of an action of run %s (polling will find it): %s",
                         runId, failure.getMessage())));
     }
+
+    private List<LocalFinish> takeMailbox(UUID runId) {
+        List<LocalFinish> taken = mailbox.remove(runId);
+        return taken == null ? List.of() : taken;
+    }
+
+    /** A turn failed before committing what it took: the next turn (or scan) takes them again. */
+    private void giveBack(UUID runId, List<LocalFinish> local) {
+        if (!local.isEmpty()) {
+            mailbox.merge(runId, new ArrayList<>(local), (now, back) -> {
+                back.addAll(now);
+                return back;
+            });
+        }
+    }
+
+    /** An action's final status, from a provider in this process. */
+    private record LocalFinish(String token, JsonNode status) {}
 
     private static RunEvent callFailed(String token, Throwable failure) {
         ActionGateway.ActionCallException e = (ActionGateway.ActionCallException) failure;

@@ -80,6 +80,61 @@ class RunDriverTest {
         assertThat(fast.tokens.forgotten).hasValue(1);
     }
 
+    @Test
+    void shouldCommitAnInProcessFinishThatCameDuringTheTurnWithoutQueueingItInTheInbox() {
+        InProcessGateway provider = new InProcessGateway(true);
+        RunDriver driver = driver("engine-1", provider);
+        RunRecord run = newRun("engine-1");
+
+        driver.launch(run.id(), run);
+
+        assertThat(status(run)).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(codes(run)).containsExactly("FlowStarted", "ActionStarted", "ActionPolled", "ActionCompleted",
+                "FlowSucceeded");
+        assertThat(store.pushes()).as("finishes that went through run_inbox").isZero();
+        assertThat(provider.polls).as("status polls").hasValue(0);
+    }
+
+    @Test
+    void shouldDriveARunAgainWhenAnInProcessActionFinishesAfterTheTurnEnded() {
+        InProcessGateway provider = new InProcessGateway(false);
+        RunDriver driver = driver("engine-1", provider);
+        RunRecord run = newRun("engine-1");
+        driver.launch(run.id(), run);
+        assertThat(status(run)).isEqualTo(RunStatus.ACTIVE);
+
+        provider.finish();
+
+        assertThat(status(run)).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(codes(run)).containsOnlyOnce("ActionCompleted", "FlowSucceeded");
+        assertThat(store.pushes()).as("finishes that went through run_inbox").isZero();
+    }
+
+    @Test
+    void shouldQueueAnInProcessFinishInTheInboxWhenAnotherInstanceHoldsTheRun() {
+        InProcessGateway provider = new InProcessGateway(false);
+        RunDriver driver = driver("engine-1", provider);
+        RunRecord run = newRun("engine-1");
+        driver.launch(run.id(), run);
+        Instant now = clock.instant();
+        assertThat(store.claim(run.id(), "engine-2", now, now.plus(EngineSettings.LEASE)).await().indefinitely()).isPresent();
+
+        provider.finish(); // engine-2 holds the run: the finish must wait where engine-2 (or a later holder) finds it
+
+        assertThat(status(run)).isEqualTo(RunStatus.ACTIVE);
+        assertThat(store.pushes()).isEqualTo(1);
+        clock.advance(EngineSettings.LEASE.plusSeconds(1)); // engine-2 died holding it
+        driver.scan();
+        assertThat(status(run)).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(codes(run)).containsOnlyOnce("ActionCompleted");
+    }
+
+    private RunDriver driver(String id, ActionGateway gateway) {
+        EngineSettings settings = new EngineSettings(id);
+        return new RunDriver(store, new FlowInterpreters(new OneFlow(), settings), gateway, new CountingTokens(), clock,
+                settings, new CallbackUrls(new SelfUrl(settings)), Runnable::run, n -> { });
+    }
+
     /** One engine instance: its own driver, provider calls and tokens over the shared store and clock. */
     private final class Instance {
         final ScriptedGateway gateway;
@@ -93,6 +148,51 @@ class RunDriverTest {
             gateway = new ScriptedGateway(clock, holdStart);
             driver = new RunDriver(store, interpreters, gateway, tokens, clock, settings,
                     new CallbackUrls(new SelfUrl(settings)), Runnable::run, transitions::addAndGet);
+        }
+    }
+
+    /**
+     * A built-in provider in this process: answers ACTIVE and reports the finish to the listener, either
+     * before its answer (a timer that fired first) or when the test says; its status stays ACTIVE to a poll,
+     * so only the reported finish can end the action.
+     */
+    private static final class InProcessGateway implements ActionGateway {
+        final AtomicInteger polls = new AtomicInteger();
+        private final boolean finishBeforeAnswer;
+        private FinishReport report;
+
+        InProcessGateway(boolean finishBeforeAnswer) {
+            this.finishBeforeAnswer = finishBeforeAnswer;
+        }
+
+        void finish() {
+            report.listener().accept(JsonNodeFactory.instance.objectNode().put("action_id", "action-1")
+                    .put("status", "SUCCEEDED").set("details", JsonNodeFactory.instance.objectNode()));
+        }
+
+        @Override
+        public Uni<ActionObservation> start(UUID runId, Effect.StartAction action, FinishReport report) {
+            this.report = report;
+            if (finishBeforeAnswer) {
+                finish();
+            }
+            return Uni.createFrom().item(new ActionObservation("action-1", "ACTIVE", JsonNodeFactory.instance.objectNode(), null));
+        }
+
+        @Override
+        public Uni<ActionObservation> poll(UUID runId, Effect.PollAction poll) {
+            polls.incrementAndGet();
+            return Uni.createFrom().item(new ActionObservation("action-1", "ACTIVE", JsonNodeFactory.instance.objectNode(), null));
+        }
+
+        @Override
+        public Uni<Void> cancel(UUID runId, Effect.CancelAction cancel) {
+            return Uni.createFrom().voidItem();
+        }
+
+        @Override
+        public Uni<Void> release(UUID runId, Effect.ReleaseAction release) {
+            return Uni.createFrom().voidItem();
         }
     }
 

@@ -140,6 +140,11 @@ public final class InMemoryRunStore implements RunStore {
         return Uni.createFrom().item(List.copyOf(rows.get(runId).inbox));
     }
 
+    /** Completions ever queued in an inbox (pushed callbacks, cancels, resumes). */
+    public synchronized long pushes() {
+        return inboxIds;
+    }
+
     @Override
     public synchronized Uni<Boolean> push(UUID runId, String token, JsonNode status, Instant now) {
         Row row = rows.get(runId);
