@@ -54,6 +54,7 @@ public class PgRunStore implements RunStore {
     private final StatementBatcher<RunCommit, Boolean> commits;
     private final StatementBatcher<RunClaims.Claim, Optional<RunRecord>> claims;
     private final StatementBatcher<InboxPushes.Push, Boolean> pushes;
+    private final StatementBatcher<RunInserts.NewRun, Boolean> inserts;
 
     public PgRunStore(Pool pool, ObjectMapper json, Vertx vertx) {
         this.pool = pool;
@@ -64,31 +65,19 @@ public class PgRunStore implements RunStore {
         this.claims = new StatementBatcher<>("run claims", vertx, StatementBatcher.MAX_WAIT, leases::many, leases::one);
         InboxPushes inboxes = new InboxPushes(pool);
         this.pushes = new StatementBatcher<>("inbox pushes", vertx, StatementBatcher.MAX_WAIT, inboxes::many, inboxes::one);
+        RunInserts created = new RunInserts(pool);
+        this.inserts = new StatementBatcher<>("run starts", vertx, StatementBatcher.MAX_WAIT, created::many, created::one);
     }
-
-    /** Log rows as one JSON array, expanded in SQL; "seq" counts from 1 and is offset by the statement. */
-    private static final String EVENT_ROWS =
-            "jsonb_to_recordset(%s::text::jsonb) AS e(seq int, code text, state_name text, description text, details jsonb, at timestamptz)";
 
     @Override
     public Uni<Void> insert(RunRecord run, List<LogEntry> log, Instant nextWakeAt, String leaseOwner, Instant leaseUntil) {
-        // One statement is one transaction: the run and its first log entries land together or not at all.
-        return pool.preparedQuery("""
-                        WITH run AS (
-                            INSERT INTO runs (id, flow_id, flow_version, owner_id, status, label, tags, state, next_wake_at,
-                                              lease_owner, lease_until, event_seq, created_at, updated_at, completed_at,
-                                              run_managers, run_monitors)
-                            VALUES ($1, $2, $3, $4, $5, $6, $7::text::jsonb, $8::text::jsonb, $9, $10, $11, $12, $13, $13, $14,
-                                    $16::text::jsonb, $17::text::jsonb)
-                            RETURNING id)
-                        INSERT INTO run_events (run_id, seq, code, state_name, description, details, at)
-                        SELECT run.id, e.seq, e.code, e.state_name, e.description, e.details, e.at
-                        FROM run, """ + EVENT_ROWS.formatted("$15"))
-                .execute(Tuple.from(new Object[]{run.id(), run.flowId(), run.flowVersion(), run.ownerId(),
-                        run.state().status().name(), run.label(), write(json.valueToTree(run.tags())),
-                        write(run.state().toJson()), odt(nextWakeAt), leaseOwner, odt(leaseUntil), log.size(),
-                        odt(run.createdAt()), odt(run.completedAt()), eventRows(log, null), write(json.valueToTree(run.runManagers())),
-                        write(json.valueToTree(run.runMonitors()))}))
+        // Per run, the run and its first log entries land together or not at all; other starts may share the statement.
+        String rows = eventRows(log, run.id());
+        return inserts.submit(new RunInserts.NewRun(run.id(), run.flowId(), run.flowVersion(), run.ownerId(),
+                        run.state().status().name(), run.label(), write(json.valueToTree(run.tags())), write(run.state().toJson()),
+                        odt(nextWakeAt), leaseOwner, odt(leaseUntil), log.size(), odt(run.createdAt()), odt(run.completedAt()),
+                        write(json.valueToTree(run.runManagers())), write(json.valueToTree(run.runMonitors())),
+                        rows.substring(1, rows.length() - 1)))
                 .replaceWithVoid();
     }
 
@@ -104,15 +93,13 @@ public class PgRunStore implements RunStore {
                 rows.substring(1, rows.length() - 1)));
     }
 
-    /** The log as the JSON array {@link #EVENT_ROWS} expands; seq is the entry's position, from 1. */
+    /** The log as the JSON array RunCommits and RunInserts expand; seq is the entry's position, from 1. */
     private String eventRows(List<LogEntry> log, UUID runId) {
         ArrayNode rows = json.createArrayNode();
         int seq = 0;
         for (LogEntry entry : log) {
             ObjectNode row = rows.addObject();
-            if (runId != null) {
-                row.put("run_id", runId.toString()); // which run's turn the row belongs to in a group commit
-            }
+            row.put("run_id", runId.toString()); // which run the row belongs to in a group commit
             row.put("seq", ++seq);
             row.put("code", entry.code());
             row.put("state_name", entry.stateName());

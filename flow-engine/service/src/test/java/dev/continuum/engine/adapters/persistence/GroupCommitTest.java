@@ -136,6 +136,39 @@ class GroupCommitTest {
         }
     }
 
+    @Test
+    void shouldInsertEveryRunStartedTogetherWithItsOwnFirstLogEntries() {
+        Instant created = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        UUID flowId = UUID.fromString(Flows.publish(WAITING_FLOW));
+        Flows.start(flowId.toString(), "{}"); // the flow's interpreter is cached from here on
+        Interpreter interpreter = interpreters.forVersion(flowId, 1).await().indefinitely();
+        List<RunRecord> started = new ArrayList<>();
+        java.util.Map<UUID, List<String>> firstLog = new java.util.HashMap<>();
+        List<Uni<Void>> inserts = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            UUID id = UUID.randomUUID();
+            var step = interpreter.start(JsonNodeFactory.instance.objectNode().put("n", i),
+                    new RunContext(id.toString(), flowId.toString(), 1, "me", i % 2 == 0 ? null : "odd", List.of()), created);
+            RunRecord run = new RunRecord(id, flowId, 1, "me", i % 2 == 0 ? null : "odd", List.of("t" + i), step.state(),
+                    created, created, null);
+            started.add(run);
+            firstLog.put(id, step.log().stream().map(LogEntry::code).toList());
+            inserts.add(runs.insert(run, step.log(), null, i % 3 == 0 ? "instance-a" : null,
+                    i % 3 == 0 ? created.plus(LEASE) : null));
+        }
+
+        Uni.join().all(inserts).andFailFast().await().indefinitely(); // as concurrent POST /flows/{id}/run do
+
+        for (RunRecord run : started) {
+            RunRecord stored = runs.find(run.id()).await().indefinitely().orElseThrow();
+            assertThat(stored.label()).isEqualTo(run.label());
+            assertThat(stored.tags()).isEqualTo(run.tags());
+            assertThat(stored.state().toJson()).isEqualTo(run.state().toJson());
+            assertThat(runs.events(run.id(), 0, 10).await().indefinitely()).extracting(RunEventRecord::code)
+                    .isNotEmpty().containsExactlyElementsOf(firstLog.get(run.id()));
+        }
+    }
+
     /** Runs waiting in a Wait state, leased to instance-a, as the driver finds them before a turn. */
     private List<RunRecord> leasedRuns(int count, Instant created) {
         UUID flowId = UUID.fromString(Flows.publish(WAITING_FLOW));

@@ -1,0 +1,100 @@
+package dev.continuum.engine.adapters.persistence;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+import java.time.OffsetDateTime;
+import java.util.Collections;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.Function;
+
+/**
+ * New runs written to PostgreSQL, alone or many in one statement (group commit across run starts):
+ * per run, the run and its first log entries land together, and a start is answered only once its
+ * statement committed.
+ */
+final class RunInserts {
+
+    /** One new run, serialised once: JSON as text, times as the reactive client binds them. */
+    record NewRun(UUID id, UUID flowId, int flowVersion, String ownerId, String status, String label, String tags,
+                  String state, OffsetDateTime nextWakeAt, String leaseOwner, OffsetDateTime leaseUntil, int logged,
+                  OffsetDateTime createdAt, OffsetDateTime completedAt, String runManagers, String runMonitors,
+                  String logRows) {}
+
+    private static final String COLUMNS = "id, flow_id, flow_version, owner_id, status, label, tags, state, next_wake_at, "
+            + "lease_owner, lease_until, event_seq, created_at, updated_at, completed_at, run_managers, run_monitors";
+
+    /** Log rows as one JSON array, expanded in SQL; each row names its run, "seq" counts from 1 per run. */
+    private static final String EVENT_ROWS = "jsonb_to_recordset(%s::text::jsonb) AS e(run_id uuid, seq int, code text, "
+            + "state_name text, description text, details jsonb, at timestamptz)";
+
+    private static final String ONE = """
+            WITH run AS (
+                INSERT INTO runs (%s)
+                VALUES ($1, $2, $3, $4, $5, $6, $7::text::jsonb, $8::text::jsonb, $9, $10, $11, $12, $13, $13, $14,
+                        $16::text::jsonb, $17::text::jsonb)
+                RETURNING id)
+            INSERT INTO run_events (run_id, seq, code, state_name, description, details, at)
+            SELECT run.id, e.seq, e.code, e.state_name, e.description, e.details, e.at
+            FROM run, %s""".formatted(COLUMNS, EVENT_ROWS.formatted("$15"));
+
+    private static final String MANY = """
+            WITH input AS (
+                SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[],
+                                     $8::text[], $9::timestamptz[], $10::text[], $11::timestamptz[], $12::int[],
+                                     $13::timestamptz[], $14::timestamptz[], $15::text[], $16::text[])
+                    AS t(id, flow_id, flow_version, owner_id, status, label, tags, state, next_wake_at, lease_owner,
+                         lease_until, event_seq, created_at, completed_at, run_managers, run_monitors)),
+            run AS (
+                INSERT INTO runs (%s)
+                SELECT id, flow_id, flow_version, owner_id, status, label, tags::jsonb, state::jsonb, next_wake_at,
+                       lease_owner, lease_until, event_seq, created_at, created_at, completed_at, run_managers::jsonb,
+                       run_monitors::jsonb
+                FROM input
+                RETURNING id)
+            INSERT INTO run_events (run_id, seq, code, state_name, description, details, at)
+            SELECT run.id, e.seq, e.code, e.state_name, e.description, e.details, e.at
+            FROM run JOIN %s ON e.run_id = run.id""".formatted(COLUMNS, EVENT_ROWS.formatted("$17"));
+
+    private final Pool pool;
+
+    RunInserts(Pool pool) {
+        this.pool = pool;
+    }
+
+    Uni<Boolean> one(NewRun r) {
+        return pool.preparedQuery(ONE).execute(Tuple.from(new Object[]{r.id(), r.flowId(), r.flowVersion(), r.ownerId(),
+                        r.status(), r.label(), r.tags(), r.state(), r.nextWakeAt(), r.leaseOwner(), r.leaseUntil(), r.logged(),
+                        r.createdAt(), r.completedAt(), "[" + r.logRows() + "]", r.runManagers(), r.runMonitors()}))
+                .replaceWith(true);
+    }
+
+    /** One statement, one transaction: every run of the batch is inserted, or (on failure) none. */
+    Uni<List<Boolean>> many(List<NewRun> batch) {
+        StringBuilder rows = new StringBuilder("[");
+        for (NewRun r : batch) {
+            if (!r.logRows().isEmpty()) {
+                rows.append(rows.length() > 1 ? "," : "").append(r.logRows());
+            }
+        }
+        return pool.preparedQuery(MANY).execute(Tuple.from(new Object[]{
+                        column(batch, NewRun::id, UUID[]::new), column(batch, NewRun::flowId, UUID[]::new),
+                        column(batch, NewRun::flowVersion, Integer[]::new), column(batch, NewRun::ownerId, String[]::new),
+                        column(batch, NewRun::status, String[]::new), column(batch, NewRun::label, String[]::new),
+                        column(batch, NewRun::tags, String[]::new), column(batch, NewRun::state, String[]::new),
+                        column(batch, NewRun::nextWakeAt, OffsetDateTime[]::new),
+                        column(batch, NewRun::leaseOwner, String[]::new),
+                        column(batch, NewRun::leaseUntil, OffsetDateTime[]::new),
+                        column(batch, NewRun::logged, Integer[]::new), column(batch, NewRun::createdAt, OffsetDateTime[]::new),
+                        column(batch, NewRun::completedAt, OffsetDateTime[]::new),
+                        column(batch, NewRun::runManagers, String[]::new), column(batch, NewRun::runMonitors, String[]::new),
+                        rows.append(']').toString()}))
+                .map(inserted -> Collections.nCopies(batch.size(), true));
+    }
+
+    private static <V> V[] column(List<NewRun> batch, Function<NewRun, V> field, java.util.function.IntFunction<V[]> array) {
+        return batch.stream().map(field).toArray(array);
+    }
+}
