@@ -46,7 +46,7 @@ class RunDriverTest {
     @Test
     void shouldTakeOverARunWhenTheLeaseOfADeadInstanceRunsOut() {
         RunRecord run = newRun("engine-dead"); // created, leased, and never driven: its instance died
-        Instant leaseEnd = clock.instant().plus(EngineSettings.LEASE);
+        Instant leaseEnd = run.createdAt().plus(EngineSettings.LEASE); // the stored lease (the clock runs on in real time)
         Instance live = new Instance("engine-live", false);
 
         live.driver.scan();
