@@ -28,6 +28,8 @@ public final class OnlinePlanner implements Planner {
     private final Map<String, TrainingSite> training = new LinkedHashMap<>();
     /** Inference tasks placed per site since its last reported status: the heartbeat has not counted them yet. */
     private final Map<String, Integer> pending = new HashMap<>();
+    /** Inference jobs placed and not yet reported complete, by site: re-placed if their site goes away. */
+    private final Map<String, LinkedHashMap<String, PlacementRequest>> inFlight = new HashMap<>();
     private Inventory inventory = Inventory.empty();
 
     public OnlinePlanner(PlannerConfig config) {
@@ -55,7 +57,50 @@ public final class OnlinePlanner implements Planner {
         }
         inventory = next;
         inference.update(next);
-        return updateTraining(next, nowMillis / 1000.0);
+        List<PlacementDecision> out = updateTraining(next, nowMillis / 1000.0);
+        out.addAll(replaceStranded(next, nowMillis));
+        return out;
+    }
+
+    /**
+     * Inference jobs whose site went offline or left the inventory before they finished are placed again; the
+     * new decision's first reason says why. Sites are visited in name order and jobs in arrival order, so a
+     * replay re-places them identically.
+     */
+    private List<PlacementDecision> replaceStranded(Inventory next, long nowMillis) {
+        List<String> gone = new ArrayList<>();
+        for (String site : inFlight.keySet()) {
+            Cluster c = next.cluster(site);
+            if (c == null || !next.statusOf(c).online() || !next.statusOf(c).serves(Kind.INFERENCE)) {
+                gone.add(site);
+            }
+        }
+        gone.sort(Comparator.naturalOrder());
+        List<PlacementDecision> out = new ArrayList<>();
+        for (String site : gone) {
+            String why = next.cluster(site) == null ? "left the inventory" : "went offline";
+            for (PlacementRequest r : inFlight.remove(site).values()) {
+                PlacementDecision d = placeInference(r, nowMillis);
+                if (d instanceof PlacementDecision.Placed p) {
+                    List<String> reasons = new ArrayList<>();
+                    reasons.add("placed again: " + site + " " + why + " before the job finished");
+                    reasons.addAll(p.reasons());
+                    d = new PlacementDecision.Placed(p.requestId(), p.chosen(), p.predictedStartMillis(),
+                            p.predictedFinishMillis(), reasons, p.alternatives());
+                }
+                out.add(d);
+            }
+        }
+        return out;
+    }
+
+    private PlacementDecision placeInference(PlacementRequest request, long nowMillis) {
+        PlacementDecision d = inference.place(request, nowMillis, pending);
+        if (d instanceof PlacementDecision.Placed p) {
+            pending.merge(p.chosen().site(), 1, Integer::sum);
+            inFlight.computeIfAbsent(p.chosen().site(), s -> new LinkedHashMap<>()).put(request.id(), request);
+        }
+        return d;
     }
 
     /** Keeps a training cluster's queue while its shape is unchanged; otherwise its jobs start over on the new one. */
@@ -108,11 +153,7 @@ public final class OnlinePlanner implements Planner {
     public PlacementResult place(PlacementRequest request, long nowMillis) {
         RequestValidator.validate(request, inventory, nowMillis, lending);
         if (request.kind() == Kind.INFERENCE) {
-            PlacementDecision d = inference.place(request, nowMillis, pending);
-            if (d instanceof PlacementDecision.Placed p) {
-                pending.merge(p.chosen().site(), 1, Integer::sum);
-            }
-            return PlacementResult.of(d);
+            return PlacementResult.of(placeInference(request, nowMillis));
         }
         return placeTraining(request, nowMillis);
     }
@@ -182,6 +223,10 @@ public final class OnlinePlanner implements Planner {
             }
         }
         pending.computeIfPresent(c.site(), (site, n) -> n > 1 ? n - 1 : null);
+        LinkedHashMap<String, PlacementRequest> there = inFlight.get(c.site());
+        if (there != null && there.remove(c.requestId()) != null && there.isEmpty()) {
+            inFlight.remove(c.site());
+        }
         Cluster cluster = inventory.cluster(c.site());
         if (cluster != null) {
             costs.observeCompute(c.model(), c.site(), gpuModelOf(cluster), c.computeMillis());

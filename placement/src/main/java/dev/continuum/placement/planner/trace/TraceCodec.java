@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.continuum.placement.planner.Observation;
 import dev.continuum.placement.planner.PlacementDecision;
+import dev.continuum.placement.planner.PlacementRequest;
 
 import java.io.UncheckedIOException;
 
@@ -57,6 +58,32 @@ public final class TraceCodec {
     public static String write(TraceEvent event) {
         try {
             return MAPPER.writerFor(TraceEvent.class).writeValueAsString(event);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** One decision as JSON, with its {@code "type"}: how the planner service stores and shows decisions. */
+    public static String writeDecision(PlacementDecision decision) {
+        try {
+            return MAPPER.writerFor(PlacementDecision.class).writeValueAsString(decision);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static PlacementDecision readDecision(String json) {
+        try {
+            return MAPPER.readValue(json, PlacementDecision.class);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException("not a placement decision: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    /** A request as JSON, in the trace's shape (the planner service keeps it beside its decisions). */
+    public static String writeRequest(PlacementRequest request) {
+        try {
+            return MAPPER.writeValueAsString(request);
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }
