@@ -11,6 +11,7 @@ import dev.continuum.cli.commands.FlowsCommand;
 import dev.continuum.cli.commands.LoginCommand;
 import dev.continuum.cli.commands.LogoutCommand;
 import dev.continuum.cli.commands.LogsCommand;
+import dev.continuum.cli.commands.PlacementCommand;
 import dev.continuum.cli.commands.ReleaseCommand;
 import dev.continuum.cli.commands.ResumeCommand;
 import dev.continuum.cli.commands.RunsCommand;
@@ -43,7 +44,8 @@ import java.util.Map;
                 "  6  sign-in needed: not signed in, sign-in expired, or the engine refused the token (run `continuum login`)"},
         subcommands = {LoginCommand.class, LogoutCommand.class, ValidateCommand.class, DeployCommand.class, UpdateCommand.class, FlowsCommand.class,
                 StartCommand.class, WatchCommand.class, StatusCommand.class, LogsCommand.class, RunsCommand.class,
-                CancelCommand.class, ResumeCommand.class, ReleaseCommand.class, TriggerCommand.class})
+                CancelCommand.class, ResumeCommand.class, ReleaseCommand.class, TriggerCommand.class,
+                PlacementCommand.class})
 public final class ContinuumCommand implements Runnable {
 
     public static final String DEFAULT_API = "http://127.0.0.1:8080";

@@ -118,6 +118,18 @@ public final class EngineClient {
         return segment(value);
     }
 
+    /**
+     * One page of the placement planner's decision log about {@code subject} (a request/action id or a run id),
+     * oldest first; this client must point at the planner service.
+     */
+    public JsonNode placements(String subject, int limit, Optional<String> marker) {
+        Map<String, String> params = new LinkedHashMap<>();
+        params.put("subject", subject);
+        params.put("limit", String.valueOf(limit));
+        marker.ifPresent(m -> params.put("marker", m));
+        return send("GET", "/placements" + query(params), null);
+    }
+
     /** What {@code GET /runs} may be narrowed by; empty means no filter. */
     public record RunFilter(Optional<String> flowId, Optional<String> status, Optional<String> label,
                             Optional<String> tag, int limit, Optional<String> marker) {}

@@ -127,6 +127,9 @@ final class InferencePlacer {
     }
 
     private static String hardRuleOut(PlacementRequest request, Cluster c, SiteStatus status) {
+        if (!request.site().isEmpty() && !request.site().equals(c.site().name())) {
+            return "the job asks for " + request.site();
+        }
         if (!status.online()) {
             return "offline";
         }
@@ -138,17 +141,24 @@ final class InferencePlacer {
             return null;
         }
         int largest = 0;
+        long mostMemory = -1; // the most GPU memory free on a node with accepted GPUs; -1 = no such node
         List<String> models = new ArrayList<>();
         for (NodeSpec n : c.nodes()) {
             if (n.gpus() > 0) {
                 models.add(n.gpuModel());
                 if (request.demand().acceptsModel(n.gpuModel())) {
-                    largest = Math.max(largest, n.gpus());
+                    mostMemory = Math.max(mostMemory, n.gpuMemoryMib());
+                    if (n.gpuMemoryMib() >= request.minGpuMemoryMib()) {
+                        largest = Math.max(largest, n.gpus());
+                    }
                 }
             }
         }
         if (models.isEmpty()) {
             return "has no GPU, the job needs " + Words.plural(need, "GPU");
+        }
+        if (largest == 0 && mostMemory >= 0) {
+            return "has " + mostMemory + " MiB of GPU memory free, the job needs " + request.minGpuMemoryMib() + " MiB";
         }
         if (largest == 0) {
             return "has " + Words.sorted(models) + " GPUs, the job needs one of "

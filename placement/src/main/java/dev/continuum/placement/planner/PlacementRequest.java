@@ -14,10 +14,14 @@ import java.util.List;
 public record PlacementRequest(String id, Kind kind, String model, int minGpus, int maxGpus, Demand demand,
                                List<DataReference> data, long deadlineEpochSeconds, long latencySloMillis,
                                int priority, String tenant, String partition, long estimatedSeconds,
-                               boolean preemptible) {
+                               boolean preemptible, long minGpuMemoryMib, String site) {
     public enum Kind { INFERENCE, TRAINING }
 
     public PlacementRequest {
+        site = site == null ? "" : site;
+        if (minGpuMemoryMib < 0) {
+            throw new InvalidRequestException("minGpuMemoryMib", "must not be negative, was " + minGpuMemoryMib);
+        }
         if (id == null || id.isBlank()) {
             throw new InvalidRequestException("id", "is required");
         }
@@ -48,6 +52,15 @@ public record PlacementRequest(String id, Kind kind, String model, int minGpus, 
         }
     }
 
+    /** Without a GPU memory floor or a pinned site (the shape before the planner service). */
+    public PlacementRequest(String id, Kind kind, String model, int minGpus, int maxGpus, Demand demand,
+                            List<DataReference> data, long deadlineEpochSeconds, long latencySloMillis,
+                            int priority, String tenant, String partition, long estimatedSeconds,
+                            boolean preemptible) {
+        this(id, kind, model, minGpus, maxGpus, demand, data, deadlineEpochSeconds, latencySloMillis, priority,
+                tenant, partition, estimatedSeconds, preemptible, 0, "");
+    }
+
     /** The first shape of this record (issue 13 step 1): no run-time estimate, preemptible. */
     public PlacementRequest(String id, Kind kind, String model, int minGpus, int maxGpus, Demand demand,
                             List<DataReference> data, long deadlineEpochSeconds, long latencySloMillis,
@@ -71,12 +84,21 @@ public record PlacementRequest(String id, Kind kind, String model, int minGpus, 
 
     public PlacementRequest withTenant(String newTenant) {
         return new PlacementRequest(id, kind, model, minGpus, maxGpus, demand, data, deadlineEpochSeconds,
-                latencySloMillis, priority, newTenant, partition, estimatedSeconds, preemptible);
+                latencySloMillis, priority, newTenant, partition, estimatedSeconds, preemptible, minGpuMemoryMib, site);
     }
 
     public PlacementRequest withDeadline(long newDeadlineEpochSeconds) {
         return new PlacementRequest(id, kind, model, minGpus, maxGpus, demand, data, newDeadlineEpochSeconds,
-                latencySloMillis, priority, tenant, partition, estimatedSeconds, preemptible);
+                latencySloMillis, priority, tenant, partition, estimatedSeconds, preemptible, minGpuMemoryMib, site);
+    }
+
+    /**
+     * Only sites whose GPUs have {@code mib} free (the gateway reports free memory; 0 = no floor), and only
+     * {@code pinnedSite} when not empty (a user who names the device).
+     */
+    public PlacementRequest withGpuMemoryAndSite(long mib, String pinnedSite) {
+        return new PlacementRequest(id, kind, model, minGpus, maxGpus, demand, data, deadlineEpochSeconds,
+                latencySloMillis, priority, tenant, partition, estimatedSeconds, preemptible, mib, pinnedSite);
     }
 
     public long inputBytes() {

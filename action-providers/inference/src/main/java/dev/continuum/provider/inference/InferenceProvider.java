@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.continuum.edge.cloud.Fleet;
 import dev.continuum.edge.cloud.TaskDispatcher;
-import dev.continuum.edge.protocol.Heartbeat;
 import dev.continuum.edge.protocol.InputRef;
+import dev.continuum.placement.planner.PlacementDecision;
 import dev.continuum.edge.protocol.ProgressMessage;
 import dev.continuum.edge.protocol.ResultMessage;
 import dev.continuum.edge.protocol.TaskMessage;
@@ -24,7 +24,6 @@ import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
@@ -34,7 +33,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * Runs an inference job on an edge gateway: picks the device ({@link DevicePlanner}), sends the
+ * Runs an inference job on an edge gateway: picks the device ({@link GatewayPlanner}, the placement planner's core), sends the
  * task over MQTT, reports ACTIVE with progress ("Queued on gw-1", "Running on gw-1"), and finishes
  * SUCCEEDED with the output tensor or FAILED with the gateway's reason. The task id is the action
  * id, so a repeated delivery never runs twice on the device.
@@ -67,7 +66,7 @@ public final class InferenceProvider implements ActionProvider {
 
     private final Fleet fleet;
     private final TaskDispatcher dispatcher;
-    private final DevicePlanner planner;
+    private final GatewayPlanner planner;
     private final Clock clock;
     private final Map<String, ActionContext> running = new ConcurrentHashMap<>();
     /**
@@ -80,7 +79,7 @@ public final class InferenceProvider implements ActionProvider {
         return t;
     });
 
-    public InferenceProvider(Fleet fleet, TaskDispatcher dispatcher, DevicePlanner planner, Clock clock) {
+    public InferenceProvider(Fleet fleet, TaskDispatcher dispatcher, GatewayPlanner planner, Clock clock) {
         this.fleet = fleet;
         this.dispatcher = dispatcher;
         this.planner = planner;
@@ -92,7 +91,8 @@ public final class InferenceProvider implements ActionProvider {
     public ProviderDescription describe() {
         return ProviderDescription.builder("Edge inference")
                 .subtitle("Runs an ONNX model on an edge gateway")
-                .description("Chooses the least-loaded online gateway that has the model (and enough GPU memory), "
+                .description("Chooses the online gateway that has the model (and enough GPU memory) with the lowest predicted "
+                        + "latency (the placement planner), "
                         + "sends the task over MQTT and succeeds with details.output = {shape, data}.")
                 .keywords(List.of("inference", "onnx", "edge", "gpu"))
                 .scope("urn:continuum:providers:inference")
@@ -113,7 +113,7 @@ public final class InferenceProvider implements ActionProvider {
             }
         }
         JsonNode c = body.path("constraints");
-        DevicePlanner.Demand demand = new DevicePlanner.Demand(model, c.path("min_gpu_memory_mb").asLong(0),
+        GatewayPlanner.Demand demand = new GatewayPlanner.Demand(model, c.path("min_gpu_memory_mb").asLong(0),
                 c.path("require_gpu").asBoolean(false), c.hasNonNull("device") ? c.get("device").asText() : null);
         Instant deadline = clock.instant().plus(body.has("deadline_seconds")
                 ? Duration.ofMillis((long) (body.get("deadline_seconds").asDouble() * 1000)) : DEFAULT_DEADLINE);
@@ -121,13 +121,15 @@ public final class InferenceProvider implements ActionProvider {
             deadline = request.deadline();
         }
 
-        DevicePlanner.Decision decision = planner.choose(candidates(), demand);
-        if (decision instanceof DevicePlanner.Unplaceable u) {
-            ObjectNode why = JsonNodeFactory.instance.objectNode().put("error", "NoDevice").put("reason", u.reason());
-            ctx.log("NoDevice", u.reason(), null);
+        PlacementDecision decision = planner.choose(ctx.actionId(), demand, fleet.usable(), dispatcher::pendingFor);
+        if (!(decision instanceof PlacementDecision.Placed placed)) {
+            String reason = decision instanceof PlacementDecision.Unplaceable u ? String.join("; ", u.reasons())
+                    : decision.toString();
+            ObjectNode why = JsonNodeFactory.instance.objectNode().put("error", "NoDevice").put("reason", reason);
+            ctx.log("NoDevice", reason, null);
             return ctx.failed("No suitable gateway", why);
         }
-        String deviceId = ((DevicePlanner.Placed) decision).deviceId();
+        String deviceId = placed.chosen().site();
         ctx.log("Dispatched", "sent to gateway " + deviceId, JsonNodeFactory.instance.objectNode().put("device_id", deviceId));
         ActionStatus active = ctx.active("Sent to " + deviceId, details(deviceId, ctx.actionId()).put("deadline", deadline.toString()));
         dispatch(ctx, deviceId, taskFor(ctx.actionId(), body, input, deadline));
@@ -208,6 +210,7 @@ public final class InferenceProvider implements ActionProvider {
             d.put("batch_size", result.batchSize());
             d.put("inference_ms", result.inferenceMs());
             d.put("queued_ms", result.queuedMs());
+            planner.completed(ctx.actionId(), deviceId, ctx.request().body().get("model").asText(), (long) result.inferenceMs());
             ctx.complete(d);
         } else {
             ctx.fail("Inference failed", details(deviceId, result.taskId()).put("error", result.error()));
@@ -226,24 +229,6 @@ public final class InferenceProvider implements ActionProvider {
             }
             ctx.progress(display, d);
         }
-    }
-
-    private List<DevicePlanner.Candidate> candidates() {
-        List<DevicePlanner.Candidate> out = new ArrayList<>();
-        for (Fleet.Device d : fleet.usable()) {
-            Heartbeat hb = d.heartbeat();
-            List<String> refs = new ArrayList<>();
-            for (Heartbeat.LoadedModel m : hb.loadedModels()) {
-                refs.add(m.digest());
-                if (m.name() != null) {
-                    refs.add(m.name());
-                    refs.add(m.name() + "@" + m.version());
-                }
-            }
-            out.add(new DevicePlanner.Candidate(d.deviceId(), d.online(), refs, hb.gpuMemoryFreeMb(), hb.gpus().size(),
-                    Math.max(hb.queuedTasks(), dispatcher.pendingFor(d.deviceId())), hb.runningTasks(), hb.cpuLoad()));
-        }
-        return out;
     }
 
     private static ObjectNode details(String deviceId, String taskId) {

@@ -113,7 +113,7 @@ public final class InferenceProviderMain {
                 options = options.withStore(new FileActionStore(s.stateDir().resolve("actions")));
             }
             ActionProviderServer.mount(router, s.basePath(),
-                    new InferenceProvider(cloud.fleet(), cloud.dispatcher(), new DevicePlanner(), Clock.systemUTC()),
+                    new InferenceProvider(cloud.fleet(), cloud.dispatcher(), new GatewayPlanner(Clock.systemUTC()), Clock.systemUTC()),
                     options);
             // the count lets `up` (and operators) wait until gateways have registered and reported in
             router.get("/health").handler(rc -> rc.json(new io.vertx.core.json.JsonObject().put("status", "UP")

@@ -65,7 +65,7 @@ class FlowThroughEngineTest {
             cloud.start().get(10, TimeUnit.SECONDS);
             Router router = Router.router(vertx);
             ActionProviderServer.mount(router, "/providers/inference",
-                    new InferenceProvider(cloud.fleet(), cloud.dispatcher(), new DevicePlanner(), Clock.systemUTC()),
+                    new InferenceProvider(cloud.fleet(), cloud.dispatcher(), new GatewayPlanner(Clock.systemUTC()), Clock.systemUTC()),
                     ProviderServerOptions.of(vertx));
             HttpServer server = vertx.createHttpServer().requestHandler(router).listen(0)
                     .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);

@@ -70,7 +70,7 @@ class InferenceProviderTest {
 
         Router router = Router.router(vertx);
         ActionProviderServer.mount(router, "/providers/inference",
-                new InferenceProvider(cloud.fleet(), cloud.dispatcher(), new DevicePlanner(), Clock.systemUTC()),
+                new InferenceProvider(cloud.fleet(), cloud.dispatcher(), new GatewayPlanner(Clock.systemUTC()), Clock.systemUTC()),
                 ProviderServerOptions.of(vertx));
         HttpServer server = vertx.createHttpServer().requestHandler(router).listen(0)
                 .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
@@ -177,7 +177,7 @@ class InferenceProviderTest {
         JsonNode status = Wire.mapper().readTree(response.body());
 
         assertThat(status.path("status").asText()).isEqualTo("FAILED");
-        assertThat(status.at("/details/reason").asText()).contains("64000 MB");
+        assertThat(status.at("/details/reason").asText()).contains("the job needs 64000 MiB");
     }
 
     @Test
@@ -188,7 +188,7 @@ class InferenceProviderTest {
         JsonNode status = Wire.mapper().readTree(run("r-bare", body, null).body());
 
         assertThat(status.path("status").asText()).isEqualTo("FAILED");
-        assertThat(status.at("/details/reason").asText()).contains("no online gateway has model ocr-cls");
+        assertThat(status.at("/details/reason").asText()).contains(bareGw + ": model ocr-cls is not loaded");
     }
 
     @Test

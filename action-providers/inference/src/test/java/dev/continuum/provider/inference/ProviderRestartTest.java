@@ -61,7 +61,7 @@ class ProviderRestartTest {
             cloud.start().get(10, TimeUnit.SECONDS);
             Router router = Router.router(vertx);
             ActionProviderServer.mount(router, "/providers/inference",
-                    new InferenceProvider(cloud.fleet(), cloud.dispatcher(), new DevicePlanner(), Clock.systemUTC()),
+                    new InferenceProvider(cloud.fleet(), cloud.dispatcher(), new GatewayPlanner(Clock.systemUTC()), Clock.systemUTC()),
                     ProviderServerOptions.of(vertx).withStore(new FileActionStore(state.resolve("provider/actions"))));
             server = vertx.createHttpServer().requestHandler(router).listen(0)
                     .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);

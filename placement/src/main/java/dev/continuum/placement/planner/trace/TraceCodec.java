@@ -56,44 +56,45 @@ public final class TraceCodec {
 
     /** One line, without the newline. */
     public static String write(TraceEvent event) {
-        try {
-            return MAPPER.writerFor(TraceEvent.class).writeValueAsString(event);
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(e);
-        }
+        return json(event, TraceEvent.class);
+    }
+
+    public static TraceEvent read(String line) {
+        return parse(line, TraceEvent.class, "a planner trace line");
     }
 
     /** One decision as JSON, with its {@code "type"}: how the planner service stores and shows decisions. */
     public static String writeDecision(PlacementDecision decision) {
-        try {
-            return MAPPER.writerFor(PlacementDecision.class).writeValueAsString(decision);
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(e);
-        }
+        return json(decision, PlacementDecision.class);
     }
 
     public static PlacementDecision readDecision(String json) {
-        try {
-            return MAPPER.readValue(json, PlacementDecision.class);
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException("not a placement decision: " + e.getOriginalMessage(), e);
-        }
+        return parse(json, PlacementDecision.class, "a placement decision");
     }
 
     /** A request as JSON, in the trace's shape (the planner service keeps it beside its decisions). */
     public static String writeRequest(PlacementRequest request) {
+        return json(request, PlacementRequest.class);
+    }
+
+    public static PlacementRequest readRequest(String json) {
+        return parse(json, PlacementRequest.class, "a placement request");
+    }
+
+    /** Written as {@code type}, so a sealed interface's value carries its type name. */
+    private static String json(Object value, Class<?> type) {
         try {
-            return MAPPER.writeValueAsString(request);
+            return MAPPER.writerFor(type).writeValueAsString(value);
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    public static TraceEvent read(String line) {
+    private static <T> T parse(String json, Class<T> type, String what) {
         try {
-            return MAPPER.readValue(line, TraceEvent.class);
+            return MAPPER.readValue(json, type);
         } catch (JsonProcessingException e) {
-            throw new UncheckedIOException("not a planner trace line: " + e.getOriginalMessage(), e);
+            throw new UncheckedIOException("not " + what + ": " + e.getOriginalMessage(), e);
         }
     }
 }

@@ -15,7 +15,7 @@ import dev.continuum.edge.store.TaskSpool;
 import dev.continuum.edge.testing.Await;
 import dev.continuum.edge.testing.TestBrokers;
 import dev.continuum.edge.testing.TestModels;
-import dev.continuum.provider.inference.DevicePlanner;
+import dev.continuum.provider.inference.GatewayPlanner;
 import dev.continuum.provider.inference.EdgeCloud;
 import dev.continuum.provider.inference.InferenceProvider;
 import dev.continuum.provider.server.ActionProviderServer;
@@ -138,7 +138,7 @@ class InferenceRoundTripBench {
         cloud.dispatcher().sendFramesTo(cloud.fleet()::readsFrames);
         Router router = Router.router(vertx);
         ActionProviderServer.mount(router, "/providers/inference",
-                new InferenceProvider(cloud.fleet(), cloud.dispatcher(), new DevicePlanner(), Clock.systemUTC()),
+                new InferenceProvider(cloud.fleet(), cloud.dispatcher(), new GatewayPlanner(Clock.systemUTC()), Clock.systemUTC()),
                 ProviderServerOptions.of(vertx));
         Map<String, CompletableFuture<Long>> callbacks = new ConcurrentHashMap<>();
         router.post("/cb").handler(rc -> {

@@ -1,0 +1,96 @@
+package dev.continuum.placement.service.adapters.mqtt;
+
+import dev.continuum.edge.broker.BrokerAccess;
+import dev.continuum.edge.cloud.Fleet;
+import dev.continuum.edge.cloud.FleetSites;
+import dev.continuum.edge.identity.DeviceCredentials;
+import dev.continuum.edge.messaging.MqttLink;
+import dev.continuum.edge.protocol.Topics;
+import dev.continuum.placement.service.app.LiveInventory;
+import dev.continuum.placement.service.app.PlannerService;
+import dev.continuum.placement.service.config.PlannerSettings;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.vertx.core.Vertx;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.time.Clock;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.jboss.logging.Logger;
+
+/**
+ * Gateways into the live inventory, from the broker the edge link uses: the retained status topic (online, or
+ * offline as the last will) and heartbeats, through the fleet view the inference provider uses too. A change the
+ * planner can see (up/down, queue, models, GPUs) updates its inventory at once, so a job stranded on a gateway that
+ * went away is placed again and logged. After a restart, the retained statuses and the next heartbeats (every few
+ * seconds) rebuild the edge part of the inventory.
+ */
+@ApplicationScoped
+public class GatewayFeed {
+
+    private static final Logger LOG = Logger.getLogger(GatewayFeed.class);
+
+    private final PlannerSettings settings;
+    private final LiveInventory inventory;
+    private final PlannerService planner;
+    private final Vertx vertx;
+    /** Decisions are written to PostgreSQL: never on the MQTT event loop, and one change at a time, in order. */
+    private final ExecutorService updates = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "planner-inventory");
+        t.setDaemon(true);
+        return t;
+    });
+    private MqttLink link;
+
+    public GatewayFeed(PlannerSettings settings, LiveInventory inventory, PlannerService planner, Vertx vertx) {
+        this.settings = settings;
+        this.inventory = inventory;
+        this.planner = planner;
+        this.vertx = vertx;
+    }
+
+    void start(@Observes StartupEvent started) {
+        if (settings.mqttBroker().isEmpty()) {
+            LOG.info("no continuum.placement.mqtt-broker: the planner knows only the configured sites");
+            return;
+        }
+        String broker = settings.mqttBroker().get();
+        String secret = settings.edgeSecret().orElseThrow(() -> new IllegalStateException(
+                "continuum.placement.edge-secret (CONTINUUM_EDGE_SECRET) is needed to trust gateway heartbeats"));
+        Topics topics = new Topics(settings.mqttTopicRoot());
+        DeviceCredentials credentials = DeviceCredentials.fromSecret(secret, Clock.systemUTC());
+        MqttLink.Login login = settings.mqttUsername().isPresent() && settings.mqttPassword().isPresent()
+                ? MqttLink.Login.of(settings.mqttUsername().get(), settings.mqttPassword().get())
+                : MqttLink.Login.of(BrokerAccess.OPERATOR, DeviceCredentials.brokerPassword(secret));
+        int colon = broker.lastIndexOf(':');
+        link = new MqttLink(vertx, MqttLink.Options.persistent(broker.substring(0, colon),
+                Integer.parseInt(broker.substring(colon + 1)), "continuum-planner-" + UUID.randomUUID().toString().substring(0, 8))
+                .withCleanSession(true).withLogin(login));
+        Fleet fleet = new Fleet(link, topics, credentials, Clock.systemUTC());
+        fleet.onChange(device -> updates.execute(() -> changed(device)));
+        fleet.attach();
+        link.start();
+        LOG.infof("planner inventory: gateways from MQTT at %s (topic root %s)", broker, settings.mqttTopicRoot());
+    }
+
+    private void changed(Fleet.Device device) {
+        try {
+            boolean changed = inventory.putGateway(FleetSites.cluster(device.deviceId(), device.heartbeat()),
+                    FleetSites.status(device, 0));
+            if (changed) {
+                planner.inventoryChanged();
+            }
+        } catch (RuntimeException e) {
+            LOG.error("cannot apply gateway " + device.deviceId() + " to the planner's inventory", e);
+        }
+    }
+
+    void stop(@Observes ShutdownEvent stopping) {
+        if (link != null) {
+            link.close();
+        }
+        updates.shutdownNow();
+    }
+}

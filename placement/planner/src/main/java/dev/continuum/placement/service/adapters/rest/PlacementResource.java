@@ -1,0 +1,119 @@
+package dev.continuum.placement.service.adapters.rest;
+
+import dev.continuum.placement.planner.InvalidRequestException;
+import dev.continuum.placement.service.app.DecisionQuery;
+import dev.continuum.placement.service.app.DecisionRecord;
+import dev.continuum.placement.service.app.PlacementLog;
+import dev.continuum.placement.service.app.PlannerService;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.NotFoundException;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.net.URI;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+
+/** The planner's API: decide for a job, read a job's decisions, page through the log. Every call needs a token. */
+@Path("/placements")
+@Produces(MediaType.APPLICATION_JSON)
+public class PlacementResource {
+
+    private final PlannerService planner;
+    private final PlacementLog log;
+
+    public PlacementResource(PlannerService planner, PlacementLog log) {
+        this.planner = planner;
+        this.log = log;
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response place(PlacementBody body) {
+        if (body == null) {
+            throw new InvalidRequestException("", "a placement request body is required");
+        }
+        List<DecisionRecord> decided = planner.place(body.toRequest(), body.runId());
+        String id = decided.getFirst().requestId();
+        List<DecisionRecord> others = decided.stream().filter(d -> !d.requestId().equals(id)).toList();
+        Views.PlacementView view = Views.of(log.request(id).orElseThrow(), log.decisionsOf(id), others);
+        return Response.created(URI.create("/placements/" + id)).entity(view).build();
+    }
+
+    @GET
+    @Path("/{id}")
+    public Views.PlacementView get(@PathParam("id") String id) {
+        PlacementLog.StoredRequest request = log.request(id)
+                .orElseThrow(() -> new NotFoundException("no placement request " + id));
+        return Views.of(request, log.decisionsOf(id), List.of());
+    }
+
+    /** What ran a job reports when it finishes: the cost model learns, freed GPUs may start queued jobs. */
+    public record CompletionBody(String site, Long computeMillis) {}
+
+    @POST
+    @Path("/{id}/completion")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Views.PageView completed(@PathParam("id") String id, CompletionBody body) {
+        PlacementLog.StoredRequest request = log.request(id)
+                .orElseThrow(() -> new NotFoundException("no placement request " + id));
+        CompletionBody b = body == null ? new CompletionBody(null, null) : body;
+        String site = b.site() != null ? b.site() : log.decisionsOf(id).getLast().site();
+        if (site == null) {
+            throw new InvalidRequestException("site", "is required: the job has no site in the decision log");
+        }
+        long compute = b.computeMillis() == null ? 0 : b.computeMillis();
+        if (compute < 0) {
+            throw new InvalidRequestException("computeMillis", "must not be negative, was " + compute);
+        }
+        List<DecisionRecord> decided = planner.completed(id, site, request.request().model(), compute);
+        return new Views.PageView(decided.stream().map(Views::of).toList(), null);
+    }
+
+    /** The log, oldest first, filtered; {@code subject} is a request (action) id or a run id. */
+    @GET
+    public Views.PageView list(@QueryParam("subject") String subject, @QueryParam("kind") String kind,
+                               @QueryParam("site") String site, @QueryParam("status") String status,
+                               @QueryParam("from") String from, @QueryParam("to") String to,
+                               @QueryParam("limit") Integer limit, @QueryParam("marker") String marker) {
+        int pageSize = limit == null ? 100 : limit;
+        if (pageSize < 1 || pageSize > DecisionQuery.MAX_LIMIT) {
+            throw new InvalidRequestException("limit", "must be in 1.." + DecisionQuery.MAX_LIMIT + ", was " + pageSize);
+        }
+        long after = parseMarker(marker);
+        DecisionQuery q = new DecisionQuery(subject, kind == null ? null : kind.toLowerCase(), site,
+                status == null ? null : status.toLowerCase(), instant("from", from), instant("to", to), after, pageSize + 1);
+        List<DecisionRecord> rows = log.list(q);
+        List<DecisionRecord> page = rows.size() > pageSize ? rows.subList(0, pageSize) : rows;
+        String next = rows.size() > pageSize ? String.valueOf(page.getLast().seq()) : null;
+        return new Views.PageView(page.stream().map(Views::of).toList(), next);
+    }
+
+    private static long parseMarker(String marker) {
+        if (marker == null || marker.isBlank()) {
+            return 0;
+        }
+        try {
+            return Long.parseLong(marker);
+        } catch (NumberFormatException e) {
+            throw new InvalidRequestException("marker", "is not a marker this API returned: " + marker);
+        }
+    }
+
+    private static Instant instant(String field, String value) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        try {
+            return Instant.parse(value);
+        } catch (DateTimeParseException e) {
+            throw new InvalidRequestException(field, "must be an ISO-8601 instant such as 2026-11-25T12:00:00Z, was " + value);
+        }
+    }
+}

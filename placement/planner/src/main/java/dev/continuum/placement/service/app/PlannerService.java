@@ -1,0 +1,83 @@
+package dev.continuum.placement.service.app;
+
+import dev.continuum.placement.planner.Observation;
+import dev.continuum.placement.planner.PlacementDecision;
+import dev.continuum.placement.planner.PlacementRequest;
+import dev.continuum.placement.planner.PlacementResult;
+import dev.continuum.placement.planner.Planner;
+import dev.continuum.placement.service.app.DecisionRecord.Cause;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The planner online: feeds the pure {@link Planner} the live inventory, requests and completions, one at a time
+ * (the planner is not thread-safe and its decisions must replay in order), and writes every decision to the log
+ * before answering.
+ */
+public final class PlannerService {
+
+    private final Planner planner;
+    private final LiveInventory inventory;
+    private final PlacementLog log;
+    private final Clock clock;
+    private long plannedVersion = -1;
+
+    public PlannerService(Planner planner, LiveInventory inventory, PlacementLog log, Clock clock) {
+        this.planner = planner;
+        this.inventory = inventory;
+        this.log = log;
+        this.clock = clock;
+    }
+
+    /** Decides for a new job; the request's own decision comes first, then what it did to other jobs. */
+    public synchronized List<DecisionRecord> place(PlacementRequest request, String runId) {
+        if (log.request(request.id()).isPresent()) {
+            throw new DuplicateRequestException(request.id());
+        }
+        long now = clock.millis();
+        List<DecisionRecord> out = new ArrayList<>(refresh(now));
+        // the planner refuses an invalid request (InvalidRequestException) before anything is kept
+        PlacementResult result = planner.place(request, now);
+        log.addRequest(request, runId, Instant.ofEpochMilli(now));
+        List<PlacementDecision> ordered = new ArrayList<>();
+        ordered.add(result.decision());
+        ordered.addAll(result.others());
+        List<DecisionRecord> mine = log.append(records(ordered, Cause.REQUEST, now));
+        mine.addAll(out);
+        return mine;
+    }
+
+    /** The inventory changed (a heartbeat, a gateway gone): jobs it strands are placed again and logged. */
+    public synchronized List<DecisionRecord> inventoryChanged() {
+        return refresh(clock.millis());
+    }
+
+    /** A job finished: the cost model learns from it and freed GPUs may start queued jobs. */
+    public synchronized List<DecisionRecord> completed(String requestId, String site, String model, long computeMillis) {
+        long now = clock.millis();
+        refresh(now);
+        List<PlacementDecision> decided = planner.observe(
+                new Observation.JobCompleted(requestId, site, model, computeMillis, now));
+        return log.append(records(decided, Cause.COMPLETION, now));
+    }
+
+    private List<DecisionRecord> refresh(long now) {
+        long version = inventory.version();
+        if (version == plannedVersion) {
+            return new ArrayList<>();
+        }
+        plannedVersion = version;
+        List<PlacementDecision> decided = planner.update(inventory.snapshot(), now);
+        return decided.isEmpty() ? new ArrayList<>() : log.append(records(decided, Cause.INVENTORY, now));
+    }
+
+    private static List<DecisionRecord> records(List<PlacementDecision> decisions, Cause cause, long now) {
+        List<DecisionRecord> out = new ArrayList<>();
+        for (PlacementDecision d : decisions) {
+            out.add(new DecisionRecord(0, d.requestId(), null, null, Instant.ofEpochMilli(now), cause, d));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,54 @@
+package dev.continuum.placement.service.config;
+
+import dev.continuum.placement.planner.OnlinePlanner;
+import dev.continuum.placement.planner.Planner;
+import dev.continuum.placement.planner.PlannerConfig;
+import dev.continuum.placement.planner.trace.RecordingPlanner;
+import dev.continuum.placement.service.app.LiveInventory;
+import dev.continuum.placement.service.app.PlacementLog;
+import dev.continuum.placement.service.app.PlannerService;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+
+/** Wires the pure planner into the service: configuration in, one {@link PlannerService} out. */
+public class PlannerProducers {
+
+    @Produces
+    @Singleton
+    Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    @Produces
+    @Singleton
+    LiveInventory inventory(PlannerSettings settings) {
+        TopologyFile topology = settings.topology().map(Path::of).map(TopologyFile::read).orElse(TopologyFile.empty());
+        return new LiveInventory(topology.inventory(), topology.edgeLinks());
+    }
+
+    @Produces
+    @Singleton
+    PlannerService service(PlannerSettings settings, LiveInventory inventory, PlacementLog log, Clock clock) {
+        OnlinePlanner online = new OnlinePlanner(PlannerConfig.DEFAULT.withPolicy(settings.policy()));
+        Planner planner = settings.trace().map(t -> (Planner) new RecordingPlanner(online, open(Path.of(t)))).orElse(online);
+        return new PlannerService(planner, inventory, log, clock);
+    }
+
+    private static Writer open(Path trace) {
+        try {
+            if (trace.getParent() != null) {
+                Files.createDirectories(trace.getParent());
+            }
+            return Files.newBufferedWriter(trace, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open the planner trace " + trace, e);
+        }
+    }
+}

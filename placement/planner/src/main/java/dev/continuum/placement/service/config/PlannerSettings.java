@@ -1,0 +1,38 @@
+package dev.continuum.placement.service.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.util.Optional;
+
+/** The planner service's own keys ({@code continuum.placement.*}); the database and auth keys are shared ones. */
+@ConfigMapping(prefix = "continuum.placement")
+public interface PlannerSettings {
+
+    /** Training jobs' policy in the simulator's grammar, e.g. {@code las+fgd+migrate}. */
+    @WithDefault("fifo")
+    String policy();
+
+    /** A JSON file with the datacenter sites, links and endpoints (docs/placement.md "Running the service"). */
+    Optional<String> topology();
+
+    /** When set, every input and decision is also written to this planner trace (JSON lines) for replay. */
+    Optional<String> trace();
+
+    /** The MQTT broker whose gateway heartbeats feed the inventory, {@code host:port}; none = no edge sites. */
+    Optional<String> mqttBroker();
+
+    /** The topic root of the edge link (as the gateways and the inference provider use). */
+    @WithDefault("continuum")
+    String mqttTopicRoot();
+
+    /** The broker login of the planner (the embedded broker requires one); the password is never logged. */
+    Optional<String> mqttUsername();
+
+    Optional<String> mqttPassword();
+
+    /**
+     * The fleet secret (as the inference provider's CONTINUUM_EDGE_SECRET): heartbeats count only with a credential
+     * it signed, and without a login the planner logs in to the embedded broker as its operator. Never logged.
+     */
+    Optional<String> edgeSecret();
+}

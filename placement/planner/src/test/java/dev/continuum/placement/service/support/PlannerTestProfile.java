@@ -1,0 +1,30 @@
+package dev.continuum.placement.service.support;
+
+import io.quarkus.test.junit.QuarkusTestProfile;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.UUID;
+import java.util.Map;
+
+/** The planner as deployed: real PostgreSQL, real Keycloak, the test topology (gw-1, dc-pool, dc-train). */
+public class PlannerTestProfile implements QuarkusTestProfile {
+
+    /** The planner trace every test of this profile records into (PlannerReplayTest replays it). */
+    public static final Path TRACE = Path.of((String) System.getProperties().computeIfAbsent("planner.test.trace",
+            k -> "target/planner-trace-" + UUID.randomUUID() + ".jsonl")); // one per JVM, whichever class loader asks
+
+    @Override
+    public Map<String, String> getConfigOverrides() {
+        return Map.of("continuum.placement.topology", "src/test/resources/test-topology.json",
+                "continuum.placement.trace", trace().toString());
+    }
+
+    protected Path trace() {
+        return TRACE;
+    }
+
+    @Override
+    public List<TestResourceEntry> testResources() {
+        return List.of(new TestResourceEntry(PostgresResource.class), new TestResourceEntry(KeycloakResource.class));
+    }
+}
