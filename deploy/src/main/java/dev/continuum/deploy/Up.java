@@ -79,6 +79,7 @@ public final class Up {
         awaitReady(api, engine, options.dataDir().resolve("engine.log"));
         say("Start-up:       everything up after " + Duration.between(started, Instant.now()).toSeconds() + " s");
         say("Continuum API:  " + api + "   (OpenAPI " + api + "/q/openapi, Swagger UI " + api + "/q/swagger-ui)");
+        say("Web UI:         " + api + "/   (sign in as a demo user below)");
 
         int exit = 0;
         if (options.example()) {
@@ -262,6 +263,7 @@ public final class Up {
         String runId = run.path("run_id").asText();
         say("Run:            " + runId + " started" + (bearer.isEmpty() ? "" : " as " + LocalIdentity.DEMO_USER)
                 + "; watch it with: ./continuum cli watch " + runId + " (after ./continuum cli login)");
+        say("In the browser: " + api + "/#/runs/" + runId);
         Instant deadline = Instant.now().plus(Duration.ofMinutes(2));
         String status = run.path("status").asText();
         Progress progress = Progress.onStdout();

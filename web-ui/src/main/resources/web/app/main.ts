@@ -1,0 +1,67 @@
+// Entry point: read the engine's UI config, sign in (PKCE), then route on the URL's hash.
+import { html, render, TemplateResult } from 'lit';
+import { Session, UiConfig } from './auth';
+import { useSession } from './api';
+import { FlowPage, FlowsPage, NewFlowPage } from './flows';
+import { RunDetailPage } from './run-detail';
+import { filtersOf, RunsPage } from './runs';
+import { App } from './shell';
+import './style.css';
+
+interface Page { load(): Promise<void>; render(): TemplateResult; dispose(): void; }
+
+class Ui implements App {
+  private page?: Page;
+
+  constructor(private readonly session: Session) {}
+
+  user(): string {
+    return this.session.user();
+  }
+
+  roles(): string[] {
+    return this.session.claims().realm_access?.roles ?? [];
+  }
+
+  route(): void {
+    this.page?.dispose();
+    const [path, query] = (location.hash.replace(/^#/, '') || '/runs').split('?');
+    const parts = path.split('/').filter(Boolean);
+    if (parts[0] === 'flows' && parts[1] === 'new') this.page = new NewFlowPage(this);
+    else if (parts[0] === 'flows' && parts[1]) this.page = new FlowPage(this, parts[1]);
+    else if (parts[0] === 'flows') this.page = new FlowsPage(this);
+    else if (parts[0] === 'runs' && parts[1]) this.page = new RunDetailPage(this, parts[1]);
+    else this.page = new RunsPage(this, filtersOf(new URLSearchParams(query ?? '')));
+    this.refresh();
+    this.page.load();
+  }
+
+  refresh(): void {
+    const here = location.hash.split('/')[1]?.split('?')[0] ?? 'runs';
+    render(html`
+      <header class="top"><a class="brand" href="#/runs">Continuum</a>
+        <nav aria-label="Main"><a href="#/runs" aria-current=${here === 'runs' ? 'page' : 'false'}>Runs</a>
+          <a href="#/flows" aria-current=${here === 'flows' ? 'page' : 'false'}>Flows</a></nav>
+        <span class="who">Signed in as <strong id="user">${this.user()}</strong>
+          ${this.session.config.auth_enabled ? html`<button class="link" @click=${() => this.session.signOut()}>Sign out</button>` : ''}</span>
+      </header>
+      <main id="main">${this.page?.render() ?? ''}</main>`, document.getElementById('app')!);
+  }
+}
+
+async function boot(): Promise<void> {
+  const config = (await (await fetch('/ui/config.json')).json()) as UiConfig;
+  const session = new Session(config);
+  useSession(session);
+  if (!(await session.start())) {
+    await session.signIn();
+  }
+  document.getElementById('app')!.textContent = ''; // lit renders beside what is there: drop the "Loading" text
+  const ui = new Ui(session);
+  addEventListener('hashchange', () => ui.route());
+  ui.route();
+}
+
+boot().catch(e => {
+  document.getElementById('app')!.textContent = `Continuum could not start: ${e.message}`;
+});
