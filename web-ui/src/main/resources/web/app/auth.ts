@@ -29,7 +29,7 @@ export interface Claims { preferred_username?: string; realm_access?: { roles?: 
 export class Session {
   constructor(readonly config: UiConfig) {}
 
-  private endpoint(name: 'auth' | 'token' | 'logout'): string {
+  private endpoint(name: 'auth' | 'logout'): string {
     return `${this.config.issuer}/protocol/openid-connect/${name}`;
   }
 
@@ -111,7 +111,8 @@ export class Session {
   }
 
   private async exchange(form: Record<string, string>): Promise<void> {
-    const response = await fetch(this.endpoint('token'), {
+    // the engine passes this on to Keycloak's token endpoint (same origin: Keycloak needs no CORS setup)
+    const response = await fetch('/ui/token', {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ ...form, client_id: this.config.client_id }),

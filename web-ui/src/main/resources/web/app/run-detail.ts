@@ -23,6 +23,7 @@ export class RunDetailPage {
       this.error = e.status === 404 ? 'No such run, or you may not see it.' : e.message;
     }
     this.app.refresh();
+    if (!this.run) return;
     this.stop = live<any>(`/live/runs/${this.id}`, async run => {
       this.run = run;
       await this.loadLog();

@@ -225,6 +225,21 @@ class WebUiBrowserTest {
     }
 
     @Test
+    void shouldSignInAgainAndKeepThePageWhenTheTokenIsRefused() {
+        String flow = publish("scientist", WAIT, null, null);
+        signIn("scientist", "#/runs");
+        // what an expired session looks like to the page: a token the engine refuses and a refresh token Keycloak refuses
+        page.evaluate("() => sessionStorage.setItem('continuum.tokens', JSON.stringify("
+                + "{access: 'x.e30.y', refresh: 'refused', expiresAt: Date.now() + 3600000}))");
+
+        page.navigate(base + "#/flows/" + flow);
+
+        assertThat(page.locator("main h1")).hasText(java.util.regex.Pattern.compile("ui test .*"));
+        assertThat(page).hasURL(java.util.regex.Pattern.compile(".*#/flows/" + flow + "$"));
+        assertThat(page.locator("#user")).hasText("scientist");
+    }
+
+    @Test
     void shouldPinTheValidatorsErrorsOnTheGraphOfAMalformedFlow() {
         signIn("scientist", "#/flows/new");
         label("Definition (JSON)").fill("""

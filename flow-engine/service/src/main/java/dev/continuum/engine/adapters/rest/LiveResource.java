@@ -16,7 +16,6 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
 import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.jboss.resteasy.reactive.RestMulti;
 import org.jboss.resteasy.reactive.RestStreamElementType;
 
 import java.util.function.Supplier;
@@ -61,22 +60,26 @@ public class LiveResource {
     @Produces(MediaType.SERVER_SENT_EVENTS)
     @RestStreamElementType(MediaType.APPLICATION_JSON)
     @Operation(summary = "The run as GET /runs/{id} shows it, sent again whenever it changes")
+    @io.smallrye.common.annotation.Blocking
     public Multi<Views.Run> run(@PathParam("runId") String runId) {
         java.util.UUID id = Ids.parse(runId, "runId");
         Viewer viewer = caller.viewer();
-        // the access check answers before the stream starts, so a run you may not see is a plain 404 problem
-        return RestMulti.fromUniResponse(runs.get(id, viewer), visible -> changes(
-                () -> runs.get(id, viewer).flatMap(runs::withFlow).map(found -> Views.Run.of(found, viewer, false))));
+        // checked before the stream starts (this worker thread waits), so a run you may not see is a plain 404 problem
+        onLoop(() -> runs.get(id, viewer)).await().atMost(java.time.Duration.ofSeconds(30));
+        return changes(() -> runs.get(id, viewer).flatMap(runs::withFlow).map(found -> Views.Run.of(found, viewer, false)));
     }
 
     /** Polls on the engine's event loop (the database clients need a Vert.x context) and drops repeats. */
     private <T> Multi<T> changes(Supplier<Uni<T>> read) {
-        Uni<T> onLoop = Uni.createFrom().emitter(emitter -> loop.execute(
-                () -> read.get().subscribe().with(emitter::complete, emitter::fail)));
+        Uni<T> onLoop = onLoop(read);
         return Multi.createBy().concatenating().streams(
                         onLoop.toMulti(),
                         Multi.createFrom().ticks().every(config.liveInterval()).onItem()
                                 .transformToUniAndConcatenate(tick -> onLoop))
                 .skip().repetitions();
+    }
+
+    private <T> Uni<T> onLoop(Supplier<Uni<T>> read) {
+        return Uni.createFrom().emitter(emitter -> loop.execute(() -> read.get().subscribe().with(emitter::complete, emitter::fail)));
     }
 }
