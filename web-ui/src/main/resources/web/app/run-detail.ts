@@ -102,7 +102,7 @@ export class RunDetailPage {
     const spans = new Map<string, { start: number; end: number; status: string }>();
     for (const e of this.entries) {
       const name = e.details?.state_name;
-      if (!name) continue;
+      if (!name || e.code.startsWith('Flow')) continue; // the run's own events name the last state: not the state's
       const t = Date.parse(e.time);
       const s = spans.get(name) ?? { start: t, end: t, status: 'running' };
       s.end = Math.max(s.end, t);
