@@ -121,6 +121,8 @@ final class ActionSteps {
     private static void timeOut(Execution x, Branch branch, ActionState action) {
         ActionCall call = branch.waiting.action;
         x.effects.add(new Effect.CancelAction(call.actionUrl, call.actionId, call.runAs));
+        // No longer awaited: a run that now fails must not cancel it a second time (the provider answers 409).
+        branch.waiting = null;
         String cause = "Action " + call.actionId + " in state '" + action.name() + "' was still running after its WaitTime of "
                 + action.waitTime().toSeconds() + " seconds and was cancelled";
         x.logLine("ActionFailed", action.name(), cause, null);

@@ -286,6 +286,11 @@ final class Execution {
     }
 
     void endRun(RunStatus status, String error, String cause, String code, String description) {
+        Branch main = run.branches.get("");
+        if (status == RunStatus.FAILED && main != null) {
+            run.failedState = main.stateName;
+            run.failedInput = main.data;
+        }
         for (Branch branch : run.branches.values()) {
             if (branch.waiting != null && branch.waiting.kind == WaitKind.ACTION
                     && branch.waiting.action.actionId != null) {

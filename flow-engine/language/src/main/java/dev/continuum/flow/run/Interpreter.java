@@ -40,7 +40,10 @@ public final class Interpreter {
         run.userId = context.userId();
         run.label = context.label();
         run.tags = new ArrayList<>(context.tags());
+        run.notifyOn = context.notifyOn() == null ? null : new ArrayList<>(context.notifyOn());
+        run.notifyEmail = context.notifyEmail();
         run.status = RunStatus.ACTIVE;
+        run.attempt = 1;
         Branch root = new Branch();
         root.id = "";
         root.stateName = flow.startAt();
@@ -51,6 +54,47 @@ public final class Interpreter {
         run.branches.put(root.id, root);
         Execution execution = new Execution(flow, options, run, now);
         execution.logLine("FlowStarted", null, "The run started", null);
+        execution.advanceAll();
+        return execution.finish();
+    }
+
+    /**
+     * Redrive: a FAILED run starts a new attempt in {@code fromState} (a top-level state; null: where it failed) with
+     * {@code input} as that state's input (null: the input it had where it failed). The attempt is logged as
+     * FlowRedriven; states entered again get new request ids, so their actions really run again.
+     *
+     * @throws IllegalStateException when the run has not FAILED
+     * @throws IllegalArgumentException when {@code fromState} is not a state of the flow, or there is no input to reuse
+     */
+    public Step redrive(RunState state, String fromState, JsonNode input, Instant now) {
+        if (state.status() != RunStatus.FAILED) {
+            throw new IllegalStateException("only a FAILED run can be redriven; this one is " + state.status());
+        }
+        RunData run = state.mutableCopy();
+        String from = fromState != null ? fromState : run.failedState;
+        if (from == null || !flow.states().containsKey(from)) {
+            throw new IllegalArgumentException(from == null ? "the run failed before entering a state: name one"
+                    : "'" + from + "' is not a state of this flow; states: " + String.join(", ", flow.states().keySet()));
+        }
+        JsonNode data = input != null ? input : run.failedInput;
+        if (data == null) {
+            throw new IllegalArgumentException("no input is kept for this run's failure: give one");
+        }
+        run.attempt = Math.max(1, run.attempt) + 1;
+        run.status = RunStatus.ACTIVE;
+        run.error = null;
+        run.cause = null;
+        run.output = null;
+        Branch root = new Branch();
+        root.id = "";
+        root.stateName = from;
+        root.data = data.deepCopy();
+        root.visit = run.visits.merge(from, 1, Integer::sum);
+        run.branches.put(root.id, root);
+        Execution execution = new Execution(flow, options, run, now);
+        com.fasterxml.jackson.databind.node.ObjectNode details = Execution.JSON.objectNode()
+                .put("attempt", run.attempt).put("state_name", from).put("input_edited", input != null);
+        execution.logLine("FlowRedriven", from, "Attempt " + run.attempt + " starts in " + from, details);
         execution.advanceAll();
         return execution.finish();
     }

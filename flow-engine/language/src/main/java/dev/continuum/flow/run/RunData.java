@@ -17,7 +17,19 @@ final class RunData {
     public String userId;
     public String label;
     public List<String> tags = new ArrayList<>();
+    /**
+     * Globus' activity_notification_policy: the statuses (INACTIVE, SUCCEEDED, FAILED) whose arrival the owner is told
+     * of; null means Globus' default, INACTIVE only. The engine sends the notices; the interpreter only keeps the wish.
+     */
+    public List<String> notifyOn;
+    /** Where e-mail notices go (the owner's address when known at start); null: no e-mail. */
+    public String notifyEmail;
     public RunStatus status;
+    /** 1 for the first attempt; each redrive of a FAILED run starts the next. */
+    public int attempt;
+    /** Where the run's main line stood when it failed, and its input there: what a redrive starts from by default. */
+    public String failedState;
+    public JsonNode failedInput;
     public JsonNode output;
     public String error;
     public String cause;
@@ -42,7 +54,12 @@ final class RunData {
         c.userId = userId;
         c.label = label;
         c.tags = new ArrayList<>(tags);
+        c.notifyOn = notifyOn == null ? null : new ArrayList<>(notifyOn);
+        c.notifyEmail = notifyEmail;
         c.status = status;
+        c.attempt = attempt;
+        c.failedState = failedState;
+        c.failedInput = node(failedInput);
         c.output = node(output);
         c.error = error;
         c.cause = cause;

@@ -44,6 +44,33 @@ public final class RunState {
         return data.runId;
     }
 
+    public String flowId() {
+        return data.flowId;
+    }
+
+    public int flowVersion() {
+        return data.flowVersion;
+    }
+
+    /** Who started the run. */
+    public String userId() {
+        return data.userId;
+    }
+
+    public String label() {
+        return data.label;
+    }
+
+    /** The statuses whose arrival the run's owner is told of (Globus' activity_notification_policy; default INACTIVE). */
+    public java.util.List<String> notifyOn() {
+        return data.notifyOn == null ? java.util.List.of(RunStatus.INACTIVE.name()) : java.util.List.copyOf(data.notifyOn);
+    }
+
+    /** The owner's e-mail address for notices, if known. */
+    public Optional<String> notifyEmail() {
+        return Optional.ofNullable(data.notifyEmail);
+    }
+
     public RunStatus status() {
         return data.status;
     }

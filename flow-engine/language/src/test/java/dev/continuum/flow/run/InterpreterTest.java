@@ -268,6 +268,49 @@ class InterpreterTest {
     }
 
     @Test
+    void shouldStartANewAttemptInTheChosenStateWithEditedInputWhenAFailedRunIsRedriven() {
+        Interpreter interpreter = interpreter("""
+                {'StartAt': 'Check', 'States': {'Check': {'Type': 'Choice', 'Choices': [{'Variable': '$.ok',
+                 'BooleanEquals': true, 'Next': 'Done'}], 'Default': 'Broken'}, 'Broken': {'Type': 'Fail', 'Error': 'NotOk'},
+                 'Done': {'Type': 'Pass', 'End': true}}}""");
+        Step failed = interpreter.start(Fixtures.json("{'ok': false}"), CONTEXT, T0);
+        assertThat(failed.state().status()).isEqualTo(RunStatus.FAILED);
+
+        Step again = interpreter.redrive(failed.state(), "Check", Fixtures.json("{'ok': true}"), T0.plusSeconds(5));
+
+        assertThat(again.state().status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(again.state().error()).isEmpty();
+        assertThat(again.log().get(0).code()).isEqualTo("FlowRedriven");
+        assertThat(again.log().get(0).details().path("attempt").asInt()).isEqualTo(2);
+        Step sameInput = interpreter.redrive(failed.state(), null, null, T0.plusSeconds(6));
+        assertThat(sameInput.state().status()).isEqualTo(RunStatus.FAILED);
+        assertThat(sameInput.log().get(0).stateName()).isEqualTo("Broken");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> interpreter.redrive(again.state(), "Check", null, T0))
+                .isInstanceOf(IllegalStateException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> interpreter.redrive(failed.state(), "Nowhere", null, T0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Nowhere");
+    }
+
+    @Test
+    void shouldCancelATimedOutActionOnceWhenNothingCatchesTheTimeout() {
+        Interpreter interpreter = interpreter("""
+                {'StartAt': 'Call', 'States': {'Call': {'Type': 'Action', 'ActionUrl': 'https://p.example.org',
+                 'Parameters': {}, 'WaitTime': 10, 'End': true}}}""");
+        Step step = interpreter.start(Fixtures.json("{}"), CONTEXT, T0);
+        String token = only(step.effects(), Effect.StartAction.class).token();
+        step = interpreter.apply(step.state(), new RunEvent.ActionStarted(token, observed("ACTIVE", "{}")), T0);
+        while (step.state().status() == RunStatus.ACTIVE) {
+            Effect.PollAction poll = only(step.effects(), Effect.PollAction.class);
+            step = interpreter.apply(step.state(), new RunEvent.ActionPolled(token, observed("ACTIVE", "{}")), poll.at());
+        }
+
+        assertThat(step.state().status()).isEqualTo(RunStatus.FAILED);
+        assertThat(step.state().error()).contains("ActionTimeout");
+        assertThat(step.effects()).containsOnlyOnce(new Effect.CancelAction("https://p.example.org", "a-1"))
+                .filteredOn(Effect.CancelAction.class::isInstance).hasSize(1);
+    }
+
+    @Test
     void shouldRaiseActionFailedExceptionThatACatchHandles() {
         Interpreter interpreter = interpreter("""
                 {'StartAt': 'Call', 'States': {'Call': {'Type': 'Action', 'ActionUrl': 'https://p.example.org',

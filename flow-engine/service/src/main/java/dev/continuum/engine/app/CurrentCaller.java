@@ -12,6 +12,15 @@ public interface CurrentCaller {
         return java.util.Optional.empty();
     }
 
+    /**
+     * Where the caller reads e-mail: the token's {@code email} claim, else the user name when it is an address
+     * (a local user named ada@example.org); empty when unknown.
+     */
+    default java.util.Optional<String> email() {
+        String id = userId();
+        return id != null && id.matches("[^@\\s:]+@[^@\\s]+\\.[^@\\s]+") ? java.util.Optional.of(id) : java.util.Optional.empty();
+    }
+
     /** The caller as the use cases see them; unrestricted only when authentication is off. */
     default Viewer viewer() {
         return Viewer.of(userId());

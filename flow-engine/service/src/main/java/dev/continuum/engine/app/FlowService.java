@@ -22,9 +22,18 @@ import java.util.UUID;
 @ApplicationScoped
 public class FlowService {
 
-    /** What a caller sends to create or update a flow; null fields keep their value on update. */
+    /**
+     * What a caller sends to create or update a flow; null fields keep their value on update. {@code flowOwner}
+     * (update only, as Globus' update_flow) hands the flow to another principal.
+     */
     public record FlowDraft(JsonNode definition, String title, String subtitle, String description, List<String> keywords,
-                            JsonNode inputSchema, JsonNode roles) {}
+                            JsonNode inputSchema, JsonNode roles, String flowOwner) {
+
+        public FlowDraft(JsonNode definition, String title, String subtitle, String description, List<String> keywords,
+                         JsonNode inputSchema, JsonNode roles) {
+            this(definition, title, subtitle, description, keywords, inputSchema, roles, null);
+        }
+    }
 
     private final FlowStore flows;
     private final Clock clock;
@@ -72,6 +81,7 @@ public class FlowService {
             if (viewer.restricted() && draft.roles() != null && !Access.ownsFlow(current, viewer.id())) {
                 throw new AccessDenied("Only the flow's owners may change who holds its roles.");
             }
+            String owner = newOwner(current, draft.flowOwner(), viewer);
             JsonNode definition = draft.definition() != null ? draft.definition() : current.definition();
             JsonNode schema = draft.inputSchema() != null ? draft.inputSchema() : current.inputSchema();
             List<FieldIssue> issues = check(definition, schema);
@@ -79,13 +89,28 @@ public class FlowService {
                 issues.add(0, new FieldIssue("/title", "A flow title cannot be blank."));
             }
             refuseIf(issues);
-            FlowRecord next = new FlowRecord(id, current.ownerId(), current.version() + 1,
+            FlowRecord next = new FlowRecord(id, owner, current.version() + 1,
                     or(draft.title(), current.title()), or(draft.subtitle(), current.subtitle()),
                     or(draft.description(), current.description()), or(draft.keywords(), current.keywords()),
                     draft.roles() != null ? roles(draft.roles()) : current.roles(), definition, schema(schema),
                     current.createdAt(), clock.instant());
             return flows.addVersion(next).replaceWith(next);
         });
+    }
+
+    /** Globus' flow_owner on update: only an owner may hand the flow over; the old owner keeps nothing by it. */
+    private static String newOwner(FlowRecord current, String requested, Viewer viewer) {
+        if (requested == null || requested.equals(current.ownerId())) {
+            return current.ownerId();
+        }
+        String owner = requested.strip();
+        if (owner.isEmpty() || owner.length() > 256) {
+            throw EngineError.invalidField("/flow_owner", "flow_owner must name a user (1 to 256 characters).");
+        }
+        if (viewer.restricted() && !Access.ownsFlow(current, viewer.id())) {
+            throw new AccessDenied("Only the flow's owners may hand it to someone else (flow_owner).");
+        }
+        return owner;
     }
 
     /** The flow, without any access check: for use cases that decide access themselves. */

@@ -48,6 +48,7 @@ public class RunDriver implements Driver {
     private final CallbackUrls callbacks;
     private final EventLoop loop;
     private final EngineMetrics metrics;
+    private final Notifications notifications;
     private final String instanceId;
     private final Set<UUID> driving = ConcurrentHashMap.newKeySet();
     private final Set<UUID> nudged = ConcurrentHashMap.newKeySet();
@@ -67,8 +68,10 @@ public class RunDriver implements Driver {
     private volatile boolean stopping;
 
     public RunDriver(RunStore runs, FlowInterpreters interpreters, ActionGateway gateway, ProviderTokens tokens, Clock clock,
-                     EngineConfig config, CallbackUrls callbacks, EventLoop loop, EngineMetrics metrics) {
+                     EngineConfig config, CallbackUrls callbacks, EventLoop loop, EngineMetrics metrics,
+                     Notifications notifications) {
         this.tokens = tokens;
+        this.notifications = notifications;
         this.runs = runs;
         this.interpreters = interpreters;
         this.gateway = gateway;
@@ -243,6 +246,7 @@ public class RunDriver implements Driver {
                         return Uni.createFrom().voidItem();
                     }
                     metrics.transitionsCommitted(log.size());
+                    notifications.changed(runId, state, next);
                     fireAndForget(runId, afterCommit, next.status().finished());
                     return more ? turn(runId, interpreter, next, now, nudged.contains(runId)) : Uni.createFrom().voidItem();
                 });

@@ -25,12 +25,23 @@ import java.util.UUID;
 @ApplicationScoped
 public class RunService {
 
-    /** {@code runManagers} and {@code runMonitors} are the run's own role lists (Globus' run_managers, run_monitors). */
+    /**
+     * {@code runManagers} and {@code runMonitors} are the run's own role lists (Globus' run_managers, run_monitors);
+     * {@code notifyOn} is Globus' activity_notification_policy.status (null: INACTIVE only).
+     */
     public record StartRequest(JsonNode body, String label, List<String> tags, List<String> runManagers,
-                               List<String> runMonitors) {}
+                               List<String> runMonitors, List<String> notifyOn) {
+
+        public StartRequest(JsonNode body, String label, List<String> tags, List<String> runManagers, List<String> runMonitors) {
+            this(body, label, tags, runManagers, runMonitors, null);
+        }
+    }
 
     /** PUT /runs/{id}: the fields given replace the run's; null fields stay as they are. */
     public record RunChange(String label, List<String> tags, List<String> runManagers, List<String> runMonitors) {}
+
+    /** Redrive: {@code state} null starts where the run failed; {@code input} null reuses the input it had there. */
+    public record Redrive(String state, JsonNode input) {}
 
     /** The starter's token and any RunAs role tokens; exchanged for provider tokens, never kept in plain. */
     public record Credentials(Optional<String> user, java.util.Map<String, String> roles) {
@@ -52,11 +63,13 @@ public class RunService {
     private final Driver driver;
     private final ProviderTokens tokens;
     private final Clock clock;
+    private final Notifications notifications;
     private final int maxStateBytes;
 
     public RunService(FlowService flows, FlowInterpreters interpreters, RunStore runs, Driver driver,
-                      ProviderTokens tokens, Clock clock, EngineConfig config) {
+                      ProviderTokens tokens, Clock clock, EngineConfig config, Notifications notifications) {
         this.tokens = tokens;
+        this.notifications = notifications;
         this.flows = flows;
         this.interpreters = interpreters;
         this.runs = runs;
@@ -67,7 +80,13 @@ public class RunService {
 
     /** Starts a run of the flow's current version; answers it with that version (no second read of the flow). */
     public Uni<RunAndFlow> start(UUID flowId, StartRequest request, Viewer viewer, Credentials credentials) {
-        return start(flowId, null, UUID.randomUUID(), request, viewer, credentials);
+        return start(flowId, request, viewer, credentials, Optional.empty());
+    }
+
+    /** {@code email}: the starter's address, where notices of the run go by e-mail. */
+    public Uni<RunAndFlow> start(UUID flowId, StartRequest request, Viewer viewer, Credentials credentials,
+                                 Optional<String> email) {
+        return start(flowId, null, UUID.randomUUID(), request, viewer, credentials, email);
     }
 
     /**
@@ -76,6 +95,11 @@ public class RunService {
      */
     public Uni<RunAndFlow> start(UUID flowId, Integer pinnedVersion, UUID runId, StartRequest request, Viewer viewer,
                                  Credentials credentials) {
+        return start(flowId, pinnedVersion, runId, request, viewer, credentials, Optional.empty());
+    }
+
+    private Uni<RunAndFlow> start(UUID flowId, Integer pinnedVersion, UUID runId, StartRequest request, Viewer viewer,
+                                  Credentials credentials, Optional<String> email) {
         String userId = viewer.id();
         return flows.visible(flowId, viewer).flatMap(current -> {
             if (viewer.restricted() && !Access.startsFlow(current, userId)) {
@@ -91,7 +115,7 @@ public class RunService {
             Interpreter interpreter = interpreters.forRecord(flow);
             Instant now = clock.instant();
             Step step = interpreter.start(input, new RunContext(runId.toString(), flowId.toString(), flow.version(), userId,
-                    request.label(), tags), now);
+                    request.label(), tags, request.notifyOn(), email.orElse(null)), now);
             Instant wake = DueWork.wakeAt(interpreter, step.state(), now);
             // due now: an action to start, or more states than one turn may enter (the rest follow in later turns)
             boolean work = wake != null && !wake.isAfter(now);
@@ -106,6 +130,7 @@ public class RunService {
                             work ? driver.leaseUntil() : null))
                     .onFailure().call(() -> tokens.forget(runId).onFailure().recoverWithNull())
                     .invoke(() -> {
+                        notifications.changed(runId, null, step.state());
                         if (work) {
                             driver.launch(runId, run);
                         }
@@ -136,12 +161,25 @@ public class RunService {
                     List.of(new FieldIssue("/body", "larger than " + maxStateBytes + " bytes")));
         }
         RunMetadata.check(new RunChange(request.label(), request.tags(), request.runManagers(), request.runMonitors()));
+        checkPolicy(request.notifyOn());
         if (flow.inputSchema() != null) {
             List<FieldIssue> issues = InputSchemas.validateInput(flow.inputSchema(), input).stream()
                     .map(i -> new FieldIssue("/body" + stripInputPrefix(i.pointer()), i.message())).toList();
             if (!issues.isEmpty()) {
                 throw EngineError.invalid("Run input does not match the flow's input schema",
                         issues.get(0).pointer() + ": " + issues.get(0).message(), issues);
+            }
+        }
+    }
+
+    private static void checkPolicy(List<String> statuses) {
+        if (statuses == null) {
+            return;
+        }
+        for (int i = 0; i < statuses.size(); i++) {
+            if (!Notifications.STATUSES.contains(statuses.get(i))) {
+                throw EngineError.invalidField("/activity_notification_policy/status/" + i, "'" + statuses.get(i)
+                        + "' is not a status a run can notify on; use INACTIVE, SUCCEEDED or FAILED.");
             }
         }
     }
@@ -258,6 +296,61 @@ public class RunService {
                             calls(interpreter, ProviderTokens.Principal::user)))
                     .flatMap(delegated -> signal(runId, Driver.RESUME_TOKEN, JsonNodeFactory.instance.objectNode()));
         });
+    }
+
+    /**
+     * Starts the next attempt of a FAILED run in a chosen state, optionally with edited input (logged as FlowRedriven).
+     * The run's owner and managers may. A finished run's grants are gone: the redriver's token is exchanged again for
+     * the person-held ones, as on resume.
+     */
+    public Uni<RunRecord> redrive(UUID runId, Redrive request, Viewer viewer, Optional<String> token) {
+        checkRedriveInput(request.input());
+        return managed(runId, viewer).flatMap(run -> {
+            if (run.state().status() != RunStatus.FAILED) {
+                throw EngineError.conflict("Run has not failed",
+                        "Run " + runId + " is " + run.state().status() + "; only FAILED runs can be redriven.");
+            }
+            return interpreters.forVersion(run.flowId(), run.flowVersion()).flatMap(interpreter -> {
+                if (request.state() != null && !interpreter.flow().states().containsKey(request.state())) {
+                    throw EngineError.invalidField("/state", "'" + request.state() + "' is not a state of this flow; its states are "
+                            + String.join(", ", interpreter.flow().states().keySet()) + ".");
+                }
+                Instant now = clock.instant();
+                Step step;
+                try {
+                    step = interpreter.redrive(run.state(), request.state(), request.input(), now);
+                } catch (IllegalArgumentException e) {
+                    throw EngineError.invalidField(e.getMessage().startsWith("no input") ? "/input" : "/state", e.getMessage());
+                }
+                Instant wake = DueWork.wakeAt(interpreter, step.state(), now);
+                return tokens.delegate(runId, token, java.util.Map.of(), calls(interpreter, ProviderTokens.Principal::user))
+                        .flatMap(delegated -> runs.reopen(runId, run.updatedAt(), step.state(), step.log(), wake, now))
+                        .flatMap(reopened -> {
+                            if (!reopened) {
+                                throw EngineError.conflict("Run changed",
+                                        "Run " + runId + " was redriven or changed meanwhile; reload it and try again.");
+                            }
+                            notifications.changed(runId, null, step.state());
+                            if (wake != null && !wake.isAfter(now)) {
+                                driver.nudge(runId);
+                            }
+                            return get(runId);
+                        });
+            });
+        });
+    }
+
+    private void checkRedriveInput(JsonNode input) {
+        if (input == null) {
+            return;
+        }
+        if (!input.isObject()) {
+            throw EngineError.invalidField("/input", "The input of a redriven state must be a JSON object.");
+        }
+        int size = input.toString().getBytes(StandardCharsets.UTF_8).length;
+        if (size > maxStateBytes) {
+            throw EngineError.invalidField("/input", "The input is " + size + " bytes; the limit is " + maxStateBytes + " bytes.");
+        }
     }
 
     public Uni<Void> release(UUID runId, Viewer viewer) {

@@ -32,6 +32,14 @@ public interface RunStore {
     Uni<Boolean> commit(UUID runId, String leaseOwner, Instant basedOn, RunState state, List<LogEntry> log,
                         Instant nextWakeAt, Instant leaseUntil, Instant now, List<Long> consumedInbox);
 
+    /**
+     * Redrive: a FAILED run starts its next attempt. Stores {@code state}, appends {@code log}, sets the completion
+     * time anew (now if the attempt already finished, else none) and the next wake-up, in one transaction, with no
+     * lease held; false when the run is not FAILED any more or changed since {@code basedOn} (its {@code updated_at}),
+     * so two redrives of one failure cannot both start.
+     */
+    Uni<Boolean> reopen(UUID runId, Instant basedOn, RunState state, List<LogEntry> log, Instant nextWakeAt, Instant now);
+
     /** Leases up to {@code limit} runs whose next wake-up is due and that nobody holds. */
     Uni<List<UUID>> claimDue(String owner, Instant now, Instant leaseUntil, int limit);
 

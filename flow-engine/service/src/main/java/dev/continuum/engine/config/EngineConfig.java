@@ -56,6 +56,29 @@ public interface EngineConfig {
 
     Providers providers();
 
+    /** Run notices (Globus' activity_notification_policy); docs/operations.md#notifications. */
+    Notifications notifications();
+
+    interface Notifications {
+        /** Send notices by e-mail through the SMTP server that quarkus.mailer.* (host, port, from, ...) names. */
+        @WithDefault("false")
+        boolean email();
+
+        /** POST each notice as JSON here, signed with {@link #webhookSecret()}; none when absent. */
+        Optional<String> webhookUrl();
+
+        /** HMAC-SHA256 key for the X-Continuum-Signature header; required with a webhook URL. */
+        Optional<String> webhookSecret();
+
+        /** Delivery attempts per notice and channel before it is given up (logged). */
+        @WithDefault("5")
+        int attempts();
+
+        /** Wait before the first retry; it doubles per attempt. */
+        @WithDefault("1s")
+        Duration backoff();
+    }
+
     interface Runs {
         /** How long an instance owns a run it is driving before others may take it over. */
         @WithDefault("30s")

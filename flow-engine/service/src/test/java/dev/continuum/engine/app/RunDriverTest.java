@@ -132,7 +132,8 @@ class RunDriverTest {
     private RunDriver driver(String id, ActionGateway gateway) {
         EngineSettings settings = new EngineSettings(id);
         return new RunDriver(store, new FlowInterpreters(new OneFlow(), settings), gateway, new CountingTokens(), clock,
-                settings, new CallbackUrls(new SelfUrl(settings)), Runnable::run, n -> { });
+                settings, new CallbackUrls(new SelfUrl(settings)), Runnable::run, n -> { },
+                new Notifications(List.of(), clock, 1, java.time.Duration.ofSeconds(1)));
     }
 
     /** One engine instance: its own driver, provider calls and tokens over the shared store and clock. */
@@ -147,7 +148,8 @@ class RunDriverTest {
             FlowInterpreters interpreters = new FlowInterpreters(new OneFlow(), settings);
             gateway = new ScriptedGateway(clock, holdStart);
             driver = new RunDriver(store, interpreters, gateway, tokens, clock, settings,
-                    new CallbackUrls(new SelfUrl(settings)), Runnable::run, transitions::addAndGet);
+                    new CallbackUrls(new SelfUrl(settings)), Runnable::run, transitions::addAndGet,
+                    new Notifications(List.of(), clock, 1, java.time.Duration.ofSeconds(1)));
         }
     }
 

@@ -79,6 +79,37 @@ class GlobusRunRolesApiTest {
     }
 
     @Test
+    void shouldLetTheOwnerAndRunManagersRedriveAFailedRunWhileMonitorsAreRefused() {
+        String failing = as(scientist).body("{\"title\":\"fails\",\"definition\":{\"StartAt\":\"Boom\",\"States\":"
+                        + "{\"Boom\":{\"Type\":\"Fail\",\"Error\":\"Boom\"}}}}")
+                .when().post("/flows").then().statusCode(201).extract().<String>path("id");
+        String run = start(failing, "\"run_managers\":[\"scientist2\"],\"run_monitors\":[\"admin\"]");
+
+        as(admin).body("{}").when().post("/runs/" + run + "/redrive").then().statusCode(403);
+        given().contentType(ContentType.JSON).body("{}").when().post("/runs/" + run + "/redrive").then().statusCode(401);
+        as(scientist2).body("{}").when().post("/runs/" + run + "/redrive").then().statusCode(200).body("status", equalTo("FAILED"));
+        as(scientist).body("{\"state\":\"Boom\"}").when().post("/runs/" + run + "/redrive").then().statusCode(200);
+        as(scientist).when().get("/runs/" + run + "/log").then()
+                .body("entries.findAll { it.code == 'FlowRedriven' }.details.attempt", contains(2, 3));
+    }
+
+    @Test
+    void shouldLetOnlyAnOwnerHandTheFlowToANewFlowOwnerAsGlobusUpdateFlowDoes() {
+        String flow = publish("\"flow_administrators\":[\"scientist2\"]");
+
+        as(scientist2).body("{\"flow_owner\":\"scientist2\"}").when().put("/flows/" + flow).then().statusCode(403);
+        as(scientist).body("{\"flow_owner\":\"  \"}").when().put("/flows/" + flow).then().statusCode(400)
+                .body("errors.pointer", hasItem("/flow_owner"));
+        as(scientist).body("{\"flow_owner\":\"scientist2\"}").when().put("/flows/" + flow).then().statusCode(200)
+                .body("flow_owner", equalTo("scientist2"));
+
+        as(scientist2).when().get("/flows/" + flow).then().statusCode(200).body("user_role", equalTo("flow_owner"));
+        as(scientist).when().get("/flows/" + flow).then().statusCode(404);
+        as(scientist).body("{\"title\":\"x\",\"flow_owner\":\"scientist\",\"definition\":" + WAIT + "}").when().post("/flows")
+                .then().statusCode(400).body("errors.pointer", hasItem("/flow_owner"));
+    }
+
+    @Test
     void shouldShowTheRunDefinitionToNobodyWhoCannotSeeTheRun() {
         String run = start(publish(""), "");
 

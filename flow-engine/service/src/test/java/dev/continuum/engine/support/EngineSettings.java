@@ -53,6 +53,17 @@ public record EngineSettings(String instance) implements EngineConfig {
     }
 
     @Override
+    public Notifications notifications() {
+        return new Notifications() {
+            @Override public boolean email() { return false; }
+            @Override public Optional<String> webhookUrl() { return Optional.empty(); }
+            @Override public Optional<String> webhookSecret() { return Optional.empty(); }
+            @Override public int attempts() { return 5; }
+            @Override public Duration backoff() { return Duration.ofSeconds(1); }
+        };
+    }
+
+    @Override
     public Providers providers() {
         return new Providers() {
             @Override public Optional<List<String>> urlMap() { return Optional.empty(); }

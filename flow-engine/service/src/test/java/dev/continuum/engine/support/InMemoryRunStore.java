@@ -71,6 +71,23 @@ public final class InMemoryRunStore implements RunStore {
     }
 
     @Override
+    public synchronized Uni<Boolean> reopen(UUID runId, Instant basedOn, RunState state, List<LogEntry> log, Instant nextWakeAt,
+                                            Instant now) {
+        Row row = rows.get(runId);
+        if (row == null || row.run.state().status() != dev.continuum.flow.run.RunStatus.FAILED || !row.run.updatedAt().equals(basedOn)) {
+            return Uni.createFrom().item(false);
+        }
+        RunRecord r = row.run;
+        row.run = new RunRecord(r.id(), r.flowId(), r.flowVersion(), r.ownerId(), r.label(), r.tags(), state, r.createdAt(),
+                now, state.status().finished() ? now : null, r.runManagers(), r.runMonitors());
+        row.nextWakeAt = nextWakeAt;
+        row.leaseOwner = null;
+        row.leaseUntil = null;
+        append(row, log);
+        return Uni.createFrom().item(true);
+    }
+
+    @Override
     public synchronized Uni<List<UUID>> claimDue(String owner, Instant now, Instant leaseUntil, int limit) {
         List<UUID> claimed = rows.values().stream()
                 .filter(row -> row.nextWakeAt != null && !row.nextWakeAt.isAfter(now) && free(row, now))

@@ -46,6 +46,17 @@ public class TokenCaller implements CurrentCaller {
         return credential == null ? java.util.Optional.empty() : java.util.Optional.ofNullable(credential.getToken());
     }
 
+    /** The token's verified {@code email} claim when it has one; otherwise as CurrentCaller says. */
+    @Override
+    public java.util.Optional<String> email() {
+        if (auth.enabled() && !identity.isAnonymous()
+                && identity.getPrincipal() instanceof org.eclipse.microprofile.jwt.JsonWebToken jwt
+                && jwt.getClaim("email") instanceof Object claim && !claim.toString().isBlank()) {
+            return java.util.Optional.of(claim.toString().replace("\"", ""));
+        }
+        return CurrentCaller.super.email();
+    }
+
     @Override
     public Viewer viewer() {
         return auth.enabled() ? Viewer.of(userId()) : Viewer.unrestricted(localUser);

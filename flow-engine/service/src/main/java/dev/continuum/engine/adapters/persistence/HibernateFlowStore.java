@@ -197,6 +197,7 @@ public class HibernateFlowStore implements FlowStore {
     }
 
     private void copyMetadata(FlowRecord flow, FlowEntity entity) {
+        entity.ownerId = flow.ownerId();
         entity.currentVersion = flow.version();
         entity.title = flow.title();
         entity.subtitle = flow.subtitle();

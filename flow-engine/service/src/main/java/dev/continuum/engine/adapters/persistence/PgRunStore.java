@@ -93,6 +93,27 @@ public class PgRunStore implements RunStore {
                 rows.substring(1, rows.length() - 1)));
     }
 
+    @Override
+    public Uni<Boolean> reopen(UUID runId, Instant basedOn, RunState state, List<LogEntry> log, Instant nextWakeAt, Instant now) {
+        return pool.preparedQuery("""
+                        WITH run AS (
+                            UPDATE runs SET state = $2::text::jsonb, status = $3, event_seq = event_seq + $4, next_wake_at = $8,
+                                            lease_owner = NULL, lease_until = NULL, updated_at = $5,
+                                            completed_at = CASE WHEN $9::boolean THEN $5 ELSE NULL END
+                            WHERE id = $1 AND status = 'FAILED' AND updated_at = $6
+                            RETURNING id, event_seq),
+                        logged AS (
+                            INSERT INTO run_events (run_id, seq, code, state_name, description, details, at)
+                            SELECT run.id, run.event_seq - $4 + e.seq, e.code, e.state_name, e.description, e.details, e.at
+                            FROM run, jsonb_to_recordset($7::text::jsonb)
+                                 AS e(seq int, code text, state_name text, description text, details jsonb, at timestamptz)
+                        )
+                        SELECT id FROM run""")
+                .execute(Tuple.from(new Object[]{runId, write(state.toJson()), state.status().name(), log.size(), odt(now),
+                        odt(basedOn), eventRows(log, runId), odt(nextWakeAt), state.status().finished()}))
+                .map(rows -> rows.rowCount() > 0);
+    }
+
     /** The log as the JSON array RunCommits and RunInserts expand; seq is the entry's position, from 1. */
     private String eventRows(List<LogEntry> log, UUID runId) {
         ArrayNode rows = json.createArrayNode();

@@ -33,7 +33,7 @@ public class FlowResource {
     public record FlowBody(JsonNode definition, String title, String subtitle, String description, List<String> keywords,
                            JsonNode inputSchema, List<String> flowOwners, List<String> flowAdministrators,
                            List<String> flowStarters, List<String> flowViewers, List<String> runManagers,
-                           List<String> runMonitors) {
+                           List<String> runMonitors, String flowOwner) {
         FlowDraft draft() {
             com.fasterxml.jackson.databind.node.ObjectNode roles = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
             put(roles, "flow_owners", flowOwners);
@@ -42,7 +42,8 @@ public class FlowResource {
             put(roles, "flow_viewers", flowViewers);
             put(roles, "run_managers", runManagers);
             put(roles, "run_monitors", runMonitors);
-            return new FlowDraft(definition, title, subtitle, description, keywords, inputSchema, roles.isEmpty() ? null : roles);
+            return new FlowDraft(definition, title, subtitle, description, keywords, inputSchema, roles.isEmpty() ? null : roles,
+                    flowOwner);
         }
 
         private static void put(com.fasterxml.jackson.databind.node.ObjectNode roles, String name, List<String> members) {
@@ -60,10 +61,25 @@ public class FlowResource {
      *              (Globus' run-start credentials). Exchanged at start, never stored in plain or echoed back.
      */
     public record RunBody(JsonNode body, String label, List<String> tags, java.util.Map<String, String> runAs,
-                          List<String> runManagers, List<String> runMonitors) {
+                          List<String> runManagers, List<String> runMonitors,
+                          NotificationPolicy activityNotificationPolicy) {
         @Override
         public String toString() {
             return "RunBody[label=" + label + ", run_as=" + (runAs == null ? "none" : runAs.keySet() + " (tokens hidden)") + "]";
+        }
+    }
+
+    /** Globus' RunActivityNotificationPolicy: the run statuses its owner is told of (default INACTIVE). */
+    public record NotificationPolicy(List<String> status) {
+        static List<String> statuses(NotificationPolicy policy) {
+            if (policy == null) {
+                return null;
+            }
+            if (policy.status() == null) {
+                throw EngineError.invalidField("/activity_notification_policy/status",
+                        "A policy lists the statuses to notify on, e.g. {\"status\": [\"INACTIVE\", \"FAILED\"]}.");
+            }
+            return policy.status();
         }
     }
 
@@ -80,6 +96,10 @@ public class FlowResource {
     @POST
     @Operation(summary = "Publish a flow (version 1)")
     public Uni<Response> create(FlowBody body) {
+        if (body != null && body.flowOwner() != null) {
+            throw EngineError.invalidField("/flow_owner", "A new flow belongs to whoever publishes it; hand it over afterwards "
+                    + "with PUT /flows/{id} and flow_owner.");
+        }
         return flows.create(required(body).draft(), caller.userId()).map(flow ->
                 Response.created(URI.create("/flows/" + flow.id())).entity(Views.Flow.of(flow, caller.viewer())).build());
     }
@@ -118,7 +138,7 @@ public class FlowResource {
 
     @PUT
     @Path("/{flowId}")
-    @Operation(summary = "Update a flow: creates a new version; running runs keep theirs")
+    @Operation(summary = "Update a flow: creates a new version; running runs keep theirs. flow_owner hands it over (owners only)")
     public Uni<Views.Flow> update(@PathParam("flowId") String flowId, FlowBody body) {
         return flows.update(Ids.parse(flowId, "flowId"), required(body).draft(), caller.viewer())
                 .map(flow -> Views.Flow.of(flow, caller.viewer()));
@@ -134,11 +154,12 @@ public class FlowResource {
     @Path("/{flowId}/run")
     @Operation(summary = "Start a run of the flow's current version with an input")
     public Uni<Response> run(@PathParam("flowId") String flowId, RunBody body) {
-        RunBody request = body == null ? new RunBody(null, null, null, null, null, null) : body;
+        RunBody request = body == null ? new RunBody(null, null, null, null, null, null, null) : body;
         var credentials = new RunService.Credentials(caller.accessToken(),
                 request.runAs() == null ? java.util.Map.of() : request.runAs());
         return runs.start(Ids.parse(flowId, "flowId"), new RunService.StartRequest(request.body(), request.label(), request.tags(),
-                        request.runManagers(), request.runMonitors()), caller.viewer(), credentials)
+                        request.runManagers(), request.runMonitors(), NotificationPolicy.statuses(request.activityNotificationPolicy())),
+                        caller.viewer(), credentials, caller.email())
                 .map(run -> Response.created(URI.create("/runs/" + run.run().id())).entity(Views.Run.of(run, caller.viewer(), false)).build());
     }
 

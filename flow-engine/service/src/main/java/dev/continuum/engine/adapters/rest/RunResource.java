@@ -141,6 +141,21 @@ public class RunResource {
                 .map(run -> Views.Run.of(run, caller.viewer(), false));
     }
 
+    /** POST /runs/{id}/redrive: both fields optional. */
+    public record RedriveBody(String state, JsonNode input) {}
+
+    @POST
+    @Path("/{runId}/redrive")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Start the next attempt of a FAILED run in 'state' (default: where it failed) with 'input' "
+            + "(default: the input it had there); its owner and managers may")
+    public Uni<Views.Run> redrive(@PathParam("runId") String runId, RedriveBody body) {
+        RedriveBody request = body == null ? new RedriveBody(null, null) : body;
+        return runs.redrive(Ids.parse(runId, "runId"), new RunService.Redrive(request.state(), request.input()), caller.viewer(),
+                        caller.accessToken())
+                .flatMap(runs::withFlow).map(run -> Views.Run.of(run, caller.viewer(), false));
+    }
+
     @POST
     @Path("/{runId}/release")
     @Operation(summary = "Forget a finished run and its log")
