@@ -13,8 +13,6 @@ import dev.continuum.engine.support.TestClock;
 import dev.continuum.engine.support.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
-import io.restassured.http.ContentType;
-import io.restassured.specification.RequestSpecification;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
@@ -27,6 +25,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
 
+import static dev.continuum.engine.support.Tokens.as;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -45,10 +44,6 @@ class DelegatedRunsTest {
 
     @Inject
     JdbcSealedGrants grants;
-
-    static RequestSpecification as(String token) {
-        return given().header("Authorization", "Bearer " + token).contentType(ContentType.JSON);
-    }
 
     static String callFlow(String actionUrl) {
         return "{\"StartAt\":\"Who\",\"States\":{\"Who\":{\"Type\":\"Action\",\"ActionUrl\":\"" + actionUrl

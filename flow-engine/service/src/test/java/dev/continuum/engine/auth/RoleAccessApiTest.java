@@ -5,13 +5,13 @@ import dev.continuum.engine.support.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
-import io.restassured.specification.RequestSpecification;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
 
+import static dev.continuum.engine.support.Tokens.as;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
@@ -34,10 +34,6 @@ class RoleAccessApiTest {
         scientist = Tokens.of("scientist");
         scientist2 = Tokens.of("scientist2");
         admin = Tokens.of("admin");
-    }
-
-    static RequestSpecification as(String token) {
-        return given().header("Authorization", "Bearer " + token).contentType(ContentType.JSON);
     }
 
     static String publish(String token, String definition, String roles) {

@@ -7,7 +7,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import org.junit.jupiter.api.Test;
 
-import static dev.continuum.engine.auth.DelegatedRunsTest.as;
+import static dev.continuum.engine.support.Tokens.as;
 import static dev.continuum.engine.auth.DelegatedRunsTest.awaitStatus;
 import static dev.continuum.engine.auth.DelegatedRunsTest.publish;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -12,6 +12,12 @@ public final class Tokens {
 
     private Tokens() {}
 
+    /** A JSON request carrying the token, as the API's callers send one. */
+    public static io.restassured.specification.RequestSpecification as(String token) {
+        return io.restassured.RestAssured.given().header("Authorization", "Bearer " + token)
+                .contentType(io.restassured.http.ContentType.JSON);
+    }
+
     public static String of(String user) {
         return client().password(CLI, user, user + "-local-only", "openid").accessToken();
     }

@@ -8,13 +8,13 @@ import dev.continuum.engine.support.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
-import io.restassured.specification.RequestSpecification;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 
+import static dev.continuum.engine.support.Tokens.as;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 
@@ -26,9 +26,6 @@ class TriggerAuthTest {
     @Inject
     TestClock clock;
 
-    private static RequestSpecification as(String token) {
-        return given().header("Authorization", "Bearer " + token).contentType(ContentType.JSON);
-    }
 
     /** A flow whose one Action calls a provider that answers with the caller its token names. */
     private static String whoAmIFlow(String token) {
