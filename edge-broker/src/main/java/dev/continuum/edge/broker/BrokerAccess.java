@@ -28,8 +28,8 @@ public final class BrokerAccess {
     /** Client id suffix of a device's storage half (ADR 0007). */
     public static final String STORAGE_CLIENT_SUFFIX = ".storage";
 
-    private static final Set<String> GATEWAY_PUBLISHES = Set.of("status", "heartbeat", "progress", "results");
-    private static final Set<String> GATEWAY_SUBSCRIBES = Set.of("tasks", "credential", "models");
+    private static final Set<String> GATEWAY_PUBLISHES = Set.of("status", "heartbeat", "progress", "results", "files");
+    private static final Set<String> GATEWAY_SUBSCRIBES = Set.of("tasks", "credential", "models", "watches");
 
     private final Topics topics;
     private final DeviceCredentials credentials;

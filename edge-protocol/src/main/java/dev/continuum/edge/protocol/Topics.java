@@ -27,12 +27,17 @@ public record Topics(String root) {
     public String progress(String deviceId) { return device(deviceId) + "/progress"; }
     public String credential(String deviceId) { return device(deviceId) + "/credential"; }
     public String models(String deviceId) { return device(deviceId) + "/models"; }
+    /** Gateway → cloud, QoS 1: {@link FileEvent}s of complete files. */
+    public String files(String deviceId) { return device(deviceId) + "/files"; }
+    /** Cloud → gateway, QoS 1, retained: the {@link FileWatch.Watches} the gateway keeps. */
+    public String watches(String deviceId) { return device(deviceId) + "/watches"; }
     public String register(String deviceId) { return root + "/register/" + checkId(deviceId); }
 
     public String allStatuses() { return root + "/devices/+/status"; }
     public String allHeartbeats() { return root + "/devices/+/heartbeat"; }
     public String allResults() { return root + "/devices/+/results"; }
     public String allProgress() { return root + "/devices/+/progress"; }
+    public String allFiles() { return root + "/devices/+/files"; }
     public String allRegistrations() { return root + "/register/+"; }
 
     /** The device id in a topic under {@code <root>/devices/<id>/...} or {@code <root>/register/<id>}. */
