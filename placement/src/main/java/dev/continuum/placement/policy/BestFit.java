@@ -15,4 +15,10 @@ public final class BestFit extends ScoredPlacement {
         double gpuLeft = v.freeGpuMilliOnNode(node) - d.totalGpuMilli();
         return gpuLeft + cpuFraction(v, node, d.cpuMilli());
     }
+
+    /** The CPU fraction left is never negative on a node that fits. */
+    @Override
+    protected double scoreLowerBound(Demand d, long freeGpuMilliOnNode) {
+        return freeGpuMilliOnNode - d.totalGpuMilli();
+    }
 }

@@ -115,8 +115,8 @@ public final class GangPlacement {
     private static int[] nodesByFreeDescending(ClusterView v, int rack, int[] usable) {
         long[] keys = new long[16];
         int count = 0;
-        for (int node = 0; node < usable.length; node++) {
-            if (usable[node] > 0 && v.rack(node) == rack) {
+        for (int node : v.nodesOfRack(rack)) {
+            if (usable[node] > 0) {
                 if (count == keys.length) {
                     keys = Arrays.copyOf(keys, count * 2);
                 }

@@ -9,6 +9,9 @@ import java.util.function.IntPredicate;
 
 /** Where on one node a demand goes: each strategy scores the nodes that can take it. */
 public interface PlacementStrategy {
+    /** Every node allowed: lets a strategy use the view's indexes instead of testing each node. */
+    IntPredicate ANY_NODE = node -> true;
+
     String name();
 
     /** The chosen slice among nodes passing {@code allowed}, or null if none fits. */

@@ -66,7 +66,7 @@ public final class StandardPolicy implements Policy {
             resizeElastic(ctx, false);
         }
         Round round = new Round(ctx.now() >= lastRoomMaking + options.roomMakingInterval(),
-                mostFullyFreeGpusOnANode(ctx.cluster()));
+                ctx.cluster().mostFullyFreeGpusOnANode());
         roomMakingDeferred = false;
         // The lookahead is how many waiting jobs a round may pass over, not how many it looks at:
         // every start lets the walk go one job further, so jobs that fit keep starting until
@@ -150,14 +150,6 @@ public final class StandardPolicy implements Policy {
         return false;
     }
 
-    private static int mostFullyFreeGpusOnANode(ClusterView v) {
-        int most = 0;
-        for (int n = 0; n < v.nodeCount(); n++) {
-            most = Math.max(most, v.fullyFreeGpus(n));
-        }
-        return most;
-    }
-
     /** A whole-GPU job that fits in one node needs that many fully free GPUs on one node. */
     private static boolean cannotFitOneNode(Demand d, int mostFreeOnANode, ClusterView v) {
         return d.gpus() > 0 && !d.fractional() && d.gpus() <= v.maxGpusPerNode() && d.gpus() > mostFreeOnANode;
@@ -214,7 +206,7 @@ public final class StandardPolicy implements Policy {
             return true;
         }
         if (options.synergy() && d.cpuMilli() > 0) {
-            Slice s = placement.placeOnNode(synergy.minimal(d), v, node -> true);
+            Slice s = placement.placeOnNode(synergy.minimal(d), v, PlacementStrategy.ANY_NODE);
             if (s == null) {
                 return false;
             }
@@ -222,7 +214,7 @@ public final class StandardPolicy implements Policy {
             ctx.start(w, Placement.of(a.slice()), a.speed());
             return true;
         }
-        Slice s = placement.placeOnNode(d, v, node -> true);
+        Slice s = placement.placeOnNode(d, v, PlacementStrategy.ANY_NODE);
         if (s == null) {
             return false;
         }

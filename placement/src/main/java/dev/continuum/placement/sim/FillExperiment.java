@@ -95,7 +95,7 @@ public final class FillExperiment {
                 if (pod.demand().gpus() > 0) {
                     arrivedMilli += pod.demand().totalGpuMilli();
                 }
-                Slice s = strategy.placeOnNode(pod.demand(), state, node -> true);
+                Slice s = strategy.placeOnNode(pod.demand(), state, PlacementStrategy.ANY_NODE);
                 if (s == null) {
                     failed++;
                     double gpus = pod.demand().totalGpuMilli() / 1000.0 / repetitions;

@@ -5,9 +5,11 @@ import dev.continuum.placement.model.NodeSpec;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.PrimitiveIterator;
 
 /**
  * Free capacity of every node, in flat arrays so that scanning 10,000 GPUs per decision stays
@@ -24,13 +26,26 @@ public final class ClusterState implements ClusterView {
     private final long[] version;
     private final int[] rackIndex;
     private final int rackCount;
+    private final int[][] rackNodes;
     private final int totalGpus;
     private final int maxGpusPerNode;
     private final List<List<ActiveJob>> jobsOnNode;
     private final Map<String, Long> guaranteed = new HashMap<>();
     private final Map<String, Long> used = new HashMap<>();
+    /** Nodes with something allocated, by free GPU milli, for best fit. */
+    private final FreeMilliIndex byFreeMilli;
+    /** Group of identical nodes each node belongs to, and which nodes of each group are idle. */
+    private final int[] nodeGroup;
+    private final BitSet[] idleInGroup;
+    /** nodesWithFullyFree[k]: nodes with exactly k fully free GPUs. */
+    private final int[] nodesWithFullyFree;
+    /** The node of each of the last CHANGE_LOG changes, by change number modulo its length. */
+    private final int[] changeLog;
+    private long changes;
     private long allocatedMilli;
     private int fullyFreeTotal;
+
+    private static final int CHANGE_LOG = 4096;
 
     public ClusterState(Cluster cluster) {
         this.cluster = cluster;
@@ -55,11 +70,34 @@ public final class ClusterState implements ClusterView {
             jobsOnNode.add(new ArrayList<>(2));
         }
         rackCount = racks.size();
+        rackNodes = new int[rackCount][];
+        for (int r = 0; r < rackCount; r++) {
+            int rack = r;
+            rackNodes[r] = java.util.stream.IntStream.range(0, n).filter(i -> rackIndex[i] == rack).toArray();
+        }
         totalGpus = gpuOffset[n];
         maxGpusPerNode = cluster.maxGpusPerNode();
         freeMilli = new int[totalGpus];
         fullyFreeTotal = totalGpus;
         Arrays.fill(freeMilli, 1000);
+        byFreeMilli = new FreeMilliIndex(n, maxGpusPerNode * 1000);
+        nodesWithFullyFree = new int[maxGpusPerNode + 1];
+        nodeGroup = new int[n];
+        Map<List<Object>, Integer> groups = new HashMap<>();
+        for (int i = 0; i < n; i++) {
+            NodeSpec spec = cluster.nodes().get(i);
+            nodeGroup[i] = groups.computeIfAbsent(List.of(spec.gpus(), spec.gpuModel(), spec.gpuMemoryMib(),
+                    spec.cpuMilli(), spec.memoryMib()), k -> groups.size());
+            nodesWithFullyFree[fullyFree[i]]++;
+        }
+        idleInGroup = new BitSet[groups.size()];
+        for (int g = 0; g < idleInGroup.length; g++) {
+            idleInGroup[g] = new BitSet(n);
+        }
+        for (int i = 0; i < n; i++) {
+            idleInGroup[nodeGroup[i]].set(i);
+        }
+        changeLog = new int[CHANGE_LOG];
     }
 
     private ClusterState(ClusterState o) {
@@ -67,6 +105,7 @@ public final class ClusterState implements ClusterView {
         gpuOffset = o.gpuOffset;
         rackIndex = o.rackIndex;
         rackCount = o.rackCount;
+        rackNodes = o.rackNodes;
         totalGpus = o.totalGpus;
         maxGpusPerNode = o.maxGpusPerNode;
         freeMilli = o.freeMilli.clone();
@@ -83,7 +122,17 @@ public final class ClusterState implements ClusterView {
         used.putAll(o.used);
         allocatedMilli = o.allocatedMilli;
         fullyFreeTotal = o.fullyFreeTotal;
+        byFreeMilli = o.byFreeMilli.copy();
+        nodeGroup = o.nodeGroup;
+        idleInGroup = new BitSet[o.idleInGroup.length];
+        for (int g = 0; g < idleInGroup.length; g++) {
+            idleInGroup[g] = (BitSet) o.idleInGroup[g].clone();
+        }
+        nodesWithFullyFree = o.nodesWithFullyFree.clone();
+        changeLog = o.changeLog.clone();
+        changes = o.changes;
     }
+
 
     /** An independent copy (for what-if planning). Active jobs are shared, not copied. */
     public ClusterState copy() {
@@ -95,6 +144,7 @@ public final class ClusterState implements ClusterView {
     @Override public NodeSpec spec(int node) { return cluster.nodes().get(node); }
     @Override public int rack(int node) { return rackIndex[node]; }
     @Override public int rackCount() { return rackCount; }
+    @Override public int[] nodesOfRack(int rack) { return rackNodes[rack]; } // callers only read it
     @Override public int freeGpuMilli(int node, int gpu) { return freeMilli[gpuOffset[node] + gpu]; }
     @Override public int fullyFreeGpus(int node) { return fullyFree[node]; }
     @Override public long freeCpu(int node) { return freeCpu[node]; }
@@ -111,6 +161,69 @@ public final class ClusterState implements ClusterView {
     @Override
     public long freeGpuMilliOnNode(int node) {
         return nodeFreeMilli[node];
+    }
+
+    @Override
+    public PrimitiveIterator.OfInt nodesByFreeGpuMilli(long minFreeMilli) {
+        return byFreeMilli.from(minFreeMilli);
+    }
+
+    @Override
+    public int[] idleNodeRepresentatives() {
+        int[] out = new int[idleInGroup.length];
+        int k = 0;
+        for (BitSet idle : idleInGroup) {
+            int first = idle.nextSetBit(0);
+            if (first >= 0) {
+                out[k++] = first;
+            }
+        }
+        return k == out.length ? out : Arrays.copyOf(out, k);
+    }
+
+    private boolean idle(int node) {
+        NodeSpec spec = spec(node);
+        return nodeFreeMilli[node] == spec.gpus() * 1000L && freeCpu[node] == spec.cpuMilli()
+                && freeMem[node] == spec.memoryMib();
+    }
+
+    private void unindex(int node) {
+        if (idle(node)) {
+            idleInGroup[nodeGroup[node]].clear(node);
+        } else {
+            byFreeMilli.remove(node, (int) nodeFreeMilli[node]);
+        }
+        nodesWithFullyFree[fullyFree[node]]--;
+    }
+
+    private void index(int node) {
+        if (idle(node)) {
+            idleInGroup[nodeGroup[node]].set(node);
+        } else {
+            byFreeMilli.add(node, (int) nodeFreeMilli[node]);
+        }
+        nodesWithFullyFree[fullyFree[node]]++;
+    }
+
+    @Override
+    public int mostFullyFreeGpusOnANode() {
+        for (int k = nodesWithFullyFree.length - 1; k > 0; k--) {
+            if (nodesWithFullyFree[k] > 0) {
+                return k;
+            }
+        }
+        return 0;
+    }
+
+    @Override public long changeCount() { return changes; }
+    @Override public int changeLogSize() { return CHANGE_LOG; }
+
+    @Override
+    public int changedNode(long i) {
+        if (i < changes - CHANGE_LOG || i >= changes) {
+            throw new IndexOutOfBoundsException("change " + i + " is not in the log (" + changes + " changes)");
+        }
+        return changeLog[(int) (i % CHANGE_LOG)];
     }
 
     /** Whether the placement fits the current free capacity. */
@@ -160,6 +273,7 @@ public final class ClusterState implements ClusterView {
     private void apply(Placement p, int sign) {
         for (Slice s : p.slices()) {
             int node = s.node();
+            unindex(node);
             for (int g : s.gpus()) {
                 int idx = gpuOffset[node] + g;
                 if (freeMilli[idx] == 1000) {
@@ -176,6 +290,8 @@ public final class ClusterState implements ClusterView {
             freeCpu[node] += sign * s.cpuMilli();
             freeMem[node] += sign * s.memoryMib();
             version[node]++;
+            changeLog[(int) (changes++ % CHANGE_LOG)] = node;
+            index(node);
             allocatedMilli -= sign * s.gpuMilli();
         }
     }
