@@ -1,11 +1,13 @@
 package dev.continuum.edge.app;
 
+import dev.continuum.edge.files.FileWatcher;
 import dev.continuum.edge.inference.ModelRepository;
 import dev.continuum.edge.messaging.MqttLink;
 import dev.continuum.edge.protocol.DeviceStatus;
 import dev.continuum.edge.protocol.Topics;
 import dev.continuum.edge.protocol.Wire;
 import dev.continuum.edge.resources.ResourceProbe;
+import dev.continuum.edge.store.FileEventLog;
 import dev.continuum.edge.store.TaskSpool;
 import io.vertx.core.Vertx;
 import java.io.IOException;
@@ -43,6 +45,8 @@ import java.util.logging.Logger;
 public final class EdgeGateway implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(EdgeGateway.class.getName());
+    /** How often the file watches look: notifications are collected between, waiting files re-checked. */
+    static final long FILE_TICK_MS = 100;
 
     private final GatewayConfig config;
     private final Topics topics;
@@ -61,6 +65,11 @@ public final class EdgeGateway implements AutoCloseable {
     private final BatchRunner runner;
     private final Heartbeats heartbeats;
     private final ModelDeployer deployer;
+    private final ScheduledExecutorService filesThread = Executors.newSingleThreadScheduledExecutor(r -> thread(r, "gateway-files"));
+    private final FileEventLog fileLog;
+    private final FileWatcher watcher;
+    private final FileOutbox fileOutbox;
+    private final WatchList watchList;
     private volatile boolean stopping;
 
     public EdgeGateway(GatewayConfig config, Vertx vertx, Clock clock) {
@@ -94,6 +103,10 @@ public final class EdgeGateway implements AutoCloseable {
         this.heartbeats = new Heartbeats(config.deviceId(), new ResourceProbe(config.gpuSource(), config.stateDir()),
                 models, spool, runner::running, credentials::current, uplink, clock);
         this.deployer = new ModelDeployer(config.deviceId(), models);
+        this.fileLog = FileEventLog.open(config.stateDir().resolve("files"), config.spoolLimits().fsync());
+        this.watcher = new FileWatcher(config.dataDir(), config.deviceId(), fileLog, clock::millis);
+        this.fileOutbox = new FileOutbox(fileLog, uplink, filesThread);
+        this.watchList = new WatchList(config.stateDir().resolve("watches.json"), watcher);
     }
 
     /** Connects, registers if needed, and starts working; completes on the first connection. */
@@ -112,6 +125,10 @@ public final class EdgeGateway implements AutoCloseable {
                 heartbeat();
             }
         }));
+        link.subscribe(topics.watches(config.deviceId()), 1, m -> filesThread.execute(() -> {
+            watchList.received(m.payload());
+            m.ack();
+        }));
         link.onConnection(new MqttLink.ConnectionListener() {
             @Override public void connected(boolean sessionPresent) { onConnected(); }
             @Override public void disconnected() { onDisconnected(); }
@@ -126,6 +143,8 @@ public final class EdgeGateway implements AutoCloseable {
         timers.scheduleAtFixedRate(runner::announceRunning, announce, announce, TimeUnit.MILLISECONDS);
         // results kept for repeated task ids are forgotten after keepDone, so done/ stays bounded
         timers.scheduleAtFixedRate(this::pruneDone, 1, 3600, TimeUnit.SECONDS);
+        watchList.loadKept();
+        filesThread.scheduleWithFixedDelay(this::watchFiles, 0, FILE_TICK_MS, TimeUnit.MILLISECONDS);
         return link.start();
     }
 
@@ -159,6 +178,16 @@ public final class EdgeGateway implements AutoCloseable {
         return spool.queued();
     }
 
+    /** File events not yet acknowledged by the broker (kept on disk). */
+    public int undeliveredFileEvents() {
+        return fileOutbox.undelivered();
+    }
+
+    /** Watches this gateway refused (a path leading outside its data directory, an unreadable pattern). */
+    public java.util.List<FileWatcher.Refusal> refusedWatches() {
+        return watcher.refusals();
+    }
+
     public int undeliveredResults() {
         return outbox.undelivered();
     }
@@ -186,12 +215,20 @@ public final class EdgeGateway implements AutoCloseable {
         // everything in hand to disk, so the broker can forget what it still holds for us
         acks.syncAndRelease();
         timers.shutdownNow();
+        filesThread.shutdown();
+        try {
+            filesThread.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        watcher.close();
         try {
             uplink.stop(DeviceStatus.offline(config.deviceId(), clock.instant())).get(5, TimeUnit.SECONDS);
         } catch (Exception e) {
             LOG.log(Level.FINE, "stop", e);
         }
         models.close();
+        fileLog.close();
     }
 
     private void onConnected() {
@@ -199,6 +236,7 @@ public final class EdgeGateway implements AutoCloseable {
         registerIfNeeded();
         heartbeat();
         timers.execute(this::flushResults);
+        filesThread.execute(fileOutbox::flush);
     }
 
     /**
@@ -236,6 +274,19 @@ public final class EdgeGateway implements AutoCloseable {
     private void flushResults() {
         if (!stopping) {
             outbox.flush();
+        }
+    }
+
+    /** One pass of the file watches: new complete files to the outbox (on disk), then out on the link. */
+    private void watchFiles() {
+        if (stopping) {
+            return;
+        }
+        try {
+            watcher.tick();
+            fileOutbox.flush();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "watching files failed; trying again", e);
         }
     }
 

@@ -2,6 +2,7 @@ package dev.continuum.edge.app;
 
 import dev.continuum.edge.messaging.MqttLink;
 import dev.continuum.edge.protocol.DeviceStatus;
+import dev.continuum.edge.protocol.FileEvent;
 import dev.continuum.edge.protocol.Heartbeat;
 import dev.continuum.edge.protocol.ProgressMessage;
 import dev.continuum.edge.protocol.Registration;
@@ -11,7 +12,7 @@ import dev.continuum.edge.protocol.Wire;
 import java.util.concurrent.CompletableFuture;
 
 /** {@link Uplink} on the gateway's MQTT link; the device's topic names are made once, not per message. */
-final class MqttUplink implements Uplink {
+final class MqttUplink implements Uplink, FileOutbox.Publisher {
 
     private final MqttLink link;
     private final String results;
@@ -19,6 +20,7 @@ final class MqttUplink implements Uplink {
     private final String status;
     private final String progress;
     private final String heartbeat;
+    private final String files;
 
     MqttUplink(MqttLink link, Topics topics, String deviceId) {
         this.link = link;
@@ -27,6 +29,7 @@ final class MqttUplink implements Uplink {
         this.status = topics.status(deviceId);
         this.progress = topics.progress(deviceId);
         this.heartbeat = topics.heartbeat(deviceId);
+        this.files = topics.files(deviceId);
     }
 
     @Override
@@ -37,6 +40,11 @@ final class MqttUplink implements Uplink {
     @Override
     public CompletableFuture<Void> result(ResultMessage result) {
         return link.publish(results, Wire.encode(result), false);
+    }
+
+    @Override
+    public CompletableFuture<Void> fileEvent(FileEvent event) {
+        return link.publish(files, Wire.encode(event), false);
     }
 
     @Override
