@@ -17,6 +17,7 @@ import dev.continuum.placement.sim.SimulationResult;
 import dev.continuum.placement.sim.Simulator;
 import dev.continuum.placement.state.PreemptionCosts;
 import dev.continuum.placement.trace.ClusterReader;
+import dev.continuum.placement.trace.KeptTrace;
 import dev.continuum.placement.trace.OpenbPodReader;
 import dev.continuum.placement.trace.SyntheticTrace;
 import dev.continuum.placement.trace.TraceFormat;
@@ -102,6 +103,14 @@ public final class SimulateCommand implements Callable<Integer> {
 
     @Option(names = "--quiet", description = "No progress lines.") boolean quiet;
 
+    @Option(names = "--write-trace", description = "With --synthetic: write the generated jobs to this file (continuum CSV) and stop, "
+            + "so that another simulator can replay the same jobs.")
+    Path writeTrace;
+
+    /** Several policies share one read of a trace up to this size; a bigger one streams again per policy (flat memory). */
+    static final long KEEP_JOBS = 250_000;
+    static final long KEEP_FILE_BYTES = 32L << 20;
+
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
@@ -122,6 +131,9 @@ public final class SimulateCommand implements Callable<Integer> {
                     .withRoomMakingInterval(preemptionInterval);
             for (String p : policies) {
                 Policies.parse(p, base); // fail fast on a typo, before any work
+            }
+            if (writeTrace != null) {
+                return writeSyntheticTrace(c, o, err);
             }
             Files.createDirectories(out);
             String source = trace != null ? trace.toString() : "synthetic " + synthetic + " jobs, load " + load;
@@ -161,6 +173,16 @@ public final class SimulateCommand implements Callable<Integer> {
             err.println("error: " + e.getMessage());
             return EXIT_BAD_INPUT;
         }
+    }
+
+    private int writeSyntheticTrace(Cluster c, PrintWriter o, PrintWriter err) {
+        if (synthetic == null) {
+            err.println("error: --write-trace needs --synthetic JOBS (a trace file is already a file)");
+            return CommandLine.ExitCode.USAGE;
+        }
+        ((SyntheticTrace) traceSource(c).get()).writeContinuum(writeTrace);
+        o.println("wrote " + synthetic + " jobs to " + writeTrace);
+        return CommandLine.ExitCode.OK;
     }
 
     private static void printLeftOut(PrintWriter o, long skipped, long filtered) {
@@ -223,6 +245,10 @@ public final class SimulateCommand implements Callable<Integer> {
 
     private List<SimulationResult> runReplay(Cluster c, PolicyOptions base, PrintWriter err) throws IOException {
         Supplier<TraceReader> source = traceSource(c);
+        if (policies.size() > 1 && (synthetic != null ? synthetic <= KEEP_JOBS : Files.size(trace) <= KEEP_FILE_BYTES)) {
+            KeptTrace kept = KeptTrace.readAll(source.get()); // read (or generate) once, replay per policy
+            source = kept::reader;
+        }
         try (TraceReader probe = source.get()) {
             probe.hasNext(); // a header error surfaces here, before threads start
         }
@@ -242,11 +268,12 @@ public final class SimulateCommand implements Callable<Integer> {
                 }
             }
         };
+        Supplier<TraceReader> replaySource = source;
         Map<String, Future<SimulationResult>> futures = new LinkedHashMap<>();
         for (String name : policies) {
             futures.put(name, pool.submit(() -> {
                 Policy policy = Policies.parse(name, base);
-                try (TraceReader r = source.get()) {
+                try (TraceReader r = replaySource.get()) {
                     return new Simulator(config).run(policy, r, progress);
                 }
             }));

@@ -70,6 +70,57 @@ class SimulateCommandTest {
     }
 
     @Test
+    void shouldCountSkippedLinesOnceWhenSeveralPoliciesShareOneReadOfTheTrace(@TempDir Path dir) throws Exception {
+        Run r = run("--trace", fixture("bad-number.csv"), "--cluster", "synthetic:nodes=2", "--policy", "fifo,sjf,las",
+                "--out", dir.toString(), "--skip-bad-lines", "--quiet");
+
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).contains("skipped 1 malformed trace lines");
+        java.util.List<String> rows = Files.readAllLines(dir.resolve("metrics.csv"));
+        int skipped = java.util.Arrays.asList(rows.getFirst().split(",")).indexOf("skipped_lines");
+        assertThat(rows.subList(1, rows.size())).hasSize(3).allSatisfy(row -> assertThat(row.split(",")[skipped]).isEqualTo("1"));
+    }
+
+    @Test
+    void shouldWriteTheSyntheticJobsSoThatReplayingTheFileGivesTheSameResults(@TempDir Path dir) throws Exception {
+        Path trace = dir.resolve("jobs.csv");
+        Run written = run("--synthetic", "800", "--cluster", "synthetic:nodes=8,gpus=8,rack=4", "--write-trace", trace.toString());
+        Run generated = run("--synthetic", "800", "--cluster", "synthetic:nodes=8,gpus=8,rack=4", "--policy", "fifo,sjf,srtf",
+                "--out", dir.resolve("generated").toString(), "--quiet");
+        Run replayed = run("--trace", trace.toString(), "--cluster", "synthetic:nodes=8,gpus=8,rack=4", "--policy", "fifo,sjf,srtf",
+                "--out", dir.resolve("replayed").toString(), "--quiet");
+
+        assertThat(written.exit()).isZero();
+        assertThat(written.out()).contains("wrote 800 jobs");
+        assertThat(Files.readAllLines(trace)).hasSize(801).first().asString().startsWith("id,arrival,duration,gpus");
+        assertThat(generated.exit()).isZero();
+        assertThat(replayed.exit()).isZero();
+        assertThat(withoutWallTime(dir.resolve("replayed/metrics.csv")))
+                .isEqualTo(withoutWallTime(dir.resolve("generated/metrics.csv")))
+                .hasSize(4);
+    }
+
+    @Test
+    void shouldRefuseToWriteATraceThatIsAlreadyAFile(@TempDir Path dir) {
+        Run r = run("--trace", fixture("bad-number.csv"), "--cluster", "synthetic:nodes=2", "--write-trace",
+                dir.resolve("x.csv").toString());
+
+        assertThat(r.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(r.err()).contains("--write-trace needs --synthetic");
+    }
+
+    /** metrics.csv rows without the wall-time column, which is the only one that may differ between runs. */
+    private static java.util.List<String> withoutWallTime(Path csv) throws java.io.IOException {
+        java.util.List<String> lines = Files.readAllLines(csv);
+        int wall = java.util.Arrays.asList(lines.getFirst().split(",")).indexOf("wall_ms");
+        return lines.stream().map(l -> {
+            java.util.List<String> cells = new java.util.ArrayList<>(java.util.Arrays.asList(l.split(",", -1)));
+            cells.remove(wall);
+            return String.join(",", cells);
+        }).toList();
+    }
+
+    @Test
     void shouldRefuseAnUnknownPolicyBeforeDoingAnyWork(@TempDir Path dir) {
         Run r = run("--synthetic", "10", "--cluster", "synthetic:nodes=2", "--policy", "fifo,bogus", "--out", dir.toString());
 
