@@ -4,6 +4,7 @@
 #                                slurmd and slurmrestd (JWT); prints KEY=VALUE lines (ports, conf, token)
 #   slurm-harness.sh stop DIR    stop what start started (by the pid files in DIR)
 #   slurm-harness.sh kill-slurmd DIR / start-slurmd DIR   for fault tests
+#   slurm-harness.sh stop-slurmrestd DIR / start-slurmrestd DIR   Slurm's REST API down and back (same port)
 # Ports are picked free by the caller (SLURMCTLD_PORT, SLURMD_PORT, SLURMRESTD_PORT) or default here.
 # munged gets its own socket in DIR, so a machine's own munge/Slurm (if any) is left alone.
 set -euo pipefail
@@ -43,6 +44,17 @@ stop_pid() { # stop_pid FILE: TERM, then KILL after 5 s
   kill "$pid" 2>/dev/null || { rm -f "$f"; return 0; }
   for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
   kill -9 "$pid" 2>/dev/null || true; rm -f "$f"
+}
+
+start_slurmrestd() {
+  local rest; rest=$(cat "$dir/run/slurmrestd.port")
+  export SLURM_CONF="$dir/etc/slurm.conf"
+  # slurmrestd must not run as root: it drops to nobody once its socket is open; SLURM_JWT=daemon makes it
+  # speak to slurmctld with the callers' tokens only (no munge).
+  SLURM_JWT=daemon setsid $SBIN/slurmrestd -f "$SLURM_CONF" -a rest_auth/jwt -s openapi/v0.0.38 -u nobody -g nogroup \
+    "127.0.0.1:$rest" >>"$dir/log/slurmrestd.log" 2>&1 < /dev/null &
+  echo $! > "$dir/run/slurmrestd.pid"
+  wait_for 20 "slurmrestd" bash -c "exec 3<>/dev/tcp/127.0.0.1/$rest"
 }
 
 case "$cmd" in
@@ -125,12 +137,8 @@ CONF
   $SBIN/slurmctld -f "$SLURM_CONF" >>"$dir/log/daemons.out" 2>&1 </dev/null
   wait_for 20 "slurmctld" scontrol ping
   start_slurmd
-  # slurmrestd must not run as root: it drops to nobody once its socket is open; SLURM_JWT=daemon makes it
-  # speak to slurmctld with the callers' tokens only (no munge).
-  SLURM_JWT=daemon setsid $SBIN/slurmrestd -f "$SLURM_CONF" -a rest_auth/jwt -s openapi/v0.0.38 -u nobody -g nogroup \
-    "127.0.0.1:$rest" >"$dir/log/slurmrestd.log" 2>&1 < /dev/null &
-  echo $! > "$dir/run/slurmrestd.pid"
-  wait_for 20 "slurmrestd" bash -c "exec 3<>/dev/tcp/127.0.0.1/$rest"
+  echo "$rest" > "$dir/run/slurmrestd.port"
+  start_slurmrestd
   token=$(scontrol token username=root lifespan=86400 | sed -n 's/^SLURM_JWT=//p')
   echo "$token" > "$dir/etc/token"; chmod 600 "$dir/etc/token"
   cat <<OUT
@@ -152,5 +160,7 @@ kill-slurmd) # as a node crash looks to slurmctld: slurmd gone, its job steps go
   for p in $(our_stepds); do kill -9 "$p" 2>/dev/null || true; done
   ;;
 start-slurmd) start_slurmd ;;
+stop-slurmrestd) stop_pid "$dir/run/slurmrestd.pid" ;;
+start-slurmrestd) start_slurmrestd ;;
 *) echo "unknown command $cmd" >&2; exit 2 ;;
 esac

@@ -130,6 +130,16 @@ public final class SlurmHarness {
     bash(script, "start-slurmd", dir);
   }
 
+  /** slurmrestd down (the cluster itself keeps running): the REST API refuses connections. */
+  public void stopSlurmrestd() {
+    bash(script, "stop-slurmrestd", dir);
+  }
+
+  /** slurmrestd back on the same port. */
+  public void startSlurmrestd() {
+    bash(script, "start-slurmrestd", dir);
+  }
+
   /** Stops the daemons and removes the cluster's directory (set CONTINUUM_KEEP_SLURM=1 to keep its logs). */
   public void stop() {
     bash(script, "stop", dir);

@@ -26,9 +26,12 @@ import java.util.Set;
 final class PlannerBridge {
     private final Map<String, OnlinePlanner> planners = new java.util.HashMap<>();
     private final PlannerConfig config;
+    /** The policy resizes elastic jobs itself: they ask for their minimum and grow while nobody waits. */
+    private final boolean elasticPolicy;
 
     PlannerBridge(BackendInventory inventory, String policy, long nowMillis) {
         this.config = PlannerConfig.DEFAULT.withPolicy(policy);
+        this.elasticPolicy = java.util.Arrays.asList(policy.split("\\+")).contains("elastic");
         for (PartitionInventory p : inventory.partitions()) {
             OnlinePlanner planner = new OnlinePlanner(config);
             planner.update(inventoryOf(inventory.site(), p), nowMillis);
@@ -54,7 +57,9 @@ final class PlannerBridge {
     List<PlacementDecision> place(String partition, TrainingJob job, int gpus, long nowMillis) {
         TrainingRequest r = job.request();
         int min = Math.min(r.gpusMin(), gpus);
-        Demand demand = new Demand(gpus, 1000, r.gpuModel().map(Set::of).orElse(Set.of()), 0, 0);
+        // under an elastic policy the planner shrinks a job back to its demand when others wait: the minimum
+        int asked = elasticPolicy && r.elastic() ? min : gpus;
+        Demand demand = new Demand(asked, 1000, r.gpuModel().map(Set::of).orElse(Set.of()), 0, 0);
         long deadline = r.deadline().map(d -> Math.max(1, d.getEpochSecond())).orElse(0L);
         PlacementRequest req = new PlacementRequest(job.id(), PlacementRequest.Kind.TRAINING, "", min, gpus, demand,
                 List.of(), deadline, 0, r.priority(), "", "", r.timeLimit().toSeconds(), true);

@@ -32,4 +32,10 @@ public record TrainingRequest(List<String> command, Optional<String> image, List
         return new TrainingRequest(command, image, args, env, datasets, min, max, gpuModel, cpus, memoryMb, timeLimit,
                 checkpointDir, outputDir, priority, deadline, elastic, partition, gracePeriod);
     }
+
+    /** The same request bound to another partition (a migrated job stays where it was moved). */
+    public TrainingRequest withPartition(String p) {
+        return new TrainingRequest(command, image, args, env, datasets, gpusMin, gpusMax, gpuModel, cpus, memoryMb,
+                timeLimit, checkpointDir, outputDir, priority, deadline, elastic, Optional.of(p), gracePeriod);
+    }
 }

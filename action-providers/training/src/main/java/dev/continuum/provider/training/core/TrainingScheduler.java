@@ -85,15 +85,33 @@ public final class TrainingScheduler {
     /** Operator: run the job on {@code gpus} GPUs from its next checkpoint on. */
     public synchronized void resize(String id, int gpus, String reason) {
         TrainingJob job = jobs.get(id);
-        job = job.withRequest(job.request().withGpus(gpus, gpus));
+        relocate(job.withRequest(job.request().withGpus(gpus, gpus)), partitionOf(job), gpus, Move.Kind.RESIZED, reason);
+    }
+
+    /**
+     * Operator: move the job to {@code partition} from its next checkpoint on, with the GPUs it has. When that
+     * partition has no room now, the job checkpoints, stops and waits there (state preempted) for the planner.
+     */
+    public synchronized void migrate(String id, String partition, String reason) {
+        TrainingJob job = jobs.get(id);
+        int gpus = job.placement().map(Placement::gpus).orElse(job.request().preferredGpus());
+        relocate(job.withRequest(job.request().withPartition(partition)), partitionOf(job), gpus, Move.Kind.MIGRATED,
+                reason);
+    }
+
+    /** Frees the job's GPUs where it runs ({@code from}) and places it again as {@code job} now asks. */
+    private void relocate(TrainingJob job, String from, int gpus, Move.Kind kind, String reason) {
+        String id = job.id();
         jobs.put(id, job);
-        String partition = partitionOf(job);
-        apply(planner.completed(partition, id, clock.millis()));
+        apply(planner.completed(from, id, clock.millis()));
         stopping.remove(id);
-        List<PlacementDecision> decisions = planner.place(partition, jobs.get(id), gpus, clock.millis());
-        for (PlacementDecision d : decisions) {
+        for (PlacementDecision d : planner.place(partitionOf(job), jobs.get(id), gpus, clock.millis())) {
             if (d instanceof PlacementDecision.Placed p && p.requestId().equals(id)) {
-                moveTo(jobs.get(id), placementOf(p.chosen()), Move.Kind.RESIZED, reason);
+                moveTo(jobs.get(id), placementOf(p.chosen()), kind, reason);
+            } else if (d instanceof PlacementDecision.Queued q && q.requestId().equals(id)) {
+                // no room there yet: stop now, the planner's Placed in the new partition starts the next run
+                requestStop(jobs.get(id), JobState.CHECKPOINTING, kind, reason + "; waits: " + String.join("; ", q.reasons()),
+                        StopCause.PLANNER_PREEMPT);
             } else {
                 apply(List.of(d));
             }
@@ -118,7 +136,12 @@ public final class TrainingScheduler {
 
     private void pollOne(String id) {
         TrainingJob job = jobs.get(id);
-        if (job == null || job.state().finished() || job.handle().isEmpty()) {
+        if (job == null || job.state().finished()) {
+            return;
+        }
+        if (job.handle().isEmpty()) {
+            // placed, but the backend could not be reached to submit: try again (the planner holds its GPUs)
+            job.target().ifPresent(to -> submit(jobs.get(id), to));
             return;
         }
         BackendJobStatus s;
@@ -244,7 +267,9 @@ public final class TrainingScheduler {
         } catch (BackendException.Rejected e) {
             finish(job.with(JobState.FAILED, e.field() + ": " + e.getMessage()));
         } catch (BackendException e) {
-            change(job.with(job.state(), backend.name() + " cannot be reached to submit, retrying: " + e.getMessage()));
+            // kept as the target, so the next poll submits again: the job waits, nothing is lost
+            change(job.withTarget(Optional.of(to))
+                    .with(job.state(), backend.name() + " cannot be reached to submit, retrying: " + e.getMessage()));
         }
     }
 

@@ -63,8 +63,11 @@ final class JobJson {
 
     /** The job as stored in {@code details}, with the request read again from the action's body. */
     static TrainingJob restore(String id, TrainingRequest fromBody, JsonNode d) {
-        TrainingRequest request = fromBody.withGpus(d.path("gpus_min").asInt(fromBody.gpusMin()),
+        TrainingRequest resized = fromBody.withGpus(d.path("gpus_min").asInt(fromBody.gpusMin()),
                 d.path("gpus_max").asInt(fromBody.gpusMax()));
+        // a migrated job belongs to the partition it was moved to, not the one its request named
+        TrainingRequest request = optionalPlacement(d.path("target")).or(() -> optionalPlacement(d.path("placement")))
+                .map(p -> resized.withPartition(p.partition())).orElse(resized);
         Optional<BackendJobHandle> handle = d.hasNonNull("backend_job")
                 ? Optional.of(new BackendJobHandle(d.path("backend").asText(), d.get("backend_job").asText()))
                 : Optional.empty();

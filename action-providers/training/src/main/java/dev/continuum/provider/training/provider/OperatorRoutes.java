@@ -13,9 +13,10 @@ import io.vertx.ext.web.handler.BodyHandler;
 import java.util.Optional;
 
 /**
- * {@code POST {base}/{action_id}/preempt} and {@code POST {base}/{action_id}/resize} with
- * {@code {"gpus": n}}: operators asking for what the planner would otherwise decide. Only callers
- * with the admin role; the answer is 202 with the action's details once the stop is requested.
+ * {@code POST {base}/{action_id}/preempt}, {@code POST {base}/{action_id}/resize} with {@code {"gpus": n}} and
+ * {@code POST {base}/{action_id}/migrate} with {@code {"partition": "p"}}: operators asking for what the planner
+ * would otherwise decide. Only callers with the admin role; the answer is 202 with the action's details once the
+ * stop is requested.
  */
 final class OperatorRoutes {
     private final TrainingProvider provider;
@@ -28,14 +29,16 @@ final class OperatorRoutes {
         this.adminRole = adminRole;
     }
 
+    private enum Operation { PREEMPT, RESIZE, MIGRATE }
+
     void mount(Router router, String basePath) {
-        router.post(basePath + "/:action_id/preempt").handler(BodyHandler.create().setBodyLimit(4096))
-                .blockingHandler(rc -> handle(rc, false), false);
-        router.post(basePath + "/:action_id/resize").handler(BodyHandler.create().setBodyLimit(4096))
-                .blockingHandler(rc -> handle(rc, true), false);
+        for (Operation op : Operation.values()) {
+            router.post(basePath + "/:action_id/" + op.name().toLowerCase(java.util.Locale.ROOT))
+                    .handler(BodyHandler.create().setBodyLimit(4096)).blockingHandler(rc -> handle(rc, op), false);
+        }
     }
 
-    private void handle(RoutingContext rc, boolean resize) {
+    private void handle(RoutingContext rc, Operation op) {
         Caller caller;
         try {
             caller = callers.resolve(rc);
@@ -44,7 +47,7 @@ final class OperatorRoutes {
             return;
         }
         if (!caller.roles().contains(adminRole)) {
-            problem(rc, 403, "Only operators (role " + adminRole + ") may preempt or resize a training job.", null);
+            problem(rc, 403, "Only operators (role " + adminRole + ") may preempt, resize or migrate a training job.", null);
             return;
         }
         String id = rc.pathParam("action_id");
@@ -54,30 +57,70 @@ final class OperatorRoutes {
             return;
         }
         if (job.get().state().finished() || job.get().handle().isEmpty()) {
-            problem(rc, 409, "The job is " + job.get().state().wire() + ": only a started job can be preempted or resized.", null);
+            problem(rc, 409, "The job is " + job.get().state().wire() + ": only a started job can be preempted, resized or migrated.", null);
             return;
         }
-        if (resize) {
-            JsonNode body = body(rc);
-            int total = provider.scheduler().inventory().partition(job.get().placement().orElseThrow().partition())
-                    .orElseThrow().totalGpus();
-            if (body == null || !body.path("gpus").canConvertToInt() || body.path("gpus").asInt() < 1
-                    || body.path("gpus").asInt() > total) {
-                problem(rc, 400, "gpus must be a whole number from 1 to " + total + ".", "/gpus");
-                return;
+        boolean accepted = switch (op) {
+            case PREEMPT -> {
+                provider.runOnLoop(() -> provider.scheduler().preempt(id, "preempted by operator " + caller.id()));
+                yield true;
             }
-            if (!job.get().request().elastic()) {
-                problem(rc, 409, "The job is not elastic (request field elastic): it cannot change its GPUs.", null);
-                return;
-            }
-            int gpus = body.path("gpus").asInt();
-            provider.runOnLoop(() -> provider.scheduler().resize(id, gpus, "resized to " + gpus + " GPUs by " + caller.id()));
-        } else {
-            provider.runOnLoop(() -> provider.scheduler().preempt(id, "preempted by operator " + caller.id()));
+            case RESIZE -> resize(rc, job.get(), caller);
+            case MIGRATE -> migrate(rc, job.get(), caller);
+        };
+        if (!accepted) {
+            return;
         }
         TrainingJob now = provider.scheduler().job(id).orElseThrow();
         rc.response().setStatusCode(202).putHeader("Content-Type", "application/json")
                 .end(JobJson.details(now).toString());
+    }
+
+    private boolean resize(RoutingContext rc, TrainingJob job, Caller caller) {
+        JsonNode body = body(rc);
+        int total = provider.scheduler().inventory().partition(job.placement().orElseThrow().partition())
+                .orElseThrow().totalGpus();
+        if (body == null || !body.path("gpus").canConvertToInt() || body.path("gpus").asInt() < 1
+                || body.path("gpus").asInt() > total) {
+            problem(rc, 400, "gpus must be a whole number from 1 to " + total + ".", "/gpus");
+            return false;
+        }
+        if (!job.request().elastic()) {
+            problem(rc, 409, "The job is not elastic (request field elastic): it cannot change its GPUs.", null);
+            return false;
+        }
+        int gpus = body.path("gpus").asInt();
+        provider.runOnLoop(() -> provider.scheduler().resize(job.id(), gpus, "resized to " + gpus + " GPUs by " + caller.id()));
+        return true;
+    }
+
+    private boolean migrate(RoutingContext rc, TrainingJob job, Caller caller) {
+        JsonNode body = body(rc);
+        var inventory = provider.scheduler().inventory();
+        String names = String.join(", ", inventory.partitions().stream().map(p -> p.name()).toList());
+        if (body == null || !body.path("partition").isTextual()) {
+            problem(rc, 400, "partition is required: one of " + names + ".", "/partition");
+            return false;
+        }
+        String to = body.path("partition").asText();
+        var partition = inventory.partition(to);
+        if (partition.isEmpty()) {
+            problem(rc, 400, "unknown partition " + to + " (this provider has " + names + ").", "/partition");
+            return false;
+        }
+        int gpus = job.placement().orElseThrow().gpus();
+        if (partition.get().totalGpus() < gpus || job.request().gpuModel().filter(m -> !partition.get().gpuModel()
+                .map(m::equalsIgnoreCase).orElse(false)).isPresent()) {
+            problem(rc, 400, "partition " + to + " cannot hold the job's " + gpus + " GPUs"
+                    + job.request().gpuModel().map(m -> " of model " + m).orElse("") + ".", "/partition");
+            return false;
+        }
+        if (job.placement().orElseThrow().partition().equals(to)) {
+            problem(rc, 409, "The job already runs in partition " + to + ".", null);
+            return false;
+        }
+        provider.runOnLoop(() -> provider.scheduler().migrate(job.id(), to, "migrated to " + to + " by " + caller.id()));
+        return true;
     }
 
     private static JsonNode body(RoutingContext rc) {

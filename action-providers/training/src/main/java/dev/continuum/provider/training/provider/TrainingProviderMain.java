@@ -7,8 +7,7 @@ import dev.continuum.provider.server.ProviderLauncher;
 import dev.continuum.provider.server.ProviderLauncher.Arguments;
 import dev.continuum.provider.server.ProviderServerOptions;
 import dev.continuum.provider.server.auth.JwtCallerResolver;
-import dev.continuum.provider.training.backend.local.LocalBackend;
-import dev.continuum.provider.training.backend.local.LocalBackendConfig;
+import dev.continuum.provider.training.backend.TrainingBackend;
 import dev.continuum.provider.training.core.TrainingScheduler;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -18,8 +17,9 @@ import java.util.Set;
 
 /**
  * {@code java -jar continuum-training-provider-*-runner.jar [--port 8096] [--host 0.0.0.0]
- * [--base-path /providers/training] --work-dir DIR [--allowed-roots DIR,DIR] [--gpu-slots N]
- * [--policy priority] [--grace-seconds 30] [--admin-role continuum-admin] [--state-dir DIR]}.
+ * [--base-path /providers/training] --work-dir DIR [--allowed-roots DIR,DIR] [--backend local|slurm|kubernetes]
+ * [backend options, see {@link BackendChoice}] [--policy priority] [--grace-seconds 30]
+ * [--admin-role continuum-admin] [--state-dir DIR]}.
  * Actions are kept in PostgreSQL when {@code CONTINUUM_TRAINING_DB_URL} (with
  * {@code CONTINUUM_TRAINING_DB_USER}/{@code _PASSWORD}) is set, else in files under
  * {@code --state-dir} (default {@code WORK/actions}); either way they survive a restart.
@@ -27,15 +27,21 @@ import java.util.Set;
 public final class TrainingProviderMain {
     private static final String USAGE = """
             usage: continuum-training-provider --work-dir DIR [--port 8096] [--host 0.0.0.0]
-                   [--base-path /providers/training] [--allowed-roots DIR[,DIR...]] [--gpu-slots N]
+                   [--base-path /providers/training] [--allowed-roots DIR[,DIR...]]
                    [--policy priority] [--grace-seconds 30] [--admin-role continuum-admin] [--state-dir DIR]
-              runs training jobs on this machine (local backend); CONTINUUM_TRAINING_DB_URL keeps actions in PostgreSQL
+                   [--backend local]      [--gpu-slots N]
+                   [--backend slurm]      --slurm-url URL --slurm-token-file FILE [--slurm-user NAME]
+                                          [--slurm-conf FILE] [--slurm-attempts 3] [--partitions P[,P...]] [--site NAME]
+                   [--backend kubernetes] --kube-queues Q[,Q...] [--kube-context NAME] [--kube-namespace default]
+                                          [--kube-admission kueue|backend] [--kube-checkpoint-claim PVC] [--site NAME]
+              runs training jobs on this machine (local, the default), on Slurm through slurmrestd (JWT read from
+              the token file on every call) or as Kubernetes Jobs; CONTINUUM_TRAINING_DB_URL keeps actions in PostgreSQL
             """;
 
     private TrainingProviderMain() {
     }
 
-    record Settings(int port, String host, String basePath, Path workDir, String allowedRoots, int gpuSlots,
+    record Settings(int port, String host, String basePath, Path workDir, String allowedRoots, BackendChoice backend,
                     String policy, int graceSeconds, String adminRole, Path stateDir) {}
 
     public static void main(String[] args) {
@@ -45,7 +51,7 @@ public final class TrainingProviderMain {
                     "actions:training");
             ProviderServerOptions options = ProviderServerOptions.of(vertx).withCallerResolver(callers)
                     .withStore(store(s));
-            LocalBackend backend = new LocalBackend(LocalBackendConfig.detect(s.gpuSlots()));
+            TrainingBackend backend = s.backend().open();
             AllowedRoots roots = new AllowedRoots(Arrays.stream(s.allowedRoots().split(",")).map(Path::of).toList());
             TrainingProvider provider = new TrainingProvider(listener -> new TrainingScheduler(backend, s.policy(),
                     Clock.systemUTC(), listener, s.workDir().resolve("jobs")), roots,
@@ -57,7 +63,8 @@ public final class TrainingProviderMain {
                 backend.close();
             };
         });
-        System.out.println("training provider on http://127.0.0.1:" + port + s.basePath());
+        System.out.println("training provider on http://127.0.0.1:" + port + s.basePath() + " (backend "
+                + s.backend().getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT) + ")");
     }
 
     private static dev.continuum.provider.server.ActionStore store(Settings s) {
@@ -71,15 +78,17 @@ public final class TrainingProviderMain {
 
     /** Returns null when help was asked for. */
     static Settings parse(String[] args) {
-        Arguments a = Arguments.parse(args, Set.of("--port", "--host", "--base-path", "--work-dir", "--allowed-roots",
-                "--gpu-slots", "--policy", "--grace-seconds", "--admin-role", "--state-dir"), Set.of());
+        Set<String> options = new java.util.HashSet<>(Set.of("--port", "--host", "--base-path", "--work-dir",
+                "--allowed-roots", "--policy", "--grace-seconds", "--admin-role", "--state-dir"));
+        options.addAll(BackendChoice.OPTIONS);
+        Arguments a = Arguments.parse(args, options, Set.of());
         if (a == null) {
             return null;
         }
         Path work = a.path("--work-dir").orElseThrow(() -> new IllegalArgumentException("--work-dir is required"));
         return new Settings(a.port("--port", 8096), a.text("--host", "0.0.0.0"),
                 a.basePath("--base-path", "/providers/training"), work,
-                a.text("--allowed-roots", work.resolve("data").toString()), a.number("--gpu-slots", 2, 0, 1024),
+                a.text("--allowed-roots", work.resolve("data").toString()), BackendChoice.parse(a),
                 a.text("--policy", "priority"), a.number("--grace-seconds", 30, 0, 3600),
                 a.text("--admin-role", "continuum-admin"), a.path("--state-dir").orElse(work.resolve("actions")));
     }

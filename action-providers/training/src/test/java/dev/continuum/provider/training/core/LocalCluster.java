@@ -21,9 +21,13 @@ final class LocalCluster implements AutoCloseable {
     final TrainingScheduler scheduler;
 
     LocalCluster(Path dir, int slots) throws Exception {
+        this(dir, slots, "priority");
+    }
+
+    LocalCluster(Path dir, int slots, String policy) throws Exception {
         this.dir = dir;
         this.backend = new LocalBackend(LocalBackendConfig.detect(slots).withSlots(slots));
-        this.scheduler = new TrainingScheduler(backend, "priority", Clock.systemUTC(), job -> { }, dir.resolve("jobs"));
+        this.scheduler = new TrainingScheduler(backend, policy, Clock.systemUTC(), job -> { }, dir.resolve("jobs"));
     }
 
     /** A demo trainer job; {@code trainerArgs} go to the trainer. */

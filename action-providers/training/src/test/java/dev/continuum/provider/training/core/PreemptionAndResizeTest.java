@@ -59,6 +59,37 @@ class PreemptionAndResizeTest {
                 .isLessThan(before.getFirst().loss().orElseThrow() * 0.9);
     }
 
+    /** Nobody asks here: the planner's elastic policy shrinks the job for a newcomer and grows it once that has gone. */
+    @Test
+    void theElasticPolicyShrinksAJobForAWaitingOneAndGrowsItBackWhenThatFinishes() throws Exception {
+        cluster.close();
+        cluster = new LocalCluster(dir.resolve("elastic-policy"), 2, "priority+elastic");
+        cluster.submit("elastic", cluster.request(1, 2, 0, true, Duration.ofSeconds(20),
+                "--steps", "400", "--step-millis", "20", "--checkpoint-every", "1000"));
+        TrainingJob wide = cluster.await("elastic", j -> j.state() == JobState.RUNNING
+                && j.placement().map(Placement::gpus).orElse(0) == 2 && cluster.reported("elastic", j.attempt()), WAIT);
+        int wideAttempt = wide.attempt();
+
+        cluster.submit("other", cluster.request(1, 1, 0, false, Duration.ofSeconds(20), "--steps", "60", "--step-millis", "20"));
+        TrainingJob narrow = cluster.await("elastic", j -> j.state() == JobState.RUNNING
+                && j.placement().map(Placement::gpus).orElse(0) == 1 && j.attempt() > wideAttempt, WAIT);
+        assertThat(cluster.await("other", j -> j.state().finished(), WAIT).state()).isEqualTo(JobState.SUCCEEDED);
+        TrainingJob done = cluster.await("elastic", j -> j.state().finished(), Duration.ofSeconds(120));
+
+        assertThat(done.state()).as(done.toString()).isEqualTo(JobState.SUCCEEDED);
+        assertThat(done.history()).allSatisfy(m -> assertThat(m.kind()).isEqualTo(Move.Kind.RESIZED))
+                .extracting(m -> m.from().gpus() + "->" + m.to().orElseThrow().gpus()).containsSubsequence("2->1", "1->2");
+        assertThat(done.history()).allSatisfy(m -> assertThat(m.reason()).contains("elastic"));
+        assertThat(done.placement().map(Placement::gpus)).contains(2);
+        assertThat(cluster.log("elastic", narrow.attempt())).contains("training with world size 1");
+        assertThat(cluster.log("elastic", done.attempt())).contains("training with world size 2");
+        // each run after the shrink starts at the step after its checkpoint
+        List<Progress> shrunk = cluster.progress("elastic", narrow.attempt());
+        List<Progress> before = cluster.progress("elastic", narrow.attempt() - 1);
+        assertThat(shrunk.getFirst().step()).isEqualTo(before.getLast().step() + 1);
+        assertThat(cluster.progress("elastic", done.attempt()).getLast().step()).isEqualTo(400);
+    }
+
     @Test
     void anElasticJobShrinksToOneGpuAndGrowsBackResumingWithTheNewWorldSize() throws Exception {
         cluster.submit("elastic", cluster.request(1, 2, 0, true, Duration.ofSeconds(20),

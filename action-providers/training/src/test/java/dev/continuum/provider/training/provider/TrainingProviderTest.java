@@ -10,6 +10,7 @@ import dev.continuum.provider.server.ActionProviderServer;
 import dev.continuum.provider.server.Caller;
 import dev.continuum.provider.server.CallerResolver;
 import dev.continuum.provider.server.ProviderServerOptions;
+import dev.continuum.provider.training.backend.TrainingBackend;
 import dev.continuum.provider.training.backend.local.LocalBackend;
 import dev.continuum.provider.training.backend.local.LocalBackendConfig;
 import dev.continuum.provider.training.core.TrainingScheduler;
@@ -60,11 +61,16 @@ class TrainingProviderTest {
     /** One provider process: Vert.x, the provider, the backend; closing it kills the jobs' processes like a crash. */
     static final class Served implements AutoCloseable {
         final Vertx vertx = Vertx.vertx();
-        final LocalBackend backend = new LocalBackend(LocalBackendConfig.detect(2).withSlots(2));
+        final TrainingBackend backend;
         final TrainingProvider provider;
         final String url;
 
         Served() throws Exception {
+            this(new LocalBackend(LocalBackendConfig.detect(2).withSlots(2)), dir);
+        }
+
+        Served(TrainingBackend backend, Path dir) throws Exception {
+            this.backend = backend;
             CallerResolver callers = rc -> {
                 String who = rc.request().getHeader("X-Test-Caller");
                 String roles = rc.request().getHeader("X-Test-Roles");
@@ -76,7 +82,8 @@ class TrainingProviderTest {
             Router router = Router.router(vertx);
             new OperatorRoutes(provider, callers, "continuum-admin").mount(router, BASE);
             ActionProviderServer.mount(router, BASE, provider, ProviderServerOptions.of(vertx)
-                    .withCallerResolver(callers).withStore(new PostgresActionStore(db.url(), "postgres", "")));
+                    .withCallerResolver(callers).withStore(db == null ? new dev.continuum.provider.server.FileActionStore(dir.resolve("actions"))
+                            : new PostgresActionStore(db.url(), "postgres", "")));
             HttpServer server = vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1")
                     .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
             url = "http://127.0.0.1:" + server.actualPort() + BASE;

@@ -80,6 +80,12 @@ public final class SlurmBackend implements TrainingBackend {
         }
         String name = "continuum-" + spec.jobId() + "-a" + spec.attempt();
         Path stem = Path.of(spec.workDir(), "slurm-" + spec.jobId() + "-a" + spec.attempt());
+        try {
+            // Slurm fails a job whose working directory or output file's directory is missing (JobLaunchFailure)
+            Files.createDirectories(stem.getParent());
+        } catch (IOException e) {
+            throw new BackendException.Rejected("work_dir", "cannot create the job's directory " + stem.getParent() + ": " + e.getMessage());
+        }
         int world = placement.worldSize();
         Map<String, String> env = SlurmBatchScript.environment(spec, world);
         env.putIfAbsent("PATH", "/usr/local/bin:/usr/bin:/bin");
