@@ -45,6 +45,7 @@ public final class MetricsWriter {
         m.put("lost_gpu_hours", r.lostGpuSeconds() / 3600);
         m.put("slo_attainment", r.sloAttainment());
         m.put("wall_ms", r.wallMillis());
+        m.put("cpu_ms", r.cpuMillis());
         r.meanPartitionUtilization().forEach((p, u) -> m.put("utilization_" + p, u));
         return m;
     }
@@ -178,7 +179,7 @@ public final class MetricsWriter {
     /** A plain-text comparison table for the terminal. */
     public static String table(List<SimulationResult> results) {
         String[] head = {"policy", "finished", "avg JCT", "p50 JCT", "p99 JCT", "avg queue", "p99 queue", "makespan",
-                "GPU util", "frag GPUs", "preempt", "migr", "lost GPU-h", "SLO", "wall"};
+                "GPU util", "frag GPUs", "preempt", "migr", "lost GPU-h", "SLO", "sim wall", "sim CPU"};
         List<String[]> rows = new ArrayList<>();
         rows.add(head);
         for (SimulationResult r : results) {
@@ -187,7 +188,7 @@ public final class MetricsWriter {
                     duration(r.makespan()), pct(r.meanUtilization()), String.format(Locale.ROOT, "%.1f", r.meanFragmentedGpus()),
                     String.valueOf(r.preemptions()), String.valueOf(r.migrations()),
                     String.format(Locale.ROOT, "%.1f", r.lostGpuSeconds() / 3600), pct(r.sloAttainment()),
-                    r.wallMillis() + " ms"});
+                    r.wallMillis() + " ms", r.cpuMillis() + " ms"});
         }
         int[] w = new int[head.length];
         for (String[] row : rows) {

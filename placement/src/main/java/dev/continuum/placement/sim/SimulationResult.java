@@ -32,6 +32,7 @@ public record SimulationResult(
         double lostGpuSeconds,
         double sloAttainment,
         long wallMillis,
+        long cpuMillis,
         List<double[]> jctCdf,
         Map<String, List<double[]>> series) {
 }

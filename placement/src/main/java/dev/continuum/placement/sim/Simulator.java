@@ -46,6 +46,7 @@ public final class Simulator {
 
     public SimulationResult run(Policy policy, Iterator<Job> trace, Progress progress) {
         long wallStart = System.nanoTime();
+        long cpuStart = threadCpuNanos();
         ClusterState state = new ClusterState(config.cluster());
         Workload workload = new Workload(state, policy.order(), config.costs(), policy.lending());
         PriorityQueue<Event> events = new PriorityQueue<>((a, b) -> a.time != b.time
@@ -121,7 +122,16 @@ public final class Simulator {
         long skipped = trace instanceof TraceReader r ? r.skippedLines() : 0;
         long filtered = trace instanceof TraceReader r ? r.filteredRecords() : 0;
         return metrics.result(policy.name(), jobs, rejected, skipped, filtered, workload,
-                (System.nanoTime() - wallStart) / 1_000_000);
+                (System.nanoTime() - wallStart) / 1_000_000, (threadCpuNanos() - cpuStart) / 1_000_000);
+    }
+
+    /**
+     * CPU time of this thread: on a shared machine the simulation's own cost, where wall time also
+     * counts the time other processes held the cores. -1 where the JVM cannot tell.
+     */
+    private static long threadCpuNanos() {
+        var threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        return threads.isCurrentThreadCpuTimeSupported() ? threads.getCurrentThreadCpuTime() : -1;
     }
 
     private void scheduleReconsideration(Policy policy, PriorityQueue<Event> events, long[] seq, ActiveJob j, double now) {
@@ -213,7 +223,8 @@ public final class Simulator {
             }
         }
 
-        SimulationResult result(String policy, long jobs, long rejected, long skipped, long filtered, Workload w, long wallMillis) {
+        SimulationResult result(String policy, long jobs, long rejected, long skipped, long filtered, Workload w, long wallMillis,
+                                long cpuMillis) {
             Map<String, Double> partMeans = new LinkedHashMap<>();
             Map<String, List<double[]>> series = new LinkedHashMap<>();
             series.put(utilization.name(), utilization.points());
@@ -227,7 +238,7 @@ public final class Simulator {
             return new SimulationResult(policy, jobs, jct.count(), rejected, skipped, filtered, Summary.of(jct), Summary.of(wait),
                     lastFinish - origin, utilization.mean(), partMeans, fragmentation.mean(), fragmentation.peak(),
                     queue.mean(), w.preemptions(), w.migrations(), w.lostGpuSeconds(),
-                    jct.count() == 0 ? 0 : (double) sloMet / jct.count(), wallMillis, cdf, series);
+                    jct.count() == 0 ? 0 : (double) sloMet / jct.count(), wallMillis, cpuMillis, cdf, series);
         }
     }
 }

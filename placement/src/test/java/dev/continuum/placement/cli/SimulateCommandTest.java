@@ -109,14 +109,21 @@ class SimulateCommandTest {
         assertThat(r.err()).contains("--write-trace needs --synthetic");
     }
 
-    /** metrics.csv rows without the wall-time column, which is the only one that may differ between runs. */
+    /** metrics.csv rows without the wall and CPU time columns, the only ones that may differ between runs. */
     private static java.util.List<String> withoutWallTime(Path csv) throws java.io.IOException {
         java.util.List<String> lines = Files.readAllLines(csv);
-        int wall = java.util.Arrays.asList(lines.getFirst().split(",")).indexOf("wall_ms");
+        java.util.List<String> header = java.util.Arrays.asList(lines.getFirst().split(","));
+        int wall = header.indexOf("wall_ms");
+        int cpu = header.indexOf("cpu_ms");
         return lines.stream().map(l -> {
-            java.util.List<String> cells = new java.util.ArrayList<>(java.util.Arrays.asList(l.split(",", -1)));
-            cells.remove(wall);
-            return String.join(",", cells);
+            String[] cells = l.split(",", -1);
+            java.util.List<String> kept = new java.util.ArrayList<>();
+            for (int i = 0; i < cells.length; i++) {
+                if (i != wall && i != cpu) {
+                    kept.add(cells[i]);
+                }
+            }
+            return String.join(",", kept);
         }).toList();
     }
 
