@@ -15,6 +15,8 @@ import java.nio.file.WatchKey;
 import java.nio.file.WatchService;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,9 +25,9 @@ import java.util.function.LongSupplier;
 /**
  * The gateway's file watches: turns complete files under the watch root (the data directory its storage endpoint
  * serves) into {@link FileEvent}s in the {@link FileEventLog}, each file once. The JDK {@link WatchService} (inotify
- * on Linux) says which directories changed, so a directory of 10,000 files is listed again only when something in
- * it changed, plus a safety scan every {@link #FULL_SCAN_MS} (lost or overflowing notifications); files waiting to
- * be seen stable are looked at on every {@link #tick}. One thread calls {@link #tick}; {@link #update} may come from
+ * on Linux) names the files that changed, and only those are looked at (with the files waiting to be seen stable);
+ * a directory of 10,000 files is listed in full only every {@link #FULL_SCAN_MS} (lost notifications, new
+ * subdirectories) and after an overflow. One thread calls {@link #tick}; {@link #update} may come from
  * another.
  */
 public final class FileWatcher implements AutoCloseable {
@@ -76,19 +78,19 @@ public final class FileWatcher implements AutoCloseable {
             wanted = null;
             apply(next);
         }
-        List<String> changed = changedWatches();
+        Changes changes = drainNotifications();
         long now = clockMs.getAsLong();
         int appended = 0;
         for (WatchedDirectory w : watches.values()) {
             String id = w.watch().watchId();
-            boolean full = changed.contains(id) || now - lastFullScan.getOrDefault(id, Long.MIN_VALUE / 2) >= FULL_SCAN_MS;
+            boolean full = changes.overflow() || now - lastFullScan.getOrDefault(id, Long.MIN_VALUE / 2) >= FULL_SCAN_MS;
             List<FileEvent> events;
             try {
                 if (full) {
                     lastFullScan.put(id, now);
                     register(w);
                 }
-                events = w.scan(log, now, full);
+                events = w.scan(log, now, full, changes.paths());
             } catch (RuntimeException e) {
                 continue; // e.g. a symlink planted on the path now leads out: nothing of it is taken
             }
@@ -140,38 +142,33 @@ public final class FileWatcher implements AutoCloseable {
         }
     }
 
-    /** The watches whose directories had notifications since the last tick (all of them on an overflow). */
-    private List<String> changedWatches() {
-        List<Path> dirs = new ArrayList<>();
+    /** What the notifications since the last tick said: the paths named, and whether a full look is needed. */
+    private record Changes(Set<Path> paths, boolean overflow) {}
+
+    private Changes drainNotifications() {
+        Set<Path> paths = new HashSet<>();
         boolean overflow = false;
         try {
             for (WatchKey key; (key = notifications.poll()) != null; ) {
-                for (WatchEvent<?> e : key.pollEvents()) {
-                    overflow |= e.kind() == StandardWatchEventKinds.OVERFLOW;
-                }
                 Path dir = registered.get(key);
-                if (dir != null) {
-                    dirs.add(dir);
+                for (WatchEvent<?> e : key.pollEvents()) {
+                    if (e.kind() == StandardWatchEventKinds.OVERFLOW || dir == null) {
+                        overflow = true;
+                    } else {
+                        Path changed = dir.resolve((Path) e.context());
+                        // a new subdirectory: its files and its own notifications come with the next full look
+                        overflow |= Files.isDirectory(changed, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+                        paths.add(changed);
+                    }
                 }
                 if (!key.reset()) {
                     registered.remove(key);
                 }
             }
         } catch (ClosedWatchServiceException e) {
-            return List.of();
+            return new Changes(Set.of(), false);
         }
-        List<String> changed = new ArrayList<>();
-        for (WatchedDirectory w : watches.values()) {
-            try {
-                Path top = w.directory();
-                if (overflow || dirs.stream().anyMatch(d -> d.startsWith(top))) {
-                    changed.add(w.watch().watchId());
-                }
-            } catch (RuntimeException e) {
-                // refused at its scan
-            }
-        }
-        return changed;
+        return new Changes(paths, overflow);
     }
 
     @Override

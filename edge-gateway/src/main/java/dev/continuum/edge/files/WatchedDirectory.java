@@ -64,10 +64,10 @@ final class WatchedDirectory {
     }
 
     /**
-     * Events made complete by now: with {@code full}, the whole directory is looked at (it changed, or the
-     * periodic safety scan); otherwise only files already waiting to be seen stable.
+     * Events made complete by now: with {@code full}, the whole directory is looked at (the periodic safety scan);
+     * otherwise the files the notifications named ({@code changed}) and those waiting to be seen stable.
      */
-    List<FileEvent> scan(FileEventLog log, long nowMs, boolean full) {
+    List<FileEvent> scan(FileEventLog log, long nowMs, boolean full, Set<Path> changed) {
         Path dir = directory();
         List<FileEvent.WatchedFile> complete = new ArrayList<>();
         if (full) {
@@ -79,8 +79,20 @@ final class WatchedDirectory {
             log.retainSent(watch.watchId(), presentKeys);
             completeness.retainOnly(presentPaths);
         } else {
-            for (String waiting : List.copyOf(completeness.waiting())) {
-                look(log, dir, realRoot.resolve(waiting), nowMs, complete, null, null);
+            Set<Path> candidates = new java.util.LinkedHashSet<>();
+            for (String waiting : completeness.waiting()) {
+                candidates.add(realRoot.resolve(waiting));
+            }
+            for (Path p : changed) {
+                if (!p.startsWith(dir)) {
+                    continue;
+                }
+                String name = p.getFileName().toString();
+                // a marker appearing makes its file complete; a renamed-in file is a create of its final name
+                candidates.add(rules.isMarker(name) ? p.resolveSibling(name.substring(0, name.length() - watch.marker().length())) : p);
+            }
+            for (Path p : candidates) {
+                look(log, dir, p, nowMs, complete, null, null);
             }
         }
         return events(complete, nowMs);
