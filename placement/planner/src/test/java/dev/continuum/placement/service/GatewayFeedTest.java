@@ -7,6 +7,7 @@ import dev.continuum.edge.app.EdgeGateway;
 import dev.continuum.edge.app.GatewayConfig;
 import dev.continuum.edge.broker.Brokers;
 import dev.continuum.edge.identity.DeviceCredentials;
+import dev.continuum.edge.protocol.GpuInfo;
 import dev.continuum.edge.protocol.Topics;
 import dev.continuum.edge.store.TaskSpool;
 import dev.continuum.edge.testing.Await;
@@ -44,6 +45,8 @@ class GatewayFeedTest {
     private static final Map<String, EdgeGateway> GATEWAYS = new HashMap<>();
     private static final List<AutoCloseable> CLOSE = new java.util.ArrayList<>();
     private static String token;
+    /** The gateways' GPU "readings" (this machine has no GPU): utilisation 10..90 %, memory 1..4 GiB, changing per heartbeat. */
+    private static final java.util.concurrent.atomic.AtomicInteger READINGS = new java.util.concurrent.atomic.AtomicInteger();
 
     @BeforeAll
     static void startGateways() throws Exception {
@@ -57,6 +60,8 @@ class GatewayFeedTest {
             GatewayConfig cfg = GatewayConfig.of(id, broker.host(), broker.port(), state.resolve(id),
                             credentials.bootstrapToken(id))
                     .withTopics(new Topics(GatewaysProfile.TOPIC_ROOT)).withHeartbeat(Duration.ofMillis(300), 5)
+                    .withGpus(() -> List.of(new GpuInfo(0, "NVIDIA A2", 15360, 1024 + READINGS.get() % 4 * 1024,
+                            READINGS.incrementAndGet() % 10 * 10)))
                     .withSpoolLimits(TaskSpool.Limits.defaults().withFsync(false));
             EdgeGateway gw = new EdgeGateway(cfg, VERTX, Clock.systemUTC());
             gw.models().deploy("ocr-cls", "1", gw.models().install(model));
@@ -105,5 +110,32 @@ class GatewayFeedTest {
         assertThat(log.getString("decisions[1].decision.reasons[0]"))
                 .isEqualTo("placed again: " + chosen[0] + " went offline before the job finished");
         assertThat(log.getList("decisions[1].decision.reasons", String.class)).contains(chosen[0] + ": offline");
+    }
+
+    @Test
+    void shouldShowEachGatewayOnlineWithItsModelsQueueAndRecentGpuReadings() {
+        String gateway = GATEWAYS.keySet().iterator().next();
+        String site = "sites.find { it.name == '" + gateway + "' }";
+        assertThat(Await.until(Duration.ofSeconds(30), () -> given().auth().oauth2(token).get("/inventory")
+                .then().statusCode(200).extract().jsonPath().getList(site + ".gpuSamples", Object.class) instanceof List<?> l
+                && l.size() >= 3)).as("three heartbeats' GPU readings of " + gateway).isTrue();
+
+        JsonPath inventory = given().auth().oauth2(token).get("/inventory").then().statusCode(200).extract().jsonPath();
+        assertThat(inventory.getBoolean(site + ".online")).isTrue();
+        assertThat(inventory.getString(site + ".kind")).isEqualTo("edge");
+        assertThat(inventory.getList(site + ".models", String.class)).contains("ocr-cls@1");
+        assertThat(inventory.getInt(site + ".gpus")).isEqualTo(1);
+        assertThat(inventory.getString(site + ".gpuModel")).isEqualTo("NVIDIA A2");
+        List<Integer> utilisation = inventory.getList(site + ".gpuSamples.collect { it.gpus[0].utilizationPercent }", Integer.class);
+        assertThat(utilisation).allSatisfy(u -> assertThat(u).isBetween(0, 90));
+        assertThat(java.util.Set.copyOf(utilisation)).as("readings change from heartbeat to heartbeat").hasSizeGreaterThan(1);
+        assertThat(inventory.getList(site + ".gpuSamples.collect { it.gpus[0].memoryTotalMb }", Integer.class)).containsOnly(15360);
+        List<String> at = inventory.getList(site + ".gpuSamples.at", String.class);
+        assertThat(at).isSortedAccordingTo(java.util.Comparator.comparing(java.time.Instant::parse));
+    }
+
+    @Test
+    void shouldRefuseTheInventoryWithoutAToken() {
+        given().get("/inventory").then().statusCode(401);
     }
 }

@@ -4,6 +4,7 @@ import dev.continuum.placement.planner.OnlinePlanner;
 import dev.continuum.placement.planner.Planner;
 import dev.continuum.placement.planner.PlannerConfig;
 import dev.continuum.placement.planner.trace.RecordingPlanner;
+import dev.continuum.placement.service.app.GpuHistory;
 import dev.continuum.placement.service.app.LiveInventory;
 import dev.continuum.placement.service.app.PlacementLog;
 import dev.continuum.placement.service.app.PlannerService;
@@ -31,6 +32,12 @@ public class PlannerProducers {
     LiveInventory inventory(PlannerSettings settings) {
         TopologyFile topology = settings.topology().map(Path::of).map(TopologyFile::read).orElse(TopologyFile.empty());
         return new LiveInventory(topology.inventory(), topology.edgeLinks());
+    }
+
+    @Produces
+    @Singleton
+    GpuHistory gpuHistory(PlannerSettings settings) {
+        return new GpuHistory(settings.gpuHistorySamples());
     }
 
     @Produces

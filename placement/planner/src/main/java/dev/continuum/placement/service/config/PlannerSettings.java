@@ -35,4 +35,8 @@ public interface PlannerSettings {
      * it signed, and without a login the planner logs in to the embedded broker as its operator. Never logged.
      */
     Optional<String> edgeSecret();
+
+    /** GPU readings kept per gateway for the web UI's charts (one per heartbeat; at 5 s, 360 are half an hour). */
+    @WithDefault("360")
+    int gpuHistorySamples();
 }

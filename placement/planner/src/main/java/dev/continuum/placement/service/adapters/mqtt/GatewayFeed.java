@@ -6,6 +6,7 @@ import dev.continuum.edge.cloud.FleetSites;
 import dev.continuum.edge.identity.DeviceCredentials;
 import dev.continuum.edge.messaging.MqttLink;
 import dev.continuum.edge.protocol.Topics;
+import dev.continuum.placement.service.app.GpuHistory;
 import dev.continuum.placement.service.app.LiveInventory;
 import dev.continuum.placement.service.app.PlannerService;
 import dev.continuum.placement.service.config.PlannerSettings;
@@ -34,6 +35,7 @@ public class GatewayFeed {
 
     private final PlannerSettings settings;
     private final LiveInventory inventory;
+    private final GpuHistory gpuHistory;
     private final PlannerService planner;
     private final Vertx vertx;
     /** Decisions are written to PostgreSQL: never on the MQTT event loop, and one change at a time, in order. */
@@ -44,9 +46,11 @@ public class GatewayFeed {
     });
     private MqttLink link;
 
-    public GatewayFeed(PlannerSettings settings, LiveInventory inventory, PlannerService planner, Vertx vertx) {
+    public GatewayFeed(PlannerSettings settings, LiveInventory inventory, GpuHistory gpuHistory, PlannerService planner,
+                       Vertx vertx) {
         this.settings = settings;
         this.inventory = inventory;
+        this.gpuHistory = gpuHistory;
         this.planner = planner;
         this.vertx = vertx;
     }
@@ -76,6 +80,11 @@ public class GatewayFeed {
     }
 
     private void changed(Fleet.Device device) {
+        if (device.heartbeat() != null && device.lastHeartbeat() != null) {
+            gpuHistory.record(device.deviceId(), new GpuHistory.Sample(device.lastHeartbeat(), device.heartbeat().gpus().stream()
+                    .map(g -> new GpuHistory.Gpu(g.index(), g.model(), g.utilizationPercent(), g.memoryUsedMb(), g.memoryTotalMb()))
+                    .toList()));
+        }
         try {
             boolean changed = inventory.putGateway(FleetSites.cluster(device.deviceId(), device.heartbeat()),
                     FleetSites.status(device, 0));
