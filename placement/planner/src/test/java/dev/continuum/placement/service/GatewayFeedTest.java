@@ -116,9 +116,11 @@ class GatewayFeedTest {
     void shouldShowEachGatewayOnlineWithItsModelsQueueAndRecentGpuReadings() {
         String gateway = GATEWAYS.keySet().iterator().next();
         String site = "sites.find { it.name == '" + gateway + "' }";
-        assertThat(Await.until(Duration.ofSeconds(30), () -> given().auth().oauth2(token).get("/inventory")
-                .then().statusCode(200).extract().jsonPath().getList(site + ".gpuSamples", Object.class) instanceof List<?> l
-                && l.size() >= 3)).as("three heartbeats' GPU readings of " + gateway).isTrue();
+        assertThat(Await.until(Duration.ofSeconds(30), () -> {
+            List<Object> samples = given().auth().oauth2(token).get("/inventory").then().statusCode(200).extract().jsonPath()
+                    .getList(site + ".gpuSamples");
+            return samples != null && samples.size() >= 3;
+        })).as("three heartbeats' GPU readings of " + gateway).isTrue();
 
         JsonPath inventory = given().auth().oauth2(token).get("/inventory").then().statusCode(200).extract().jsonPath();
         assertThat(inventory.getBoolean(site + ".online")).isTrue();
