@@ -56,6 +56,23 @@ public interface EngineConfig {
 
     Providers providers();
 
+    /** The MQTT broker the edge gateways use; file triggers (docs/triggers.md#file) need it. */
+    Edge edge();
+
+    interface Edge {
+        /** host:port of the edge broker; without it, file triggers are refused (400). */
+        Optional<String> broker();
+
+        /** The gateways' topic root (their --topic-root). */
+        @WithDefault("continuum")
+        String topicRoot();
+
+        /** Login at the broker (the embedded broker's operator, _continuum, with its broker password). */
+        Optional<String> username();
+
+        Optional<String> password();
+    }
+
     /** Run notices (Globus' activity_notification_policy); docs/operations.md#notifications. */
     Notifications notifications();
 

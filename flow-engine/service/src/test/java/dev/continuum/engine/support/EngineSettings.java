@@ -48,6 +48,16 @@ public record EngineSettings(String instance) implements EngineConfig {
     }
 
     @Override
+    public Edge edge() {
+        return new Edge() {
+            @Override public Optional<String> broker() { return Optional.empty(); }
+            @Override public String topicRoot() { return "continuum"; }
+            @Override public Optional<String> username() { return Optional.empty(); }
+            @Override public Optional<String> password() { return Optional.empty(); }
+        };
+    }
+
+    @Override
     public Optional<Keycloak> keycloak() {
         return Optional.empty();
     }

@@ -38,9 +38,11 @@ public class TriggerService {
     private final TriggerMetrics metrics;
     private final TimerStore timers;
     private final Clock clock;
+    private final FileWatchList fileWatches;
 
     public TriggerService(TriggerStore store, FlowService flows, RunService runService, RunStore runs, OwnerGrants grants,
-                          TriggerMetrics metrics, TimerStore timers, Clock clock) {
+                          TriggerMetrics metrics, TimerStore timers, Clock clock, FileWatchList fileWatches) {
+        this.fileWatches = fileWatches;
         this.timers = timers;
         this.store = store;
         this.flows = flows;
@@ -58,6 +60,7 @@ public class TriggerService {
             return grants.keep(trigger.id(), token)
                     .flatMap(kept -> store.insert(trigger))
                     .call(() -> schedule(trigger))
+                    .call(() -> fileWatches.refresh(trigger))
                     .onFailure().call(() -> grants.forget(trigger.id()).onFailure().recoverWithNull())
                     .replaceWith(trigger);
         });
@@ -68,6 +71,13 @@ public class TriggerService {
         List<EngineError.FieldIssue> issues = new java.util.ArrayList<>(TriggerRules.check(draft));
         if (issues.isEmpty() && draft.source().path("type").asText().equals("timer")) {
             TimerSchedule.parse(draft.source(), issues);
+        }
+        if (issues.isEmpty() && draft.source().path("type").asText().equals(FileSources.TYPE)) {
+            FileSources.check(draft.source(), issues);
+        }
+        if (issues.isEmpty() && draft.source().path("type").asText().equals(FileSources.TYPE) && !fileWatches.available()) {
+            issues.add(new EngineError.FieldIssue("/source/type",
+                    "file triggers need the engine connected to the edge broker (continuum.edge.broker)"));
         }
         if (!issues.isEmpty()) {
             throw EngineError.invalid("Invalid trigger", issues.get(0).pointer() + ": " + issues.get(0).message(), issues);
@@ -113,19 +123,23 @@ public class TriggerService {
         return administered(id, viewer).flatMap(trigger -> checked(draft, grants.starter(trigger.ownerId()))
                 .flatMap(ok -> trigger.ownerId().equals(viewer.id()) ? grants.keep(id, token) : Uni.createFrom().voidItem())
                 .map(ok -> new Trigger(id, trigger.ownerId(), draft, trigger.paused(), trigger.consecutiveFailures(),
-                        trigger.createdAt(), clock.instant())))
-                .call(store::update).call(this::schedule);
+                        trigger.createdAt(), clock.instant()))
+                .call(store::update).call(this::schedule)
+                // the gateway it watched before (maybe another one) and the one it watches now
+                .call(updated -> fileWatches.refresh(trigger, updated)));
     }
 
     public Uni<Void> delete(UUID id, Viewer viewer) {
-        return administered(id, viewer).flatMap(trigger -> store.delete(id)).call(() -> grants.forget(id));
+        return administered(id, viewer).call(trigger -> store.delete(id)).call(() -> grants.forget(id))
+                .call(trigger -> fileWatches.refresh(trigger)).replaceWithVoid();
     }
 
     /** Pauses or resumes; resuming clears the failure count (the owner has looked at it). */
     public Uni<Trigger> pause(UUID id, boolean paused, Viewer viewer) {
         return administered(id, viewer).map(trigger -> new Trigger(id, trigger.ownerId(), trigger.spec(), paused,
                 paused ? trigger.consecutiveFailures() : 0, trigger.createdAt(), clock.instant())).call(store::update)
-                .call(t -> paused ? Uni.createFrom().voidItem() : schedule(t));
+                .call(t -> paused ? Uni.createFrom().voidItem() : schedule(t))
+                .call(t -> fileWatches.refresh(t));
     }
 
     /**

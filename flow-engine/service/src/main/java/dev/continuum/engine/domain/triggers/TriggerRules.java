@@ -17,7 +17,7 @@ import java.util.UUID;
 public final class TriggerRules {
 
     /** Sources a trigger may name; each has an adapter that turns its messages into {@link TriggerEvent}s. */
-    public static final Set<String> SOURCES = Set.of("api", "webhook", "timer");
+    public static final Set<String> SOURCES = Set.of("api", "webhook", "timer", "file");
     static final int MAX_TITLE = 128;
 
     private TriggerRules() {}

@@ -1,0 +1,219 @@
+package dev.continuum.engine.triggers;
+
+import dev.continuum.edge.broker.Brokers;
+import dev.continuum.edge.messaging.MqttLink;
+import dev.continuum.edge.protocol.FileEvent;
+import dev.continuum.edge.protocol.FileWatch;
+import dev.continuum.edge.protocol.Topics;
+import dev.continuum.edge.protocol.Wire;
+import dev.continuum.engine.support.Flows;
+import dev.continuum.engine.support.PostgresResource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.http.ContentType;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+
+/**
+ * The {@code file} source against a real MQTT broker (the machine's Mosquitto, else embedded Moquette): this test
+ * plays the gateway's side of the wire (edge-gateway's FileWatchTest tests the gateway itself), reading the watch
+ * list the engine publishes and sending file events as a gateway does.
+ */
+@QuarkusTest
+@QuarkusTestResource(value = PostgresResource.class, restrictToAnnotatedClass = false)
+@TestProfile(FileTriggerTest.EdgeBroker.class)
+class FileTriggerTest {
+
+    /** The engine connected to the edge broker, under a topic root of its own. */
+    public static class EdgeBroker implements QuarkusTestProfile {
+        // Quarkus loads the profile and the test in different class loaders: what both must agree on (the broker,
+        // the topic root) is decided once and kept in system properties, which they share
+        static final Brokers.Broker BROKER = broker();
+        static final Topics TOPICS = new Topics(once("filetriggertest.edge-root",
+                () -> "continuum-files-" + UUID.randomUUID().toString().substring(0, 8)));
+
+        private static Brokers.Broker broker() {
+            String address = once("filetriggertest.edge-broker", () -> {
+                Brokers.Broker b = Brokers.machineOrEmbedded("127.0.0.1", 1883);
+                return b.host() + ":" + b.port();
+            });
+            return Brokers.machineOrEmbedded(address.substring(0, address.lastIndexOf(':')),
+                    Integer.parseInt(address.substring(address.lastIndexOf(':') + 1)));
+        }
+
+        private static String once(String key, java.util.function.Supplier<String> make) {
+            synchronized (System.class) {
+                String value = System.getProperty(key);
+                if (value == null) {
+                    value = make.get();
+                    System.setProperty(key, value);
+                }
+                return value;
+            }
+        }
+
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("continuum.edge.broker", BROKER.host() + ":" + BROKER.port(),
+                    "continuum.edge.topic-root", TOPICS.root());
+        }
+    }
+
+    private final String gateway = "gw-" + UUID.randomUUID().toString().substring(0, 8);
+    private final AtomicReference<FileWatch.Watches> watches = new AtomicReference<>();
+    private MqttLink gatewaySide;
+
+    @BeforeEach
+    void connectAsTheGateway() throws Exception {
+        gatewaySide = MqttLink.standalone(MqttLink.Options.persistent(EdgeBroker.BROKER.host(), EdgeBroker.BROKER.port(),
+                gateway).withCleanSession(true));
+        gatewaySide.subscribe(EdgeBroker.TOPICS.watches(gateway), 1, m -> {
+            m.ack();
+            watches.set(Wire.decode(m.payload(), FileWatch.Watches.class));
+        });
+        gatewaySide.start().get(10, TimeUnit.SECONDS);
+    }
+
+    @AfterEach
+    void disconnect() {
+        gatewaySide.close();
+    }
+
+    private String fileTrigger(String flowId, String sourceExtra) {
+        return Triggers.create("""
+                {"title":"new images","flow_id":"%s",
+                 "source":{"type":"file","gateway":"%s","path":"incoming/","glob":"*.tif","ignore":["*.part","*.tmp"]%s},
+                 "input_template":{"endpoint.$":"$.endpoint","path.$":"$.path","sha256.$":"$.sha256","count.$":"$.count"}}"""
+                .formatted(flowId, gateway, sourceExtra));
+    }
+
+    @Test
+    void shouldTellTheGatewayWhatToWatchAndStartOneRunPerFileEvenWhenItsEventComesTwice() throws Exception {
+        String triggerId = fileTrigger(Flows.publish(Triggers.KEEP_INPUT), ",\"complete\":{\"stable_seconds\":3}");
+
+        awaitWatches(w -> w.watches().size() == 1);
+        assertThat(watches.get().watches().getFirst())
+                .isEqualTo(new FileWatch(triggerId, "incoming", "*.tif", List.of("*.part", "*.tmp"), 3, null, 0, 0));
+
+        FileEvent event = FileEvent.of(gateway, triggerId,
+                List.of(new FileEvent.WatchedFile("incoming/scan-1.tif", 2048, 1_700_000_000_000L, "ab12")), now());
+        send(event);
+        send(event); // as after a link cut before the PUBACK: the same file id again
+
+        String runId = awaitEvents(triggerId, 2).extract().path("events.find { it.outcome == 'started' }.run_id");
+        Triggers.events(triggerId).body("events.outcome", hasItem("duplicate"))
+                .body("events.find { it.outcome == 'started' }.dedup_key",
+                        equalTo("file:" + gateway + ":incoming/scan-1.tif:2048:1700000000000:sha256:ab12"));
+        assertThat(Flows.awaitStatus(runId, Duration.ofSeconds(20), "SUCCEEDED", "FAILED")).isEqualTo("SUCCEEDED");
+        Flows.run(runId).body("details.output.endpoint", equalTo(gateway))
+                .body("details.output.path", equalTo("incoming/scan-1.tif"))
+                .body("details.output.sha256", equalTo("ab12"));
+        given().when().get("/runs?filter_tags=trigger:" + triggerId).then().statusCode(200).body("runs.size()", equalTo(1));
+    }
+
+    @Test
+    void shouldStartOneRunForABatchWithAllItsFiles() throws Exception {
+        String triggerId = fileTrigger(Flows.publish(Triggers.KEEP_INPUT),
+                ",\"complete\":{\"marker\":\".done\"},\"batch\":{\"files\":3,\"window_seconds\":10}");
+        awaitWatches(w -> w.watches().size() == 1);
+        assertThat(watches.get().watches().getFirst().marker()).isEqualTo(".done");
+        assertThat(watches.get().watches().getFirst().batchFiles()).isEqualTo(3);
+
+        send(FileEvent.of(gateway, triggerId, List.of(
+                new FileEvent.WatchedFile("incoming/a.tif", 1, 1, "a"),
+                new FileEvent.WatchedFile("incoming/b.tif", 2, 2, "b"),
+                new FileEvent.WatchedFile("incoming/c.tif", 3, 3, "c")), now()));
+
+        String runId = awaitEvents(triggerId, 1).extract().path("events[0].run_id");
+        assertThat(Flows.awaitStatus(runId, Duration.ofSeconds(20), "SUCCEEDED", "FAILED")).isEqualTo("SUCCEEDED");
+        Flows.run(runId).body("details.output.count", equalTo(3)).body("details.output.path", equalTo("incoming/a.tif"));
+    }
+
+    @Test
+    void shouldTakeNoEventForAnotherGatewayOrWatchAndDropThePausedTriggersWatch() throws Exception {
+        String triggerId = fileTrigger(Flows.publish(Triggers.KEEP_INPUT), "");
+        awaitWatches(w -> w.watches().size() == 1);
+        assertThat(watches.get().watches().getFirst().stableSeconds()).as("default completeness").isEqualTo(2);
+
+        // the gateway's topic decides who sent it: an event naming this trigger on another device's topic is not for it
+        gatewaySide.publish(EdgeBroker.TOPICS.files("gw-other"), Wire.encode(FileEvent.of("gw-other", triggerId,
+                List.of(new FileEvent.WatchedFile("incoming/x.tif", 1, 1, "x")), now())), false).get(10, TimeUnit.SECONDS);
+        Flows.sleep(1500);
+        Triggers.events(triggerId).body("events.size()", equalTo(0));
+
+        given().when().post("/triggers/" + triggerId + "/pause").then().statusCode(200);
+        awaitWatches(w -> w.watches().isEmpty());
+        given().when().post("/triggers/" + triggerId + "/resume").then().statusCode(200);
+        awaitWatches(w -> w.watches().size() == 1);
+        given().when().delete("/triggers/" + triggerId).then().statusCode(204);
+        awaitWatches(w -> w.watches().isEmpty());
+    }
+
+    @Test
+    void shouldRefuseAWatchedPathOutsideTheGatewaysDataDirectoryAndOtherBadSettingsNamingTheField() {
+        String flowId = Flows.publish(Triggers.KEEP_INPUT);
+        refused(flowId, "\"gateway\":\"gw-1\",\"path\":\"../../etc\"", "/source/path");
+        refused(flowId, "\"gateway\":\"gw-1\",\"path\":\"incoming/../../x\"", "/source/path");
+        refused(flowId, "\"path\":\"incoming\"", "/source/gateway");
+        refused(flowId, "\"gateway\":\"gw-1\",\"complete\":{\"stable_seconds\":2,\"marker\":\".done\"}", "/source/complete");
+        refused(flowId, "\"gateway\":\"gw-1\",\"complete\":{\"marker\":\"done/../x\"}", "/source/complete/marker");
+        refused(flowId, "\"gateway\":\"gw-1\",\"glob\":\"*.{tif\"", "/source/glob");
+        refused(flowId, "\"gateway\":\"gw-1\",\"ignore\":[\"*.part\",7]", "/source/ignore/1");
+        refused(flowId, "\"gateway\":\"gw-1\",\"batch\":{\"files\":1}", "/source/batch/files");
+    }
+
+    private static void refused(String flowId, String source, String field) {
+        given().contentType(ContentType.JSON).body("""
+                        {"title":"t","flow_id":"%s","source":{"type":"file",%s}}""".formatted(flowId, source))
+                .when().post("/triggers").then().log().ifValidationFails().statusCode(400)
+                .body("errors.pointer", hasItem(field));
+    }
+
+    private void send(FileEvent event) throws Exception {
+        gatewaySide.publish(EdgeBroker.TOPICS.files(gateway), Wire.encode(event), false).get(10, TimeUnit.SECONDS);
+    }
+
+    private void awaitWatches(java.util.function.Predicate<FileWatch.Watches> condition) {
+        long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (System.nanoTime() < until) {
+            FileWatch.Watches current = watches.get();
+            if (current != null && condition.test(current)) {
+                return;
+            }
+            Flows.sleep(50);
+        }
+        throw new AssertionError("the gateway's watch list never became as expected: " + watches.get());
+    }
+
+    private static io.restassured.response.ValidatableResponse awaitEvents(String triggerId, int count) {
+        long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (System.nanoTime() < until) {
+            int n = Triggers.events(triggerId).extract().path("events.size()");
+            if (n >= count) {
+                return Triggers.events(triggerId);
+            }
+            Flows.sleep(100);
+        }
+        throw new AssertionError("trigger " + triggerId + " never had " + count + " events");
+    }
+
+    private static long now() {
+        return Instant.now().toEpochMilli();
+    }
+}
