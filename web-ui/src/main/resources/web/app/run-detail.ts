@@ -3,15 +3,27 @@
 import { html, TemplateResult } from 'lit';
 import { api, live } from './api';
 import { flowGraph, statesFromLog } from './graph';
-import { App, canManage, json, statusBadge, when } from './shell';
+import { describeCounts, Group, groupsOf } from './groups';
+import { App, json, navigate, statusBadge, when } from './shell';
+
+type RunAction = 'cancel' | 'resume' | 'release' | 'redrive';
+const LOG_SHOWN = 200; // the newest events in the table; the rest on demand (a 2,000-item Map logs thousands)
 
 export class RunDetailPage {
   private run: any;
   private definition: any;
   private entries: any[] = [];
+  private lastSeq = 0;
   private selected?: string;
+  private expanded = new Set<string>();
+  private redriving = false;
+  private wholeLog = false;
   private error = '';
+  private notice = '';
   private stop?: () => void;
+  private marked = false;
+  private loading: Promise<void> = Promise.resolve();
+  private placements?: any;
 
   constructor(private readonly app: App, private readonly id: string) {}
 
@@ -19,6 +31,8 @@ export class RunDetailPage {
     try {
       [this.run, this.definition] = await Promise.all([api(`/runs/${this.id}`), api(`/runs/${this.id}/definition`)]);
       await this.loadLog();
+      api(`/runs/${this.id}/placements`).then(p => { this.placements = p; this.app.refresh(); },
+        (e: any) => { this.placements = { planner: 'unreachable', detail: e.message, placements: [] }; this.app.refresh(); });
     } catch (e: any) {
       this.error = e.status === 404 ? 'No such run, or you may not see it.' : e.message;
     }
@@ -35,65 +49,171 @@ export class RunDetailPage {
     this.stop?.();
   }
 
-  private async loadLog(): Promise<void> {
-    const entries: any[] = [];
-    let marker: string | undefined;
-    do {
-      const page: any = await api(`/runs/${this.id}/log?limit=100${marker ? `&marker=${encodeURIComponent(marker)}` : ''}`);
-      entries.push(...page.entries);
-      marker = page.has_next_page ? page.marker : undefined;
-    } while (marker && entries.length < 5000);
-    this.entries = entries;
+  /** One fetch at a time (the live stream and a button may both ask), so no entry is added twice. */
+  private loadLog(): Promise<void> {
+    this.loading = this.loading.then(() => this.fetchLog(), () => this.fetchLog());
+    return this.loading;
   }
 
-  private async act(action: 'cancel' | 'resume'): Promise<void> {
+  /** The log entries after those already here (all of them the first time), 1,000 a request. */
+  private async fetchLog(): Promise<void> {
+    for (;;) {
+      const page: any = await api(`/runs/${this.id}/log?limit=1000${this.lastSeq ? `&marker=${this.lastSeq}` : ''}`);
+      if (page.entries.length) {
+        this.entries = this.entries.concat(page.entries);
+        this.lastSeq = page.entries[page.entries.length - 1].seq;
+      }
+      if (!page.has_next_page || page.entries.length === 0) return;
+    }
+  }
+
+  private async act(action: RunAction, body?: unknown): Promise<void> {
+    if (action === 'release' && !confirm('Release this run? Its record and log are deleted.')) return;
     try {
-      this.run = await api(`/runs/${this.id}/${action}`, 'POST', action === 'cancel' ? {} : undefined);
-      await this.loadLog();
       this.error = '';
+      if (action === 'release') {
+        await api(`/runs/${this.id}/release`, 'POST');
+        this.stop?.();
+        navigate('#/runs');
+        return;
+      }
+      this.run = await api(`/runs/${this.id}/${action}`, 'POST', action === 'cancel' ? {} : body);
+      this.redriving = false;
+      this.notice = action === 'redrive' ? `Redriven from ${(body as any)?.state ?? 'where it failed'}.` : '';
+      await this.loadLog();
     } catch (e: any) {
-      this.error = e.message;
+      this.error = e.errors?.length ? e.errors.map((i: any) => `${i.pointer}: ${i.message}`).join('; ') : e.message;
     }
     this.app.refresh();
+  }
+
+  /** When the page first shows the run with its graph: a performance mark the benchmark reads. */
+  private markRendered(): void {
+    if (this.marked) return;
+    this.marked = true;
+    requestAnimationFrame(() => setTimeout(() => performance.mark('continuum:run-rendered')));
   }
 
   render(): TemplateResult {
     if (!this.run) return html`<h1>Run</h1>${when(this.error, () => html`<p role="alert" class="error">${this.error}</p>`)}<p>Loading…</p>`;
     const r = this.run;
-    const manage = canManage(r);
+    const may = new Set<string>(r.user_actions ?? []); // the engine says what this user may do now
     const going = r.status === 'ACTIVE' || r.status === 'INACTIVE';
     const states = statesFromLog(this.definition.definition, this.entries, r.status);
+    const groups = groupsOf(this.definition.definition, this.entries, going);
+    this.markRendered();
     return html`
       <h1>Run ${r.label || r.run_id}</h1>
       <p class="meta">${statusBadge(r.status)} flow <a href="#/flows/${r.flow_id}">${r.flow_title}</a> · owner ${r.run_owner}
         · started ${new Date(r.start_time).toLocaleString()}${r.completion_time ? html` · completed ${new Date(r.completion_time).toLocaleString()}` : ''}</p>
       ${when(this.error, () => html`<p role="alert" class="error">${this.error}</p>`)}
+      ${when(this.notice, () => html`<p role="status" class="notice">${this.notice}</p>`)}
       <div class="actions">
-        ${when(manage && going, () => html`<button class="danger" id="cancel-run" @click=${() => this.act('cancel')}>Cancel run</button>`)}
-        ${when(manage && r.status === 'INACTIVE', () => html`<button id="resume-run" @click=${() => this.act('resume')}>Resume run</button>`)}
+        ${when(may.has('cancel'), () => html`<button class="danger" id="cancel-run" @click=${() => this.act('cancel')}>Cancel run</button>`)}
+        ${when(may.has('resume'), () => html`<button id="resume-run" @click=${() => this.act('resume')}>Resume run</button>`)}
+        ${when(may.has('redrive'), () => html`<button id="redrive-run" aria-expanded=${this.redriving ? 'true' : 'false'}
+          @click=${() => { this.redriving = !this.redriving; this.app.refresh(); }}>Redrive…</button>`)}
+        ${when(may.has('release'), () => html`<button id="release-run" @click=${() => this.act('release')}>Release run</button>`)}
       </div>
+      ${when(this.redriving && may.has('redrive'), () => this.redriveForm(r))}
       <div class="detail-grid">
         <section aria-labelledby="graph-title"><h2 id="graph-title">Flow</h2>
           <p class="legend"><span class="badge status-pending">pending</span> <span class="badge status-running">running</span>
             <span class="badge status-succeeded">succeeded</span> <span class="badge status-failed">failed</span>
             <span class="badge status-stopped">stopped</span></p>
-          ${flowGraph(this.definition.definition, states, name => { this.selected = name; this.app.refresh(); })}
+          ${flowGraph(this.definition.definition, states, name => { this.selected = name; this.app.refresh(); }, groups, this.expanded)}
+          ${when(groups.length, () => this.groupList(groups))}
         </section>
         <section aria-labelledby="state-title"><h2 id="state-title">${this.selected ? `State ${this.selected}` : 'Run input and output'}</h2>
           ${this.selected ? this.stateDetails(this.selected) : html`<h3>Details</h3>${json(r.details)}`}
         </section>
       </div>
+      <section aria-labelledby="where-title"><h2 id="where-title">Where each job ran</h2>${this.whereJobsRan()}</section>
       <section aria-labelledby="timeline-title"><h2 id="timeline-title">Timeline</h2>${this.timeline()}</section>
       <section aria-labelledby="log-title"><h2 id="log-title">Event log</h2>
         <table class="log"><thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col">State</th><th scope="col">Description</th></tr></thead>
-          <tbody>${this.entries.map(e => html`<tr><td>${new Date(e.time).toLocaleTimeString()}</td><td>${e.code}</td>
+          <tbody>${this.shownLog().map(e => html`<tr><td>${new Date(e.time).toLocaleTimeString()}</td><td>${e.code}</td>
             <td>${e.details?.state_name ?? ''}</td><td>${e.description}</td></tr>`)}</tbody></table>
+        ${when(!this.wholeLog && this.entries.length > LOG_SHOWN, () => html`<p>The newest ${LOG_SHOWN} of ${this.entries.length} events.
+          <button id="whole-log" @click=${() => { this.wholeLog = true; this.app.refresh(); }}>Show all ${this.entries.length}</button></p>`)}
       </section>`;
   }
 
-  private stateDetails(name: string): TemplateResult {
-    const events = this.entries.filter(e => e.details?.state_name === name);
+  /**
+   * Each action's own report of where it ran (a device, site or node in its result), and the placement planner's
+   * decisions about the run with their reasons, as the engine passes them on (GET /runs/{id}/placements).
+   */
+  private whereJobsRan(): TemplateResult {
+    const ran = this.entries.filter(e => e.code === 'ActionCompleted' || e.code === 'ActionFailed')
+      .map(e => ({ state: e.details?.state_name, where: e.details?.details?.device ?? e.details?.details?.site
+        ?? e.details?.details?.node ?? e.details?.device ?? '' }))
+      .filter(r => r.where);
+    const p = this.placements;
+    return html`
+      ${when(ran.length, () => html`<ul class="ran">${ran.slice(-20).map(r => html`<li>${r.state}: ran on <strong>${r.where}</strong></li>`)}</ul>`)}
+      ${!p ? html`<p>Asking the planner…</p>` : p.planner !== 'answered' ? html`<p id="planner-status">${p.detail}</p>`
+        : p.placements.length === 0 ? html`<p id="planner-status">The planner made no decision about this run.</p>` : html`
+        <div class="table-wrap"><table class="placements"><caption class="sr-only">The planner's decisions</caption>
+          <thead><tr><th scope="col">Time</th><th scope="col">Job</th><th scope="col">Kind</th><th scope="col">Decision</th>
+            <th scope="col">Site</th><th scope="col">Why</th></tr></thead>
+          <tbody>${p.placements.map((d: any) => html`<tr><td>${d.at ? new Date(d.at).toLocaleTimeString() : ''}</td>
+            <td>${d.id}</td><td>${d.kind}</td><td>${d.status}${d.cause && d.cause !== 'request' ? ` (${d.cause})` : ''}</td>
+            <td>${d.site ?? ''}</td><td>${(d.decision?.reasons ?? []).slice(0, 3).join('; ')}</td></tr>`)}</tbody></table></div>
+        ${when(p.more, () => html`<p>More decisions: <code>continuum placement explain ${this.id}</code>.</p>`)}`}`;
+  }
+
+  private shownLog(): any[] {
+    return this.wholeLog ? this.entries : this.entries.slice(-LOG_SHOWN);
+  }
+
+  /** Each Map and Parallel state: its items or branches by status, and a toggle that shows its sub-flow on the graph. */
+  private groupList(groups: Group[]): TemplateResult {
+    return html`<ul class="groups" aria-label="Map and Parallel states">${groups.map(g => html`<li data-group=${g.name}>
+      <strong>${g.name}</strong> (${g.type}, ${g.total} ${g.type === 'Map' ? 'items' : 'branches'}):
+      <span class="counts">${describeCounts(g.counts)}</span>
+      <button class="expand" aria-expanded=${this.expanded.has(g.name) ? 'true' : 'false'} aria-label="${this.expanded.has(g.name) ? 'Collapse' : 'Expand'} ${g.name}"
+        @click=${() => { this.expanded.has(g.name) ? this.expanded.delete(g.name) : this.expanded.add(g.name); this.app.refresh(); }}>
+        ${this.expanded.has(g.name) ? 'Collapse' : 'Expand'}</button></li>`)}</ul>`;
+  }
+
+  /** Redrive a FAILED run from a state of its flow (default: where it failed) with, optionally, edited input. */
+  private redriveForm(r: any): TemplateResult {
+    const names = Object.keys(this.definition.definition?.States ?? {});
+    const submit = (ev: Event) => {
+      ev.preventDefault();
+      const form = ev.target as HTMLFormElement;
+      const state = (form.elements.namedItem('state') as HTMLSelectElement).value;
+      const text = (form.elements.namedItem('input') as HTMLTextAreaElement).value.trim();
+      let input: unknown;
+      try {
+        input = text ? JSON.parse(text) : undefined;
+      } catch {
+        this.error = 'The input is not JSON.';
+        this.app.refresh();
+        return;
+      }
+      const body: any = {};
+      if (state) body.state = state; // else the engine's default: the state the run failed in
+      if (input !== undefined) body.input = input;
+      this.act('redrive', body);
+    };
+    return html`<form class="redrive" aria-labelledby="redrive-title" @submit=${submit}>
+      <h2 id="redrive-title">Redrive run ${r.label || r.run_id}</h2>
+      <div class="field"><label for="redrive-state">From state</label>
+        <select id="redrive-state" name="state"><option value="">where it failed</option>
+          ${names.map(n => html`<option value=${n}>${n}</option>`)}</select></div>
+      <div class="field"><label for="redrive-input">Input (JSON object; empty: the input it had when the run failed)</label>
+        <textarea id="redrive-input" name="input" rows="4"></textarea></div>
+      <button type="submit" id="redrive-confirm">Redrive</button>
+    </form>`;
+  }
+
+  private stateDetails(selected: string): TemplateResult {
+    const name = selected.includes('/') ? selected.slice(selected.lastIndexOf('/') + 1) : selected; // an inner state of a group
+    const all = this.entries.filter(e => e.details?.state_name === name);
+    const events = all.slice(-50); // an inner state of a 2,000-item Map has thousands: its latest
     return html`<button @click=${() => { this.selected = undefined; this.app.refresh(); }}>Show the run's details</button>
+      ${when(all.length > events.length, () => html`<p>The latest ${events.length} of ${all.length} events.</p>`)}
       ${events.length === 0 ? html`<p>Not reached yet.</p>` : events.map(e => html`<h3>${e.code}</h3>${json(e.details)}`)}`;
   }
 

@@ -50,6 +50,7 @@ export class RunsPage {
   private error = '';
   private bulk?: { count: number; ids: string[] } | 'counting';
   private done = '';
+  private marked = false;
 
   constructor(private readonly app: App, private readonly filters: RunFilters) {}
 
@@ -61,6 +62,10 @@ export class RunsPage {
       this.error = '';
     } catch (e: any) {
       this.error = e.message;
+    }
+    if (!this.marked) {
+      this.marked = true; // the benchmark reads when the first page of runs is on screen
+      requestAnimationFrame(() => setTimeout(() => performance.mark('continuum:runs-rendered')));
     }
     if (!marker) this.stop = live<RunPage>(`/live/runs?${apiQuery(this.filters)}`, page => {
       this.page = page;
@@ -125,7 +130,7 @@ export class RunsPage {
   render(): TemplateResult {
     const f = this.filters;
     const manageable = this.page.runs.filter(canManage);
-    const goingOn = manageable.filter(r => r.status === 'ACTIVE' || r.status === 'INACTIVE');
+    const goingOn = manageable;
     return html`
       <h1>Runs</h1>
       <form class="filters" aria-label="Run filters" @submit=${(e: Event) => { e.preventDefault(); this.apply(e.target as HTMLFormElement); }}>
@@ -153,14 +158,14 @@ export class RunsPage {
           <button class="danger" id="bulk-confirm" @click=${() => this.cancelAll((this.bulk as any).ids)}>Cancel ${this.bulk.count} run(s)</button>
           <button @click=${() => { (document.getElementById('bulk-dialog') as HTMLDialogElement).close(); this.bulk = undefined; }}>Keep them</button>` : ''}
       </dialog>
-      <table class="runs">
+      <div class="table-wrap"><table class="runs">
         <caption class="sr-only">Runs matching the filters</caption>
         <thead><tr><th scope="col"><span class="sr-only">Select</span></th><th scope="col">Label</th><th scope="col">Flow</th>
           <th scope="col">Status</th><th scope="col">Owner</th><th scope="col">Started</th><th scope="col">Tags</th></tr></thead>
         <tbody>
           ${this.page.runs.length === 0 ? html`<tr><td colspan="7">No runs match.</td></tr>` : ''}
           ${this.page.runs.map(r => html`<tr data-run=${r.run_id} data-status=${r.status}>
-            <td>${canManage(r) && (r.status === 'ACTIVE' || r.status === 'INACTIVE') ? html`<input type="checkbox"
+            <td>${canManage(r) ? html`<input type="checkbox"
               aria-label="Select run ${r.label || r.run_id}" .checked=${this.selected.has(r.run_id)}
               @change=${(e: Event) => { (e.target as HTMLInputElement).checked ? this.selected.add(r.run_id) : this.selected.delete(r.run_id); this.app.refresh(); }}>` : ''}</td>
             <td><a href="#/runs/${r.run_id}">${r.label || r.run_id}</a></td>
@@ -171,7 +176,7 @@ export class RunsPage {
             <td>${(r.tags ?? []).join(', ')}</td>
           </tr>`)}
         </tbody>
-      </table>
+      </table></div>
       <nav class="pager" aria-label="Pages">
         <button ?disabled=${this.markers.length === 0} @click=${() => { this.markers.pop(); this.load(this.markers[this.markers.length - 1]); }}>Previous</button>
         <button ?disabled=${!this.page.has_next_page} @click=${() => { this.markers.push(this.page.marker!); this.load(this.page.marker); }}>Next</button>

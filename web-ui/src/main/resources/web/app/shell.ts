@@ -15,11 +15,9 @@ export function when(condition: unknown, template: () => TemplateResult): Templa
   return condition ? template() : '';
 }
 
-const MANAGES = ['run_owner', 'run_manager', 'flow_run_manager'];
-
-/** The engine reports the caller's roles on each run; only these may cancel, resume or release it. */
+/** The engine says on each run what the caller may do to it now (user_actions); the UI repeats no access rule. */
 export function canManage(run: any): boolean {
-  return (run.user_roles ?? []).some((r: string) => MANAGES.includes(r));
+  return (run.user_actions ?? []).includes('cancel');
 }
 
 const STARTS = ['flow_owner', 'flow_administrator', 'flow_starter'];

@@ -101,13 +101,15 @@ class UpIT {
             assertThat(mqttConnAckCode(Integer.parseInt(mqtt.group(1)))).as("the broker refuses an anonymous MQTT client")
                     .isNotZero();
             String api = "http://127.0.0.1:" + apiPort;
+            String scientist = new TokenClient(issuer(text)).password(ClientCredentials.publicClient("continuum-cli"),
+                    "scientist", "scientist-local-only", "openid").accessToken();
+            assertBrowserLinks(text, api, scientist);
 
             HttpResponse<String> anonymous = get(api + "/flows", null);
             assertThat(anonymous.statusCode()).isEqualTo(401);
             assertThat(anonymous.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).contains("problem+json"));
 
-            String token = new TokenClient(issuer(text)).password(ClientCredentials.publicClient("continuum-cli"),
-                    "scientist", "scientist-local-only", "openid").accessToken();
+            String token = scientist;
             HttpResponse<String> signedIn = get(api + "/flows", token);
             assertThat(signedIn.statusCode()).isEqualTo(200);
             List<String> titles = new ArrayList<>();
@@ -144,6 +146,35 @@ class UpIT {
         assertThat(second.exitValue()).as("second up exit code; output:\n" + again).isZero();
         assertThat(again).contains("finished: SUCCEEDED");
         assertThat(Files.readString(vaultKey)).as("the vault key is made once and kept").isEqualTo(key);
+    }
+
+    /**
+     * Each example run's "In the browser:" link names that run on the engine's origin: the page answers, the run it
+     * names is the scientist's and succeeded, and (with chromium on the machine) the link opened in a browser signs in
+     * on Keycloak's page and shows that run.
+     */
+    private static void assertBrowserLinks(String text, String api, String token) throws Exception {
+        List<String> runs = new ArrayList<>();
+        Matcher started = Pattern.compile("Run:\\s+([0-9a-f-]{36}) started").matcher(text);
+        while (started.find()) {
+            runs.add(started.group(1));
+        }
+        List<String> links = new ArrayList<>();
+        Matcher link = Pattern.compile("In the browser: (\\S+)").matcher(text);
+        while (link.find()) {
+            links.add(link.group(1));
+        }
+        assertThat(runs).as("three example runs").hasSize(3);
+        assertThat(links).as("one UI link per example run").containsExactlyElementsOf(runs.stream().map(r -> api + "/#/runs/" + r).toList());
+        HttpResponse<String> page = get(api + "/", null);
+        assertThat(page.statusCode()).as("the UI page answers without a token (it signs in itself)").isEqualTo(200);
+        assertThat(page.body()).contains("<div id=\"app\">");
+        for (String run : runs) {
+            HttpResponse<String> named = get(api + "/runs/" + run, token);
+            assertThat(named.statusCode()).as("the run the link names").isEqualTo(200);
+            assertThat(JSON.readTree(named.body()).path("status").asText()).isEqualTo("SUCCEEDED");
+        }
+        UiLink.assertOpensAfterSignIn(links.get(0), "scientist", runs.get(0));
     }
 
     /** Runs a one-state flow that lists the datacenter endpoint, as the owner of {@code token}; the run at its end. */

@@ -39,7 +39,9 @@ final class JoinSteps {
             join.results.add(JSON.nullNode());
         }
         awaitJoin(x, branch, join);
-        x.logLine("ParallelStarted", parallel.name(), "Running " + join.total + " branches", null);
+        // the count lets a reader of the log (the web UI) show how many branches are pending before any has finished
+        x.logLine("ParallelStarted", parallel.name(), "Running " + join.total + " branches",
+                Execution.details("branches", JSON.numberNode(join.total)));
         while (join.started < join.total) {
             spawn(x, branch, join.started, parallel.branches().get(join.started).startAt(), input);
             join.started++;
@@ -72,7 +74,8 @@ final class JoinSteps {
             join.results.add(JSON.nullNode());
         }
         awaitJoin(x, branch, join);
-        x.logLine("MapStarted", map.name(), "Running the iterator over " + join.total + " items", null);
+        x.logLine("MapStarted", map.name(), "Running the iterator over " + join.total + " items",
+                Execution.details("items", JSON.numberNode(join.total)));
         if (join.total == 0) {
             completeJoin(x, branch);
             return;

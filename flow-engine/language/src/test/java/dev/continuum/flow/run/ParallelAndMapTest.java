@@ -73,6 +73,9 @@ class ParallelAndMapTest {
         Step step = interpreter.start(Fixtures.json("{'files': ['a', 'b', 'c'], 'dest': '/d'}"), FakeProvider.context(), T0);
         List<Effect.StartAction> first = step.effects().stream().map(Effect.StartAction.class::cast).toList();
         assertThat(first).extracting(s -> s.body().get("from").asText()).containsExactly("a", "b");
+        // the log says how many items there are before any has finished (the web UI counts the pending ones)
+        assertThat(step.log()).filteredOn(e -> e.code().equals("MapStarted"))
+                .extracting(e -> e.details().get("items").asInt()).containsExactly(3);
 
         // finish the second item first: the third starts, the order of results still follows the items
         step = interpreter.apply(step.state(), new RunEvent.ActionStarted(first.get(1).token(),

@@ -1,6 +1,7 @@
 package dev.continuum.engine.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.continuum.flow.run.RunStatus;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -73,6 +74,24 @@ public final class Access {
         addIf(roles, member(run.runMonitors(), user), "run_monitor");
         addIf(roles, member(flow.roles(), "run_monitors", user), "flow_run_monitor");
         return roles;
+    }
+
+    /**
+     * What the caller may do to the run now, by its status (cancel an active or inactive run, resume an inactive one,
+     * redrive a failed one, release a finished one): the run's {@code user_actions}, so the web UI shows exactly the
+     * buttons the engine would accept. Only managers may; with authentication off ({@code viewer} unrestricted) everyone.
+     */
+    public static List<String> runActions(RunRecord run, FlowRecord flow, Viewer viewer) {
+        List<String> actions = new ArrayList<>();
+        if (viewer.restricted() && !managesRun(run, flow, viewer.id())) {
+            return actions;
+        }
+        RunStatus status = run.state().status();
+        addIf(actions, !status.finished(), "cancel");
+        addIf(actions, status == RunStatus.INACTIVE, "resume");
+        addIf(actions, status == RunStatus.FAILED, "redrive");
+        addIf(actions, status.finished(), "release");
+        return actions;
     }
 
     private static boolean managesRunsOf(FlowRecord flow, String user) {

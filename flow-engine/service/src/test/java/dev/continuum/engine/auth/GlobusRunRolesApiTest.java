@@ -67,8 +67,9 @@ class GlobusRunRolesApiTest {
         String run = start(publish(""), "\"run_managers\":[\"scientist2\"],\"run_monitors\":[\"admin\"]");
 
         as(admin).when().get("/runs/" + run).then().statusCode(200).body("user_role", equalTo("run_monitor"))
-                .body("run_managers", empty()).body("run_monitors", empty());
-        as(scientist2).when().get("/runs/" + run).then().statusCode(200).body("run_monitors", contains("admin"));
+                .body("run_managers", empty()).body("run_monitors", empty()).body("user_actions", empty());
+        as(scientist2).when().get("/runs/" + run).then().statusCode(200).body("run_monitors", contains("admin"))
+                .body("user_actions", contains("cancel"));
         as(admin).when().get("/runs/" + run + "/log").then().statusCode(200).body("entries.code", hasItem("FlowStarted"));
         as(admin).when().get("/runs/" + run + "/definition").then().statusCode(200).body("definition.StartAt", equalTo("Nap"));
         as(admin).body("{}").when().post("/runs/" + run + "/cancel").then().statusCode(403);
@@ -81,6 +82,8 @@ class GlobusRunRolesApiTest {
                 .when().post("/flows").then().statusCode(201).extract().<String>path("id");
         String run = start(failing, "\"run_managers\":[\"scientist2\"],\"run_monitors\":[\"admin\"]");
 
+        as(admin).when().get("/runs/" + run).then().body("user_actions", empty());
+        as(scientist2).when().get("/runs/" + run).then().body("user_actions", contains("redrive", "release"));
         as(admin).body("{}").when().post("/runs/" + run + "/redrive").then().statusCode(403);
         given().contentType(ContentType.JSON).body("{}").when().post("/runs/" + run + "/redrive").then().statusCode(401);
         as(scientist2).body("{}").when().post("/runs/" + run + "/redrive").then().statusCode(200).body("status", equalTo("FAILED"));

@@ -36,6 +36,31 @@ final class Browser {
                         "--disable-component-update", "--disable-sync", "--no-first-run")));
     }
 
+    /** Playwright with chromium, or the calling test class skipped (a failure when CONTINUUM_REQUIRE_BROWSER is set). */
+    static Playwright playwrightOrSkip() {
+        if (System.getenv("CONTINUUM_REQUIRE_BROWSER") != null) {
+            org.assertj.core.api.Assertions.assertThat(available())
+                    .as("chromium at " + CHROMIUM + " (CONTINUUM_REQUIRE_BROWSER is set)").isTrue();
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(available(), "needs chromium at " + CHROMIUM
+                + " (Debian package 'chromium'; .ci/run installs it)");
+        return playwright();
+    }
+
+    /** Opens a page of the UI as a signed-out user and signs in on Keycloak's login page. */
+    static void signIn(Page page, String base, String user, String hash, List<String> console) {
+        page.navigate(base + hash);
+        page.locator("#username").fill(user);
+        page.locator("#password").fill(user + "-local-only");
+        page.locator("#kc-login").click();
+        try {
+            com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat(page.locator("#user")).hasText(user);
+        } catch (AssertionError e) {
+            screenshot(page, "sign-in-failed");
+            throw new AssertionError("sign-in as " + user + " did not reach the UI; at " + page.url() + "; console: " + console, e);
+        }
+    }
+
     /** Kept under target/screenshots as test artifacts. */
     static void screenshot(Page page, String name) {
         page.screenshot(new Page.ScreenshotOptions().setPath(SCREENSHOTS.resolve(name + ".png")).setFullPage(true));

@@ -57,6 +57,18 @@ class LiveApiTest {
     }
 
     @Test
+    void shouldSayNoPlannerIsConfiguredWhenAskedWhereARunsJobsRan() {
+        String token = Tokens.of("scientist");
+        String flow = Tokens.as(token).body("{\"title\":\"unplaced\",\"definition\":" + WAIT + "}").when().post("/flows")
+                .then().statusCode(201).extract().path("id");
+        String run = Tokens.as(token).body("{\"body\":{}}").when().post("/flows/" + flow + "/run").then().statusCode(201)
+                .extract().path("run_id");
+        Tokens.as(token).when().get("/runs/" + run + "/placements").then().statusCode(200)
+                .body("planner", equalTo("none")).body("detail", containsString("continuum.ui.planner-url"))
+                .body("placements", org.hamcrest.Matchers.empty());
+    }
+
+    @Test
     void shouldRefuseTheLiveStreamWithoutAToken() {
         given().when().get("/live/runs").then().statusCode(401).contentType("application/problem+json");
     }

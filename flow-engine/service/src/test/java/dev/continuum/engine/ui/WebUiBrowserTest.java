@@ -13,7 +13,6 @@ import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -59,12 +58,7 @@ class WebUiBrowserTest {
 
     @BeforeAll
     static void launch() {
-        if (System.getenv("CONTINUUM_REQUIRE_BROWSER") != null) {
-            assertThat(Browser.available()).as("chromium at " + Browser.CHROMIUM + " (CONTINUUM_REQUIRE_BROWSER is set)").isTrue();
-        }
-        Assumptions.assumeTrue(Browser.available(), "needs chromium at " + Browser.CHROMIUM
-                + " (Debian package 'chromium'; .ci/run installs it)");
-        playwright = Browser.playwright();
+        playwright = Browser.playwrightOrSkip();
         browser = Browser.launch(playwright);
     }
 
@@ -92,16 +86,7 @@ class WebUiBrowserTest {
 
     /** Opens a page of the UI as a signed-out user and signs in on Keycloak's login page. */
     void signIn(String user, String hash) {
-        page.navigate(base + hash);
-        page.locator("#username").fill(user);
-        page.locator("#password").fill(user + "-local-only");
-        page.locator("#kc-login").click();
-        try {
-            assertThat(page.locator("#user")).hasText(user);
-        } catch (AssertionError e) {
-            Browser.screenshot(page, "sign-in-failed");
-            throw new AssertionError("sign-in as " + user + " did not reach the UI; at " + page.url() + "; console: " + console, e);
-        }
+        Browser.signIn(page, base.toString(), user, hash, console);
     }
 
     /** The form control with exactly this label (state names on the graph may share words with field labels). */

@@ -74,7 +74,8 @@ public class LiveResource {
         Uni<T> onLoop = onLoop(read);
         return Multi.createBy().concatenating().streams(
                         onLoop.toMulti(),
-                        Multi.createFrom().ticks().every(config.liveInterval()).onItem()
+                        // a tick while the last look is still running (a busy machine) is dropped, not a failed stream
+                        Multi.createFrom().ticks().every(config.liveInterval()).onOverflow().drop().onItem()
                                 .transformToUniAndConcatenate(tick -> onLoop))
                 .skip().repetitions();
     }

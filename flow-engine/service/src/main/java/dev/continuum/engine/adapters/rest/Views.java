@@ -92,7 +92,7 @@ final class Views {
                String status, String displayStatus, String label, List<String> tags, String runOwner, String createdBy,
                List<String> runManagers, List<String> runMonitors, List<String> manageBy, List<String> monitorBy,
                String userRole, List<String> userRoles, Instant startTime, Instant completionTime, RunDetails details,
-               FlowDescription flowDescription, NotificationPolicy activityNotificationPolicy) {
+               FlowDescription flowDescription, NotificationPolicy activityNotificationPolicy, List<String> userActions) {
         static Run of(RunAndFlow found, Viewer viewer, boolean withFlow) {
             RunRecord r = found.run();
             FlowRecord f = found.flow();
@@ -104,7 +104,8 @@ final class Views {
             return new Run(r.id(), r.id(), r.flowId(), r.flowVersion(), f.title(), f.updatedAt(), status.name(), status.name(),
                     r.label(), r.tags(), r.ownerId(), r.ownerId(), managers, monitors, managers, monitors,
                     strongest(userRoles), userRoles, r.createdAt(), r.completedAt(), RunDetails.of(r.state()),
-                    withFlow ? FlowDescription.of(f) : null, new NotificationPolicy(r.state().notifyOn()));
+                    withFlow ? FlowDescription.of(f) : null, new NotificationPolicy(r.state().notifyOn()),
+                    Access.runActions(r, f, viewer));
         }
 
         /** Globus' deprecated single user_role: owner, else manager (of the run or through its flow), else monitor. */

@@ -13,6 +13,13 @@ public interface WebUiConfig {
     @WithDefault("continuum-web")
     String clientId();
 
+    /**
+     * The placement planner service (placement/planner, e.g. http://127.0.0.1:8083) whose decisions the run page shows
+     * ("where each job ran and why"); the engine asks it on the browser's behalf, so the page stays on one origin.
+     * Unset: the page says no planner is configured.
+     */
+    java.util.Optional<java.net.URI> plannerUrl();
+
     /** How often the live views (server-sent events under /live) look for changes. */
     @WithDefault("1s")
     Duration liveInterval();
