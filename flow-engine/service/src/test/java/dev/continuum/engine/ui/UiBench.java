@@ -40,8 +40,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @QuarkusTest
 class UiBench {
 
-    static final int RUNS = Integer.getInteger("continuum.bench.runs", 100_000);
-    static final int REQUESTS = Integer.getInteger("continuum.bench.requests", 400);
+    static final int RUNS = Integer.getInteger("ui-bench.runs", 100_000);
+    static final int REQUESTS = Integer.getInteger("ui-bench.requests", 400);
     static final int FLOWS = 5;
     static final String MODES = """
             {"StartAt":"Mode","States":{
@@ -63,7 +63,7 @@ class UiBench {
 
     @Test
     void measureTheRunListAndTheRunPage() throws Exception {
-        Assumptions.assumeTrue(Boolean.getBoolean("continuum.bench.ui"), "a benchmark: run with -Dcontinuum.bench.ui=true");
+        Assumptions.assumeTrue(Boolean.getBoolean("ui-bench.enabled"), "a benchmark: run with -Dui-bench.enabled=true");
         Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         long seedStart = System.nanoTime();
         seed(now);
