@@ -111,6 +111,9 @@ public final class SimulateCommand implements Callable<Integer> {
     static final long KEEP_JOBS = 250_000;
     static final long KEEP_FILE_BYTES = 32L << 20;
 
+    @Option(names = "--carbon", description = "Carbon intensity or energy price CSV (site,time,value) for +green policies; the cluster's site is its name, or use site *.")
+    java.nio.file.Path carbon;
+
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
@@ -268,11 +271,13 @@ public final class SimulateCommand implements Callable<Integer> {
                 }
             }
         };
+        dev.continuum.placement.policy.CarbonSignal signal = carbon == null ? dev.continuum.placement.policy.CarbonSignal.NONE
+                : dev.continuum.placement.trace.CarbonCsvReader.read(carbon);
         Supplier<TraceReader> replaySource = source;
         Map<String, Future<SimulationResult>> futures = new LinkedHashMap<>();
         for (String name : policies) {
             futures.put(name, pool.submit(() -> {
-                Policy policy = Policies.parse(name, base);
+                Policy policy = Policies.parse(name, base, signal, c.site().name());
                 try (TraceReader r = replaySource.get()) {
                     return new Simulator(config).run(policy, r, progress);
                 }

@@ -30,6 +30,8 @@ public final class OnlinePlanner implements Planner {
     private final Map<String, Integer> pending = new HashMap<>();
     /** Inference jobs placed and not yet reported complete, by site: re-placed if their site goes away. */
     private final Map<String, LinkedHashMap<String, PlacementRequest>> inFlight = new HashMap<>();
+    /** Gateways of inference jobs taken back after a restart that have not reported yet: not stranded before they do. */
+    private final java.util.Set<String> awaitedAfterRestore = new java.util.HashSet<>();
     private Inventory inventory = Inventory.empty();
 
     public OnlinePlanner(PlannerConfig config) {
@@ -56,6 +58,7 @@ public final class OnlinePlanner implements Planner {
             }
         }
         inventory = next;
+        awaitedAfterRestore.removeIf(site -> next.cluster(site) != null);
         inference.update(next);
         List<PlacementDecision> out = updateTraining(next, nowMillis / 1000.0);
         out.addAll(replaceStranded(next, nowMillis));
@@ -71,6 +74,9 @@ public final class OnlinePlanner implements Planner {
         List<String> gone = new ArrayList<>();
         for (String site : inFlight.keySet()) {
             Cluster c = next.cluster(site);
+            if (c == null && awaitedAfterRestore.contains(site)) {
+                continue; // its gateway has not reported since the restart; its retained status is on the way
+            }
             if (c == null || !next.statusOf(c).online() || !next.statusOf(c).serves(Kind.INFERENCE)) {
                 gone.add(site);
             }
@@ -196,6 +202,60 @@ public final class OnlinePlanner implements Planner {
         int max = r.maxGpus() > 0 ? Math.max(r.maxGpus(), min) : min;
         return new Job(r.id(), r.tenant(), r.partition(), arrival, r.demand(), duration, r.priority(),
                 r.preemptible(), r.preemptible(), min, max, deadline);
+    }
+
+    @Override
+    public List<PlacementDecision> restore(List<Restored> jobs, long nowMillis) {
+        double now = nowMillis / 1000.0;
+        List<PlacementDecision> out = new ArrayList<>();
+        java.util.Set<TrainingSite> touched = new java.util.LinkedHashSet<>();
+        List<Restored> ordered = jobs.stream().sorted(Comparator.comparingLong(Restored::arrivalMillis)).toList();
+        for (Restored r : ordered) {
+            String site = siteOf(r.last());
+            if (r.request().kind() == Kind.INFERENCE) {
+                if (r.last() instanceof PlacementDecision.Placed) {
+                    // still running there as far as anyone knows; the next heartbeat counts it in the queue
+                    if (inventory.cluster(site) == null) {
+                        awaitedAfterRestore.add(site);
+                    }
+                    pending.merge(site, 1, Integer::sum);
+                    inFlight.computeIfAbsent(site, s -> new LinkedHashMap<>()).put(r.request().id(), r.request());
+                }
+                continue;
+            }
+            TrainingSite ts = training.get(site);
+            if (ts == null) {
+                out.add(new PlacementDecision.Unplaceable(r.request().id(), Map.of(site == null ? "inventory" : site,
+                        "not in the inventory when the planner restarted; submit it again")));
+                continue;
+            }
+            Job job = toJob(r.request(), r.arrivalMillis());
+            String target = switch (r.last()) {
+                case PlacementDecision.Placed p -> p.chosen().target();
+                case PlacementDecision.Moved m -> m.to().target();
+                default -> null;
+            };
+            if (target == null) {
+                ts.admit(job, now);
+            } else {
+                ts.resume(job, target, now); // left waiting if its GPUs are not there any more
+            }
+            touched.add(ts);
+        }
+        for (TrainingSite ts : touched) {
+            out.addAll(ts.round(now));
+        }
+        return out;
+    }
+
+    private static String siteOf(PlacementDecision d) {
+        return switch (d) {
+            case PlacementDecision.Placed p -> p.chosen().site();
+            case PlacementDecision.Queued q -> q.site();
+            case PlacementDecision.Preempted p -> p.site();
+            case PlacementDecision.Moved m -> m.to().site();
+            case PlacementDecision.Unplaceable u -> null;
+        };
     }
 
     @Override

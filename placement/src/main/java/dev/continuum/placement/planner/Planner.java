@@ -18,6 +18,13 @@ public interface Planner {
     /** Learns from a finished job or a measured transfer; returns what the freed resources let start. */
     List<PlacementDecision> observe(Observation observation);
 
+    /**
+     * After a restart: takes back the jobs that were running or waiting (in arrival order), where the log says
+     * they are, and returns what the policy decides for them now (a queued job may start; a job whose site is
+     * gone is unplaceable). Call after the first {@link #update}, before new requests.
+     */
+    List<PlacementDecision> restore(List<Restored> jobs, long nowMillis);
+
     /** Updates the inventory, then places: the one-call form when the caller holds the inventory. */
     default PlacementResult place(PlacementRequest request, Inventory inventory, long nowMillis) {
         List<PlacementDecision> fromUpdate = update(inventory, nowMillis);

@@ -1,5 +1,6 @@
 package dev.continuum.placement.planner;
 
+import dev.continuum.placement.policy.CarbonSignal;
 import dev.continuum.placement.policy.Policies;
 import dev.continuum.placement.state.PreemptionCosts;
 
@@ -13,13 +14,23 @@ import dev.continuum.placement.state.PreemptionCosts;
  * @param maxQueuePerGpu     an edge site with more waiting tasks per GPU than this is saturated
  * @param costs              checkpoint/restore/migration costs, as in the simulator
  * @param assumedTrainingSeconds run time assumed for a training job that gives no estimate (orders SJF/SRTF)
+ * @param carbon             carbon intensity or energy price per site, for {@code +green} ({@link CarbonSignal#NONE}: none)
  */
 public record PlannerConfig(String policy, double priorComputeMillis, double priorWeight, double minLearningRate,
-                            int maxQueuePerGpu, PreemptionCosts costs, long assumedTrainingSeconds) {
+                            int maxQueuePerGpu, PreemptionCosts costs, long assumedTrainingSeconds,
+                            CarbonSignal carbon) {
     public static final PlannerConfig DEFAULT = new PlannerConfig("fifo", 100, 1, 0.2, 32, PreemptionCosts.DEFAULT,
             3600);
 
+    /** Without a carbon signal (the shape before {@code +green}). */
+    public PlannerConfig(String policy, double priorComputeMillis, double priorWeight, double minLearningRate,
+                         int maxQueuePerGpu, PreemptionCosts costs, long assumedTrainingSeconds) {
+        this(policy, priorComputeMillis, priorWeight, minLearningRate, maxQueuePerGpu, costs, assumedTrainingSeconds,
+                CarbonSignal.NONE);
+    }
+
     public PlannerConfig {
+        carbon = carbon == null ? CarbonSignal.NONE : carbon;
         Policies.parse(policy); // refuse a typo at start-up, not at the first training job
         if (priorComputeMillis <= 0 || priorWeight < 0 || minLearningRate <= 0 || minLearningRate > 1
                 || maxQueuePerGpu <= 0 || assumedTrainingSeconds <= 0) {
@@ -30,6 +41,11 @@ public record PlannerConfig(String policy, double priorComputeMillis, double pri
 
     public PlannerConfig withPolicy(String newPolicy) {
         return new PlannerConfig(newPolicy, priorComputeMillis, priorWeight, minLearningRate, maxQueuePerGpu, costs,
-                assumedTrainingSeconds);
+                assumedTrainingSeconds, carbon);
+    }
+
+    public PlannerConfig withCarbon(CarbonSignal newCarbon) {
+        return new PlannerConfig(policy, priorComputeMillis, priorWeight, minLearningRate, maxQueuePerGpu, costs,
+                assumedTrainingSeconds, newCarbon);
     }
 }

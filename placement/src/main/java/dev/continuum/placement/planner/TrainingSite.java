@@ -5,7 +5,9 @@ import dev.continuum.placement.model.Job;
 import dev.continuum.placement.model.Partition;
 import dev.continuum.placement.planner.PlacementDecision.Candidate;
 import dev.continuum.placement.policy.Policies;
+import dev.continuum.placement.policy.GreenPolicy;
 import dev.continuum.placement.policy.Policy;
+import dev.continuum.placement.policy.PolicyOptions;
 import dev.continuum.placement.state.ActiveJob;
 import dev.continuum.placement.state.ClusterState;
 import dev.continuum.placement.state.Decision;
@@ -33,7 +35,7 @@ final class TrainingSite {
     TrainingSite(Cluster cluster, PlannerConfig config) {
         this.cluster = cluster;
         this.policyName = config.policy();
-        this.policy = Policies.parse(config.policy());
+        this.policy = Policies.parse(config.policy(), PolicyOptions.defaults(false), config.carbon(), cluster.site().name());
         this.workload = new Workload(new ClusterState(cluster), policy.order(), config.costs(), policy.lending());
     }
 
@@ -62,6 +64,50 @@ final class TrainingSite {
                     + " has a quota of " + p.quotaGpus() + " and policy " + policyName + " does not lend";
         }
         return null;
+    }
+
+    /**
+     * A job that was running here before the planner restarted, on the nodes and GPUs its last decision named
+     * ({@code target}, as {@link #target} writes it): it runs there again from {@code now}, without a decision.
+     * Returns false, leaving it waiting, when those GPUs are no longer there or free (the cluster changed).
+     */
+    boolean resume(Job job, String target, double now) {
+        admit(job, now);
+        Placement p = parseTarget(target, job);
+        if (p == null || !workload.state().fits(p)) {
+            return false;
+        }
+        try {
+            workload.session(now).start(jobs.get(job.id()), p, 1.0);
+            return true;
+        } catch (IllegalStateException overQuota) {
+            return false;
+        }
+    }
+
+    /** The inverse of {@link #target}: "n0 GPUs [0, 1] + n1 GPUs [2]" → slices; null if a node is unknown. */
+    private Placement parseTarget(String target, Job job) {
+        Map<String, Integer> index = new HashMap<>();
+        for (int i = 0; i < cluster.nodes().size(); i++) {
+            index.put(cluster.nodes().get(i).id(), i);
+        }
+        List<Slice> slices = new ArrayList<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\S+) GPUs \\[([0-9, ]*)\\](?: \\((\\d+)‰ each\\))?")
+                .matcher(target == null ? "" : target);
+        int total = Math.max(1, job.demand().gpus());
+        while (m.find()) {
+            Integer node = index.get(m.group(1));
+            if (node == null) {
+                return null;
+            }
+            int[] gpus = m.group(2).isBlank() ? new int[0]
+                    : java.util.Arrays.stream(m.group(2).split(",\\s*")).mapToInt(Integer::parseInt).toArray();
+            int milli = m.group(3) == null ? 1000 : Integer.parseInt(m.group(3));
+            long share = Math.max(1, gpus.length);
+            slices.add(new Slice(node, gpus, milli, job.demand().cpuMilli() * share / total,
+                    job.demand().memoryMib() * share / total));
+        }
+        return slices.isEmpty() ? null : new Placement(slices);
     }
 
     List<PlacementDecision> arrive(Job job, double now) {
@@ -147,9 +193,21 @@ final class TrainingSite {
 
     /** The job's queue wait so far, for a {@link PlacementDecision.Queued} reason. */
     PlacementDecision queued(Job job) {
-        return new PlacementDecision.Queued(job.id(), name(), workload.waitingCount(), List.of(
-                "waits on " + name() + " for " + Words.plural(job.demand().gpus(), "GPU") + " under policy "
-                        + policyName + ": " + freeGpus() + " GPUs free, " + Words.plural(workload.waitingCount(), "job")
-                        + " waiting"));
+        List<String> reasons = new ArrayList<>();
+        if (policy instanceof GreenPolicy green) {
+            green.holdOf(job.id()).ifPresent(h -> reasons.add("deferred by green until "
+                    + java.time.Instant.ofEpochSecond((long) h.untilSeconds()) + ": mean signal over its run "
+                    + String.format(java.util.Locale.ROOT, "%.1f", h.meanThen()) + " then against " + String.format(java.util.Locale.ROOT, "%.1f", h.meanNow()) + " now, within its deadline "
+                    + java.time.Instant.ofEpochSecond(job.arrival() + job.deadline())));
+        }
+        reasons.add("waits on " + name() + " for " + Words.plural(job.demand().gpus(), "GPU") + " under policy "
+                + policyName + ": " + freeGpus() + " GPUs free, " + Words.plural(workload.waitingCount(), "job")
+                + " waiting");
+        return new PlacementDecision.Queued(job.id(), name(), workload.waitingCount(), reasons);
+    }
+
+    /** When the policy wants a round although nothing happens (a green window opening), in epoch seconds. */
+    double wakeUpAt(double now) {
+        return policy.wakeUpAt(now);
     }
 }

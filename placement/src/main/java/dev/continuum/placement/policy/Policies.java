@@ -14,7 +14,7 @@ import java.util.Locale;
 public final class Policies {
     public static final List<String> ORDERS = List.of("fifo", "sjf", "srtf", "las", "qssf", "priority");
     public static final List<String> PLACEMENTS = List.of("bestfit", "bestfit-weighted", "worstfit", "dotprod", "fgd", "fgd-mem", "firstfit");
-    public static final List<String> SWITCHES = List.of("preempt", "nopreempt", "migrate", "lend", "synergy", "spread", "elastic");
+    public static final List<String> SWITCHES = List.of("preempt", "nopreempt", "migrate", "lend", "synergy", "spread", "elastic", "green");
 
     private Policies() {
     }
@@ -23,7 +23,23 @@ public final class Policies {
         return parse(spec, PolicyOptions.defaults(false));
     }
 
-    /** {@code base} supplies lookahead and seed; the name decides the rest. */
+    /**
+     * As {@link #parse(String, PolicyOptions)}; with {@code +green} the policy defers jobs that can wait into the
+     * low windows of {@code signal} at {@code site} ({@link GreenPolicy}).
+     */
+    public static Policy parse(String spec, PolicyOptions base, CarbonSignal signal, String site) {
+        Policy p = parse(spec, base);
+        return isGreen(spec) ? new GreenPolicy(p, signal, site) : p;
+    }
+
+    public static boolean isGreen(String spec) {
+        return List.of(spec.trim().toLowerCase(Locale.ROOT).split("\\+")).contains("green");
+    }
+
+    /**
+     * {@code base} supplies lookahead and seed; the name decides the rest. {@code green} is accepted and needs a
+     * carbon signal to act: {@link #parse(String, PolicyOptions, CarbonSignal, String)}.
+     */
     public static Policy parse(String spec, PolicyOptions base) {
         String name = spec.trim().toLowerCase(Locale.ROOT);
         if (name.isEmpty()) {
@@ -56,6 +72,7 @@ public final class Policies {
                 case "synergy" -> o = o.withSynergy(true);
                 case "spread" -> o = o.withConsolidate(false);
                 case "elastic" -> o = o.withElastic(true);
+                case "green" -> { } // a wrapper, not a StandardPolicy option: see the four-argument parse
                 default -> throw new IllegalArgumentException("unknown policy part '" + p + "' in '" + spec
                         + "'; orders: " + ORDERS + ", placements: " + PLACEMENTS + ", switches: " + SWITCHES);
             }

@@ -53,6 +53,12 @@ public final class RecordingPlanner implements Planner {
     }
 
     @Override
+    public List<PlacementDecision> restore(List<dev.continuum.placement.planner.Restored> jobs, long nowMillis) {
+        write(new TraceEvent.Restore(nowMillis, jobs));
+        return decided(planner.restore(jobs, nowMillis));
+    }
+
+    @Override
     public List<PlacementDecision> observe(Observation observation) {
         write(new TraceEvent.Observed(observation));
         return decided(planner.observe(observation));

@@ -87,6 +87,7 @@ public final class Replayer {
                 }
             }
             case TraceEvent.Observed o -> out = planner.observe(o.observation());
+            case TraceEvent.Restore r -> out = planner.restore(r.jobs(), r.atMillis());
             default -> throw new IllegalArgumentException("line " + lineNo + ": expected an input, found " + input);
         }
         return new TraceEvent.Decided(out);

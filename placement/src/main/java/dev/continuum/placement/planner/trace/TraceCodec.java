@@ -22,6 +22,7 @@ public final class TraceCodec {
             @JsonSubTypes.Type(value = TraceEvent.InventoryChanged.class, name = "inventory"),
             @JsonSubTypes.Type(value = TraceEvent.Arrived.class, name = "arrival"),
             @JsonSubTypes.Type(value = TraceEvent.Observed.class, name = "observation"),
+            @JsonSubTypes.Type(value = TraceEvent.Restore.class, name = "restore"),
             @JsonSubTypes.Type(value = TraceEvent.Decided.class, name = "decisions"),
             @JsonSubTypes.Type(value = TraceEvent.Refused.class, name = "refused")})
     private interface EventTypes {

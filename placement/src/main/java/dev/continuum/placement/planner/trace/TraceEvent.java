@@ -7,11 +7,12 @@ import dev.continuum.placement.planner.PlacementDecision;
 import dev.continuum.placement.planner.PlacementRequest;
 import dev.continuum.placement.planner.PlannerConfig;
 
+import dev.continuum.placement.planner.Restored;
 import java.util.List;
 
 /**
  * One line of a planner trace. A trace is a {@link Header}, then inputs ({@link InventoryChanged},
- * {@link Arrived}, {@link Observed}), each followed by what the planner answered ({@link Decided} or, for a
+ * {@link Arrived}, {@link Observed}, {@link Restore}), each followed by what the planner answered ({@link Decided} or, for a
  * refused request, {@link Refused}). Replaying feeds the inputs to a fresh planner and compares the answers.
  */
 public sealed interface TraceEvent {
@@ -27,6 +28,13 @@ public sealed interface TraceEvent {
     }
 
     record Observed(Observation observation) implements TraceEvent {
+    }
+
+    /** A restarted planner took back these unfinished jobs from its decision log. */
+    record Restore(long atMillis, List<Restored> jobs) implements TraceEvent {
+        public Restore {
+            jobs = List.copyOf(jobs);
+        }
     }
 
     /** The decisions the input before took, in order (for an arrival, the request's own first). */

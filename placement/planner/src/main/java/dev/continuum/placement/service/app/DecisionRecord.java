@@ -10,8 +10,12 @@ import java.time.Instant;
 public record DecisionRecord(long seq, String requestId, String runId, String kind, Instant at, Cause cause,
                              PlacementDecision decision) {
 
-    /** What made the planner decide: a new request, a change in the inventory, or a job finishing. */
-    public enum Cause { REQUEST, INVENTORY, COMPLETION }
+    /**
+     * What made the planner decide: a new request, a change in the inventory, a job finishing, or a restart (the
+     * jobs taken back from the log, e.g. a queued one starting or one whose site is gone), or time passing (a
+     * green window opening, a LAS demotion).
+     */
+    public enum Cause { REQUEST, INVENTORY, COMPLETION, RESTART, TIME }
 
     public String status() {
         return statusOf(decision);

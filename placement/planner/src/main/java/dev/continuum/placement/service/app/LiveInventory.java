@@ -20,11 +20,14 @@ public final class LiveInventory {
     /** Every gateway reaches {@code to} over a link of this bandwidth and latency (until transfers measure it). */
     public record EdgeLink(String to, double bandwidthGbps, double latencyMs) {}
 
-    private record Gateway(Cluster cluster, SiteStatus status) {}
+    /** A site as last reported: its nodes and its status. */
+    private record Reported(Cluster cluster, SiteStatus status) {}
 
     private final Inventory configured;
     private final List<EdgeLink> edgeLinks;
-    private final Map<String, Gateway> gateways = new TreeMap<>();
+    private final Map<String, Reported> gateways = new TreeMap<>();
+    /** Datacenter sites their backends reported (training partitions, inference pools): replace configured ones. */
+    private final Map<String, Reported> reported = new TreeMap<>();
     private long version;
 
     public LiveInventory(Inventory configured, List<EdgeLink> edgeLinks) {
@@ -34,17 +37,37 @@ public final class LiveInventory {
 
     /** A gateway's heartbeat or status: returns false if nothing the planner sees changed. */
     public synchronized boolean putGateway(Cluster cluster, SiteStatus status) {
-        Gateway now = new Gateway(cluster, status);
-        Gateway before = gateways.put(cluster.site().name(), now);
-        if (now.equals(before)) {
+        return put(gateways, cluster, status);
+    }
+
+    public synchronized boolean removeGateway(String deviceId) {
+        return remove(gateways, deviceId);
+    }
+
+    /**
+     * A datacenter site as its backend reports it now (a Slurm cluster's partitions, a Kubernetes node pool, the
+     * local GPUs): it replaces the configured site of that name, if any. Returns false if nothing changed.
+     */
+    public synchronized boolean putSite(Cluster cluster, SiteStatus status) {
+        return put(reported, cluster, status);
+    }
+
+    /** The site its backend no longer reports; jobs there are left without a site (the decision log says so). */
+    public synchronized boolean removeSite(String name) {
+        return remove(reported, name);
+    }
+
+    private boolean put(Map<String, Reported> sites, Cluster cluster, SiteStatus status) {
+        Reported now = new Reported(cluster, status);
+        if (now.equals(sites.put(cluster.site().name(), now))) {
             return false;
         }
         version++;
         return true;
     }
 
-    public synchronized boolean removeGateway(String deviceId) {
-        if (gateways.remove(deviceId) == null) {
+    private boolean remove(Map<String, Reported> sites, String name) {
+        if (sites.remove(name) == null) {
             return false;
         }
         version++;
@@ -57,11 +80,20 @@ public final class LiveInventory {
     }
 
     public synchronized Inventory snapshot() {
-        List<Cluster> clusters = new ArrayList<>(configured.clusters());
+        List<Cluster> clusters = new ArrayList<>();
+        for (Cluster c : configured.clusters()) {
+            if (!reported.containsKey(c.site().name())) {
+                clusters.add(c);
+            }
+        }
         List<Link> links = new ArrayList<>(configured.links());
         Map<String, String> endpoints = new HashMap<>(configured.siteByEndpoint());
         Map<String, SiteStatus> status = new HashMap<>(configured.status());
-        for (Gateway g : gateways.values()) {
+        for (Reported r : reported.values()) {
+            clusters.add(r.cluster());
+            status.put(r.cluster().site().name(), r.status());
+        }
+        for (Reported g : gateways.values()) {
             String id = g.cluster().site().name();
             clusters.add(g.cluster());
             status.put(id, g.status());

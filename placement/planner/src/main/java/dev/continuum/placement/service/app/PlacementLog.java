@@ -21,6 +21,15 @@ public interface PlacementLog {
     /** A page of the log, oldest first. */
     List<DecisionRecord> list(DecisionQuery query);
 
+    /** The job finished (its completion was reported): a restarted planner does not take it back. */
+    void markFinished(String requestId, java.time.Instant at);
+
+    /**
+     * Jobs not finished whose latest decision is placed, moved, queued or preempted, oldest first: what a
+     * restarted planner takes back.
+     */
+    List<dev.continuum.placement.planner.Restored> unfinished();
+
     /** A request as kept, with the run it belongs to ("" when none was given). */
     record StoredRequest(PlacementRequest request, String runId, java.time.Instant at) {}
 }

@@ -5,6 +5,7 @@ import dev.continuum.placement.planner.PlacementDecision;
 import dev.continuum.placement.planner.PlacementRequest;
 import dev.continuum.placement.planner.PlacementResult;
 import dev.continuum.placement.planner.Planner;
+import dev.continuum.placement.planner.Restored;
 import dev.continuum.placement.service.app.DecisionRecord.Cause;
 import java.time.Clock;
 import java.time.Instant;
@@ -58,9 +59,44 @@ public final class PlannerService {
     public synchronized List<DecisionRecord> completed(String requestId, String site, String model, long computeMillis) {
         long now = clock.millis();
         refresh(now);
+        log.markFinished(requestId, Instant.ofEpochMilli(now));
         List<PlacementDecision> decided = planner.observe(
                 new Observation.JobCompleted(requestId, site, model, computeMillis, now));
         return log.append(records(decided, Cause.COMPLETION, now));
+    }
+
+    /**
+     * At start: the jobs the log shows running or waiting go back into the planner where they were (running
+     * training jobs on their nodes and GPUs, waiting ones in the queue in arrival order, inference jobs in flight on
+     * their gateway), so new decisions account for them. Returns how many were taken back.
+     */
+    public synchronized int restore() {
+        long now = clock.millis();
+        refresh(now);
+        List<Restored> jobs = log.unfinished();
+        log.append(records(planner.restore(jobs, now), Cause.RESTART, now));
+        return jobs.size();
+    }
+
+    /** Time passed: the policies take a round (a job deferred by green starts when its window opens). */
+    public synchronized List<DecisionRecord> tick() {
+        long now = clock.millis();
+        List<DecisionRecord> out = new ArrayList<>(refresh(now));
+        out.addAll(log.append(records(planner.observe(new Observation.Tick(now)), Cause.TIME, now)));
+        return out;
+    }
+
+    /**
+     * A transfer between two endpoints moved data at this rate: the link model learns it (endpoints the inventory
+     * cannot map to two different sites teach it nothing). Returns whether the planner could use it.
+     */
+    public synchronized boolean transferMeasured(String fromEndpoint, String toEndpoint, double bytesPerSecond) {
+        long now = clock.millis();
+        refresh(now);
+        planner.observe(new Observation.TransferMeasured(fromEndpoint, toEndpoint, bytesPerSecond, now));
+        java.util.Map<String, String> sites = inventory.snapshot().siteByEndpoint();
+        String from = sites.get(fromEndpoint);
+        return from != null && sites.get(toEndpoint) != null && !from.equals(sites.get(toEndpoint));
     }
 
     private List<DecisionRecord> refresh(long now) {

@@ -1,6 +1,7 @@
 package dev.continuum.placement.service.config;
 
 import dev.continuum.placement.planner.OnlinePlanner;
+import dev.continuum.placement.trace.CarbonCsvReader;
 import dev.continuum.placement.planner.Planner;
 import dev.continuum.placement.planner.PlannerConfig;
 import dev.continuum.placement.planner.trace.RecordingPlanner;
@@ -43,9 +44,15 @@ public class PlannerProducers {
     @Produces
     @Singleton
     PlannerService service(PlannerSettings settings, LiveInventory inventory, PlacementLog log, Clock clock) {
-        OnlinePlanner online = new OnlinePlanner(PlannerConfig.DEFAULT.withPolicy(settings.policy()));
+        OnlinePlanner online = new OnlinePlanner(config(settings));
         Planner planner = settings.trace().map(t -> (Planner) new RecordingPlanner(online, open(Path.of(t)))).orElse(online);
         return new PlannerService(planner, inventory, log, clock);
+    }
+
+    /** The planner's configuration from the service's keys: the policy, and the carbon series when one is named. */
+    public static PlannerConfig config(PlannerSettings settings) {
+        PlannerConfig config = PlannerConfig.DEFAULT.withPolicy(settings.policy());
+        return settings.carbon().map(Path::of).map(CarbonCsvReader::read).map(config::withCarbon).orElse(config);
     }
 
     private static Writer open(Path trace) {

@@ -12,6 +12,16 @@ public interface PlannerSettings {
     @WithDefault("fifo")
     String policy();
 
+    /**
+     * A carbon-intensity or energy-price CSV ({@code site,time,value}) for a {@code +green} policy, e.g.
+     * {@code continuum.placement.policy=fifo+green}; none = green defers nothing.
+     */
+    Optional<String> carbon();
+
+    /** How often, in seconds, the planner takes a policy round with nothing else happening (green windows opening, LAS demotions). */
+    @WithDefault("15")
+    int tickSeconds();
+
     /** A JSON file with the datacenter sites, links and endpoints (docs/placement.md "Running the service"). */
     Optional<String> topology();
 

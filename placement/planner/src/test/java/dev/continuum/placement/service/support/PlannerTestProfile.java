@@ -16,7 +16,24 @@ public class PlannerTestProfile implements QuarkusTestProfile {
     @Override
     public Map<String, String> getConfigOverrides() {
         return Map.of("continuum.placement.topology", "src/test/resources/test-topology.json",
-                "continuum.placement.trace", trace().toString());
+                "continuum.placement.trace", trace().toString(),
+                "continuum.placement.policy", "fifo+green",
+                "continuum.placement.carbon", carbonSeries().toString());
+    }
+
+    /** dc-train: 500 g/kWh until an hour from now, 100 for the hour after, 500 again (jobs without deadlines never wait). */
+    public static Path carbonSeries() {
+        Path csv = Path.of("target", "carbon-" + ProcessHandle.current().pid() + ".csv");
+        if (!java.nio.file.Files.exists(csv)) {
+            long now = java.time.Instant.now().getEpochSecond();
+            try {
+                java.nio.file.Files.writeString(csv, "site,time,value\n" + "dc-train," + (now - 3600) + ",500\n"
+                        + "dc-train," + (now + 3600) + ",100\n" + "dc-train," + (now + 7200) + ",500\n");
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+        return csv;
     }
 
     protected Path trace() {

@@ -56,6 +56,11 @@ public class GatewayFeed {
     }
 
     void start(@Observes StartupEvent started) {
+        connect();
+    }
+
+    /** Subscribes to the gateways' statuses and heartbeats (retained ones arrive at once). */
+    public void connect() {
         if (settings.mqttBroker().isEmpty()) {
             LOG.info("no continuum.placement.mqtt-broker: the planner knows only the configured sites");
             return;
@@ -97,8 +102,13 @@ public class GatewayFeed {
     }
 
     void stop(@Observes ShutdownEvent stopping) {
+        disconnect();
+    }
+
+    public synchronized void disconnect() {
         if (link != null) {
             link.close();
+            link = null;
         }
         updates.shutdownNow();
     }

@@ -2,6 +2,7 @@ package dev.continuum.placement.service.adapters.persistence;
 
 import dev.continuum.placement.planner.trace.TraceCodec;
 import dev.continuum.placement.planner.PlacementRequest;
+import dev.continuum.placement.planner.Restored;
 import dev.continuum.placement.service.app.DecisionQuery;
 import dev.continuum.placement.service.app.DecisionRecord;
 import dev.continuum.placement.service.app.PlacementLog;
@@ -81,6 +82,34 @@ public class JdbcPlacementLog implements PlacementLog {
             return out;
         } catch (SQLException e) {
             throw new IllegalStateException("cannot write placement decisions", e);
+        }
+    }
+
+    @Override
+    public void markFinished(String requestId, Instant at) {
+        update("UPDATE placement_requests SET finished_at = ? WHERE id = ? AND finished_at IS NULL", ps -> {
+            ps.setTimestamp(1, Timestamp.from(at));
+            ps.setString(2, requestId);
+        });
+    }
+
+    @Override
+    public List<Restored> unfinished() {
+        String sql = "SELECT r.request::text, r.created_at, d.decision::text FROM placement_requests r"
+                + " JOIN LATERAL (SELECT decision, status FROM placement_decisions WHERE request_id = r.id"
+                + " ORDER BY seq DESC LIMIT 1) d ON true"
+                + " WHERE r.finished_at IS NULL AND d.status IN ('placed', 'moved', 'queued', 'preempted')"
+                + " ORDER BY r.created_at, r.id";
+        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql);
+             ResultSet rs = ps.executeQuery()) {
+            List<Restored> out = new ArrayList<>();
+            while (rs.next()) {
+                out.add(new Restored(TraceCodec.readRequest(rs.getString(1)), rs.getTimestamp(2).getTime(),
+                        TraceCodec.readDecision(rs.getString(3))));
+            }
+            return out;
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read the unfinished jobs from the placement log", e);
         }
     }
 
