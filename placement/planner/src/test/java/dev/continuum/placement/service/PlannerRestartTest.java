@@ -22,6 +22,7 @@ import dev.continuum.placement.service.adapters.mqtt.GatewayFeed;
 import dev.continuum.placement.service.adapters.persistence.JdbcSiteReports;
 import dev.continuum.placement.service.adapters.rest.PlannerRecovery;
 import dev.continuum.placement.service.app.DecisionRecord;
+import dev.continuum.placement.service.app.GpuHistory;
 import dev.continuum.placement.service.app.LiveInventory;
 import dev.continuum.placement.service.app.PlacementLog;
 import dev.continuum.placement.service.app.PlannerService;
@@ -115,7 +116,7 @@ class PlannerRestartTest {
         LiveInventory inventory = new LiveInventory(topology.inventory(), topology.edgeLinks());
         PlannerService planner = new PlannerService(new OnlinePlanner(PlannerProducers.config(settings)),
                 inventory, log, Clock.systemUTC());
-        GatewayFeed feed = new GatewayFeed(settings, inventory, planner, quarkusVertx);
+        GatewayFeed feed = new GatewayFeed(settings, inventory, new GpuHistory(settings.gpuHistorySamples()), planner, quarkusVertx);
         feed.connect();
         try {
             PlannerRecovery.Recovered recovered = PlannerRecovery.recover(reports, inventory, planner);
