@@ -9,6 +9,7 @@ import dev.continuum.engine.app.RunStore;
 import dev.continuum.engine.app.SignInRequired;
 import dev.continuum.engine.app.Viewer;
 import dev.continuum.engine.domain.EngineError;
+import dev.continuum.engine.domain.triggers.BrokerMessages;
 import dev.continuum.engine.domain.triggers.EventOutcome;
 import dev.continuum.engine.domain.triggers.Trigger;
 import dev.continuum.engine.domain.triggers.TriggerDraft;
@@ -37,13 +38,16 @@ public class TriggerService {
     private final OwnerGrants grants;
     private final TriggerMetrics metrics;
     private final TimerStore timers;
+    private final BrokerChannels channels;
     private final Clock clock;
     private final FileWatchList fileWatches;
 
     public TriggerService(TriggerStore store, FlowService flows, RunService runService, RunStore runs, OwnerGrants grants,
-                          TriggerMetrics metrics, TimerStore timers, Clock clock, FileWatchList fileWatches) {
+                          TriggerMetrics metrics, TimerStore timers, BrokerChannels channels, Clock clock,
+                          FileWatchList fileWatches) {
         this.fileWatches = fileWatches;
         this.timers = timers;
+        this.channels = channels;
         this.store = store;
         this.flows = flows;
         this.runService = runService;
@@ -78,6 +82,11 @@ public class TriggerService {
         if (issues.isEmpty() && draft.source().path("type").asText().equals(FileSources.TYPE) && !fileWatches.available()) {
             issues.add(new EngineError.FieldIssue("/source/type",
                     "file triggers need the engine connected to the edge broker (continuum.edge.broker)"));
+        }
+        String type = draft.source() == null ? "" : draft.source().path("type").asText();
+        if (issues.isEmpty() && BrokerMessages.fedByBroker(type) && !channels.receives(type)) {
+            issues.add(new EngineError.FieldIssue("/source/type", "this engine takes no " + type
+                    + " messages: its operator turns them on with " + channels.enabledKey(type) + "=true"));
         }
         if (!issues.isEmpty()) {
             throw EngineError.invalid("Invalid trigger", issues.get(0).pointer() + ": " + issues.get(0).message(), issues);

@@ -1,7 +1,5 @@
 package dev.continuum.engine.app.triggers;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.continuum.engine.app.SignInRequired;
 import dev.continuum.engine.app.Viewer;
 import dev.continuum.engine.domain.EngineError;
@@ -32,7 +30,6 @@ public class WebhookService {
     public record Delivery(String deliveryId, String timestamp, String signature, byte[] body) {}
 
     private static final SecureRandom RANDOM = new SecureRandom();
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final TriggerService triggers;
     private final TriggerStore store;
@@ -84,19 +81,10 @@ public class WebhookService {
                 if (delivery.deliveryId() == null || delivery.deliveryId().isBlank() || delivery.deliveryId().length() > 256) {
                     throw EngineError.invalidField("/headers/X-Continuum-Delivery", "a delivery id of 1 to 256 characters is required");
                 }
-                return triggers.fire(trigger, new TriggerEvent("webhook:" + delivery.deliveryId(), parse(delivery.body()),
+                return triggers.fire(trigger, new TriggerEvent("webhook:" + delivery.deliveryId(), TriggerEvent.payloadOf(delivery.body()),
                         clock.instant()));
             });
         });
-    }
-
-    /** Malformed JSON is still an event (recorded as rejected with the reason): the sender signed it. */
-    private static JsonNode parse(byte[] body) {
-        try {
-            return JSON.readTree(body);
-        } catch (java.io.IOException e) {
-            return JSON.getNodeFactory().textNode("(not JSON: " + e.getMessage().lines().findFirst().orElse("") + ")");
-        }
     }
 
     private static void webhookOnly(Trigger trigger) {

@@ -47,6 +47,9 @@ public record Trigger(UUID id, String ownerId, TriggerDraft spec, boolean paused
         context.put("source", sourceType());
         context.put("dedup_key", event.dedupKey());
         context.put("received_at", event.receivedAt().toString());
+        if (event.topic() != null) {
+            context.put("topic", event.topic());
+        }
         return context;
     }
 }

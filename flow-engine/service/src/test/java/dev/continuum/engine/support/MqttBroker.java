@@ -1,0 +1,124 @@
+package dev.continuum.engine.support;
+
+import io.moquette.broker.Server;
+import io.moquette.broker.config.MemoryConfig;
+import io.netty.handler.codec.mqtt.MqttQoS;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.mqtt.MqttClient;
+import io.vertx.mqtt.MqttClientOptions;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real MQTT broker for tests: the one CONTINUUM_TEST_MQTT_HOST/PORT names (default: the machine's Mosquitto at
+ * 127.0.0.1:1883 when it answers), else an embedded Moquette on a free port (CONTINUUM_TEST_MQTT_EMBEDDED=1
+ * forces it). Also a QoS 1 publisher, as an instrument would publish.
+ */
+public final class MqttBroker {
+
+    private static Server embedded;
+    private static int embeddedPort;
+
+    private MqttBroker() {}
+
+    public record Address(String host, int port, boolean embedded) {}
+
+    public static synchronized Address address() {
+        String host = System.getenv().getOrDefault("CONTINUUM_TEST_MQTT_HOST", "127.0.0.1");
+        int port = Integer.parseInt(System.getenv().getOrDefault("CONTINUUM_TEST_MQTT_PORT", "1883"));
+        if (System.getenv("CONTINUUM_TEST_MQTT_EMBEDDED") == null && answers(host, port)) {
+            return new Address(host, port, false);
+        }
+        if (embedded == null) {
+            embeddedPort = freePort();
+            Properties p = new Properties();
+            p.setProperty("host", "127.0.0.1");
+            p.setProperty("port", Integer.toString(embeddedPort));
+            p.setProperty("allow_anonymous", "true");
+            p.setProperty("telemetry_enabled", "false");
+            p.setProperty("websocket_port", "disabled");
+            p.setProperty("persistence_enabled", "false");
+            p.setProperty("netty.mqtt.message_size", "1048576");
+            Server server = new Server();
+            try {
+                server.startServer(new MemoryConfig(p));
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot start the embedded Moquette", e);
+            }
+            embedded = server;
+        }
+        return new Address("127.0.0.1", embeddedPort, true);
+    }
+
+    /** The engine settings that switch its MQTT trigger channel on against this broker, with a client id of its own. */
+    public static java.util.Map<String, String> engineSettings(Address broker) {
+        return java.util.Map.of(
+                "mp.messaging.incoming.trigger-mqtt.enabled", "true",
+                "mp.messaging.incoming.trigger-mqtt.host", broker.host(),
+                "mp.messaging.incoming.trigger-mqtt.port", String.valueOf(broker.port()),
+                "mp.messaging.incoming.trigger-mqtt.client-id", "continuum-test-" + UUID.randomUUID().toString().substring(0, 8));
+    }
+
+    /** A publisher connected with QoS 1: each publish returns once the broker has the message (PUBACK). */
+    public static final class Publisher implements AutoCloseable {
+        private final Vertx vertx = Vertx.vertx();
+        private final MqttClient client;
+
+        public Publisher(Address broker) {
+            client = MqttClient.create(vertx, new MqttClientOptions().setClientId("continuum-test-pub-" + UUID.randomUUID())
+                    .setMaxInflightQueue(1000).setAutoKeepAlive(true));
+            await(client.connect(broker.port(), broker.host()).toCompletionStage());
+        }
+
+        public void publish(String topic, String payload) {
+            await(client.publish(topic, Buffer.buffer(payload), MqttQoS.AT_LEAST_ONCE, false, false).toCompletionStage());
+        }
+
+        /** Publishes without waiting for the broker's PUBACK (a burst); call {@link #close()} to wait for all. */
+        public java.util.concurrent.CompletionStage<Integer> publishAsync(String topic, String payload) {
+            return client.publish(topic, Buffer.buffer(payload), MqttQoS.AT_LEAST_ONCE, false, false).toCompletionStage();
+        }
+
+        @Override
+        public void close() {
+            try {
+                await(client.disconnect().toCompletionStage());
+            } finally {
+                vertx.close();
+            }
+        }
+
+        private static <T> T await(java.util.concurrent.CompletionStage<T> stage) {
+            try {
+                return stage.toCompletableFuture().get(30, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                throw new IllegalStateException("MQTT: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private static boolean answers(String host, int port) {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(host, port), 500);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
