@@ -75,10 +75,18 @@ final class ActionSteps {
             case "FAILED" -> complete(x, branch, action, observation, false);
             case "INACTIVE" -> {
                 call.inactive = true;
+                if (!x.now.isBefore(call.deadline)) {
+                    timeOut(x, branch, action);
+                    return;
+                }
                 x.run.status = RunStatus.INACTIVE;
                 x.run.inactiveReason = inactiveReason(observation);
                 x.logLine("FlowInactive", action.name(), "The action needs attention: " + x.run.inactiveReason,
                         statusDocument(observation));
+                // WaitTime bounds an INACTIVE action too (a form nobody fills in): one more look at the deadline.
+                call.nextPollAt = call.deadline;
+                x.effects.add(new Effect.PollAction(branch.waiting.token, call.actionUrl, call.actionId, call.deadline,
+                        call.runAs));
             }
             default -> {
                 if (changed) {
@@ -123,7 +131,8 @@ final class ActionSteps {
         x.effects.add(new Effect.CancelAction(call.actionUrl, call.actionId, call.runAs));
         // No longer awaited: a run that now fails must not cancel it a second time (the provider answers 409).
         branch.waiting = null;
-        String cause = "Action " + call.actionId + " in state '" + action.name() + "' was still running after its WaitTime of "
+        String cause = "Action " + call.actionId + " in state '" + action.name() + "' was still "
+                + (call.inactive ? "waiting (INACTIVE)" : "running") + " after its WaitTime of "
                 + action.waitTime().toSeconds() + " seconds and was cancelled";
         x.logLine("ActionFailed", action.name(), cause, null);
         ErrorSteps.handleError(x, branch, ErrorNames.ACTION_TIMEOUT, cause);

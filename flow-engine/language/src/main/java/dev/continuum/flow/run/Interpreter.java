@@ -138,6 +138,7 @@ public final class Interpreter {
                     return unchanged(state);
                 }
                 branch.get().waiting.action.inactive = true;
+                branch.get().waiting.action.nextPollAt = null; // no token to poll with: it waits for a sign-in and resume
                 run.inactiveReason = consent.reason();
                 execution.logLine("FlowInactive", branch.get().stateName, "The run needs its owner: " + consent.reason(),
                         null);
@@ -202,8 +203,10 @@ public final class Interpreter {
             switch (waiting.kind) {
                 case ACTION -> {
                     if (waiting.action.actionId == null) {
-                        effects.add(ActionSteps.startEffect(state.data(), branch, waiting));
-                    } else if (!waiting.action.inactive && waiting.action.nextPollAt != null) {
+                        if (!waiting.action.inactive) { // an inactive one waits for a resume to be started again
+                            effects.add(ActionSteps.startEffect(state.data(), branch, waiting));
+                        }
+                    } else if (waiting.action.nextPollAt != null) { // an INACTIVE action's is its WaitTime deadline
                         effects.add(new Effect.PollAction(waiting.token, waiting.action.actionUrl,
                                 waiting.action.actionId, waiting.action.nextPollAt, waiting.action.runAs));
                     }

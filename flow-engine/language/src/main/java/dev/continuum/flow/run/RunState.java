@@ -101,8 +101,8 @@ public final class RunState {
                 .filter(Objects::nonNull)
                 .flatMap(waiting -> switch (waiting.kind) {
                     case TIMER, RETRY, YIELD -> Stream.of(waiting.at);
-                    case ACTION -> waiting.action.actionId != null && !waiting.action.inactive
-                            ? Stream.of(waiting.action.nextPollAt) : Stream.empty();
+                    case ACTION -> waiting.action.actionId != null
+                            ? Stream.ofNullable(waiting.action.nextPollAt) : Stream.empty();
                     case JOIN -> Stream.empty();
                 })
                 .filter(Objects::nonNull)
@@ -112,6 +112,27 @@ public final class RunState {
     /** Names of the states the run currently sits in (one per live branch). */
     public java.util.List<String> currentStates() {
         return data.branches.values().stream().map(branch -> branch.stateName).toList();
+    }
+
+    /**
+     * A form the run waits on (a human-input Action, {@link dev.continuum.flow.model.FormAction}): the state, the
+     * token a submission answers, the form as evaluated from the state's Parameters, and when it times out.
+     */
+    public record PendingForm(String stateName, String token, JsonNode form, Instant expiresAt) {
+    }
+
+    /** The forms the run waits on, one per branch waiting in a human-input state. */
+    public java.util.List<PendingForm> pendingForms() {
+        if (data.status.finished()) {
+            return java.util.List.of();
+        }
+        return data.branches.values().stream()
+                .filter(branch -> branch.waiting != null && branch.waiting.kind == RunData.WaitKind.ACTION
+                        && branch.waiting.action.actionId != null
+                        && dev.continuum.flow.model.FormAction.is(branch.waiting.action.actionUrl))
+                .map(branch -> new PendingForm(branch.stateName, branch.waiting.token,
+                        branch.waiting.action.body.deepCopy(), branch.waiting.action.deadline))
+                .toList();
     }
 
     public JsonNode toJson() {

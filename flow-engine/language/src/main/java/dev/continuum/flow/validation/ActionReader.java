@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.continuum.flow.model.ActionState;
 import dev.continuum.flow.model.Catcher;
 import dev.continuum.flow.model.DataPaths;
+import dev.continuum.flow.model.FormAction;
 import dev.continuum.flow.model.Retrier;
 import dev.continuum.flow.model.State;
 import java.net.URI;
@@ -35,6 +36,9 @@ final class ActionReader {
                     + "' needs Parameters (or InputPath) to build the body sent to the action.");
         }
         Optional<JsonNode> parameters = fields.parameters(node, pointer, false);
+        if (FormAction.is(actionUrl)) {
+            FormParameters.check(issues, node, pointer);
+        }
         DataPaths paths = fields.dataPaths(node, pointer);
         Duration waitTime = ActionState.DEFAULT_WAIT_TIME;
         JsonNode wait = node.get("WaitTime");

@@ -35,10 +35,15 @@ public final class InputSchemas {
      * relative to the schema document.
      */
     public static List<ValidationIssue> checkSchema(JsonNode schema) {
+        return checkSchema(schema, "The input schema");
+    }
+
+    /** As {@link #checkSchema(JsonNode)}, with messages that call the schema {@code what} (e.g. "The form's schema"). */
+    public static List<ValidationIssue> checkSchema(JsonNode schema, String what) {
         if (schema == null || !(schema.isObject() || schema.isBoolean())) {
-            return List.of(new ValidationIssue("", "The input schema must be a JSON object (a JSON Schema 2020-12)."));
+            return List.of(new ValidationIssue("", what + " must be a JSON object (a JSON Schema 2020-12)."));
         }
-        List<ValidationIssue> issues = issues(META_SCHEMA.validate(schema), "The input schema is not valid JSON Schema: ");
+        List<ValidationIssue> issues = issues(META_SCHEMA.validate(schema), what + " is not valid JSON Schema: ");
         if (!issues.isEmpty()) {
             return issues;
         }
@@ -46,7 +51,7 @@ public final class InputSchemas {
             FACTORY.getSchema(schema, CONFIG).initializeValidators();
             return List.of();
         } catch (JsonSchemaException | IllegalArgumentException e) {
-            return List.of(new ValidationIssue("", "The input schema cannot be used: " + e.getMessage()));
+            return List.of(new ValidationIssue("", what + " cannot be used: " + e.getMessage()));
         }
     }
 

@@ -431,8 +431,10 @@ class InterpreterTest {
                 new ActionObservation("a-1", "INACTIVE", Fixtures.json("{}"), "Consent required")), T0);
         assertThat(step.state().status()).isEqualTo(RunStatus.INACTIVE);
         assertThat(step.state().inactiveReason()).contains("Consent required");
-        assertThat(step.effects()).isEmpty();
-        assertThat(interpreter.pendingEffects(step.state())).isEmpty();
+        // Not polled while INACTIVE, except once at the WaitTime deadline, which bounds an INACTIVE action too.
+        Effect.PollAction atDeadline = new Effect.PollAction(token, "https://p.example.org/run", "a-1", T0.plusSeconds(3600));
+        assertThat(step.effects()).containsExactly(atDeadline);
+        assertThat(interpreter.pendingEffects(step.state())).containsExactly(atDeadline);
 
         Step resumed = interpreter.apply(step.state(), new RunEvent.ResumeRequested(), T0.plusSeconds(60));
         assertThat(resumed.state().status()).isEqualTo(RunStatus.ACTIVE);
