@@ -44,7 +44,7 @@ import java.util.Map;
                 "  6  sign-in needed: not signed in, sign-in expired, or the engine refused the token (run `continuum login`)"},
         subcommands = {LoginCommand.class, LogoutCommand.class, ValidateCommand.class, DeployCommand.class, UpdateCommand.class, FlowsCommand.class,
                 StartCommand.class, WatchCommand.class, StatusCommand.class, LogsCommand.class, RunsCommand.class,
-                CancelCommand.class, ResumeCommand.class, ReleaseCommand.class, TriggerCommand.class,
+                CancelCommand.class, ResumeCommand.class, InputCommand.class, ReleaseCommand.class, TriggerCommand.class,
                 PlacementCommand.class})
 public final class ContinuumCommand implements Runnable {
 

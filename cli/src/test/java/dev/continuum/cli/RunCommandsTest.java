@@ -235,6 +235,38 @@ class RunCommandsTest {
     }
 
     @Test
+    void shouldShowTheFormARunWaitsOnAndSendTheAnswerFromAFile(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws java.io.IOException {
+        engine.on("GET", "/runs/" + RUN_ID + "/inputs/Approve", 200, """
+                {"state_name":"Approve","title":"Approve the copy","description":"Copy /data?",
+                 "schema":{"type":"object","required":["approved"]},"selectable_by":[]}""");
+        engine.on("POST", "/runs/" + RUN_ID + "/inputs/Approve", 200, EngineJson.active());
+        java.nio.file.Path answer = java.nio.file.Files.writeString(dir.resolve("answer.json"), "{\"approved\": true}");
+
+        Cli.Result form = Cli.run("--api", engine.api(), "input", RUN_ID, "Approve");
+        Cli.Result sent = Cli.run("--api", engine.api(), "input", RUN_ID, "Approve", "--file", answer.toString());
+
+        assertThat(form.out()).contains("Approve the copy", "Copy /data?", "\"required\"");
+        assertThat(sent.exitCode()).isZero();
+        assertThat(sent.out().strip()).isEqualTo(RUN_ID + " ACTIVE");
+        assertThat(engine.requests()).filteredOn(r -> r.method().equals("POST")).singleElement()
+                .satisfies(r -> assertThat(r.json().path("approved").asBoolean()).isTrue());
+    }
+
+    @Test
+    void shouldNameTheFieldOfARefusedAnswer() {
+        engine.on("POST", "/runs/" + RUN_ID + "/inputs/Approve", 400, """
+                {"type":"https://continuum.dev/problems/invalid","title":"Invalid input","status":400,
+                 "detail":"The answer does not satisfy the form of state 'Approve': 1 problem(s); see errors.",
+                 "errors":[{"pointer":"/approved","message":"required property 'approved' not found."}]}""");
+
+        Cli.Result result = Cli.run("--api", engine.api(), "input", RUN_ID, "Approve", "--file", "{}");
+
+        assertThat(result.exitCode()).isNotZero();
+        assertThat(result.err()).contains("/approved", "required property 'approved' not found");
+    }
+
+    @Test
     void shouldResumeAndPrintNewStatus() {
         engine.on("POST", "/runs/" + RUN_ID + "/resume", 200, EngineJson.active());
 

@@ -113,6 +113,11 @@ public final class Access {
         return member(principals, user);
     }
 
+    /** Whether {@code user} may answer a human-input form: the run's managers and those its state names in selectable_by. */
+    public static boolean answersForm(RunRecord run, FlowRecord flow, List<String> selectableBy, String user) {
+        return managesRun(run, flow, user) || member(selectableBy, user);
+    }
+
     private static boolean member(List<String> principals, String user) {
         return principals.stream().anyMatch(name -> name.equals(user) || name.equals(PUBLIC) || name.equals(ALL_AUTHENTICATED));
     }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.continuum.engine.config.EngineConfig;
 import dev.continuum.engine.domain.EngineError;
 import dev.continuum.engine.domain.EngineError.FieldIssue;
+import dev.continuum.flow.model.FormAction;
 import dev.continuum.flow.run.Interpreter;
 import dev.continuum.flow.run.RunContext;
 import dev.continuum.flow.run.RunStatus;
@@ -143,6 +144,7 @@ public class RunService {
     private static List<ProviderTokens.Call> calls(Interpreter interpreter,
                                                    java.util.function.Predicate<ProviderTokens.Principal> which) {
         return interpreter.flow().actionStates().stream()
+                .filter(action -> !FormAction.is(action.actionUrl())) // answered by the engine itself: no token
                 .map(action -> new ProviderTokens.Call(action.name(), action.actionUrl(),
                         ProviderTokens.Principal.of(action.runAs().orElse(null))))
                 .filter(call -> which.test(call.principal()))
@@ -378,8 +380,8 @@ public class RunService {
                 .flatMap(accepted -> accepted ? Uni.createFrom().voidItem() : get(runId).replaceWithVoid());
     }
 
-    /** Queues a cancel/resume for whichever instance drives the run, then gives it a moment to land. */
-    private Uni<RunRecord> signal(UUID runId, String token, JsonNode payload) {
+    /** Queues a cancel/resume (or a form's answer) for whichever instance drives the run, then gives it a moment to land. */
+    Uni<RunRecord> signal(UUID runId, String token, JsonNode payload) {
         return runs.push(runId, token, payload, clock.instant())
                 .invoke(() -> driver.nudge(runId))
                 .flatMap(ignored -> awaitChange(runId, 20));

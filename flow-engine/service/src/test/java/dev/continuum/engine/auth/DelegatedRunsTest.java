@@ -72,16 +72,7 @@ class DelegatedRunsTest {
     }
 
     static String awaitStatus(String token, String runId, String wanted) {
-        Instant deadline = Instant.now().plusSeconds(30);
-        String status = null;
-        while (Instant.now().isBefore(deadline)) {
-            status = as(token).when().get("/runs/" + runId).then().statusCode(200).extract().path("status");
-            if (wanted.equals(status)) {
-                return status;
-            }
-            Flows.sleep(100);
-        }
-        throw new AssertionError("run " + runId + " stayed " + status + " instead of " + wanted);
+        return Tokens.awaitStatus(token, runId, wanted);
     }
 
     int grantRows(String runId) throws SQLException {

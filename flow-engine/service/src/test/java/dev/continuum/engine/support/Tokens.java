@@ -36,4 +36,18 @@ public final class Tokens {
     public static TokenClient client() {
         return new TokenClient(KeycloakServer.shared().issuer());
     }
+
+    /** Polls GET /runs/{id} as the holder of {@code token} until the run is {@code wanted} (30 s at most). */
+    public static String awaitStatus(String token, String runId, String wanted) {
+        java.time.Instant deadline = java.time.Instant.now().plusSeconds(30);
+        String status = null;
+        while (java.time.Instant.now().isBefore(deadline)) {
+            status = as(token).when().get("/runs/" + runId).then().statusCode(200).extract().path("status");
+            if (wanted.equals(status)) {
+                return status;
+            }
+            Flows.sleep(100);
+        }
+        throw new AssertionError("run " + runId + " stayed " + status + " instead of " + wanted);
+    }
 }

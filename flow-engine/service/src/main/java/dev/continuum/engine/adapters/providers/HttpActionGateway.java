@@ -1,6 +1,8 @@
 package dev.continuum.engine.adapters.providers;
 
 import dev.continuum.engine.app.ActionGateway;
+import dev.continuum.engine.app.FormActions;
+import dev.continuum.flow.model.FormAction;
 import dev.continuum.engine.app.ProviderTokens;
 import dev.continuum.engine.config.EngineConfig;
 import dev.continuum.engine.domain.ActionUrlMap;
@@ -31,7 +33,8 @@ import java.util.function.Supplier;
 
 /**
  * Calls providers over the Action Provider API, retrying transport failures (request_id keeps that
- * safe); the engine's own built-in providers are called in process, with the same tokens and answers.
+ * safe); the engine's own built-in providers are called in process, with the same tokens and answers. A
+ * human-input form ({@link FormAction#URL}) is answered here without any call: see {@link FormActions}.
  */
 @ApplicationScoped
 public class HttpActionGateway implements ActionGateway {
@@ -58,6 +61,9 @@ public class HttpActionGateway implements ActionGateway {
 
     @Override
     public Uni<ActionObservation> start(UUID runId, Effect.StartAction action, FinishReport report) {
+        if (FormAction.is(action.actionUrl())) {
+            return Uni.createFrom().item(FormActions.started(action.requestId(), action.body()));
+        }
         ActionRequest request = new ActionRequest(action.requestId(), action.body(), action.label(), action.tags(),
                 List.of(), List.of(), null, null);
         return send(runId, action.actionUrl(), action.runAs(), Optional.ofNullable(report.callbackUrl()),
@@ -68,6 +74,9 @@ public class HttpActionGateway implements ActionGateway {
 
     @Override
     public Uni<ActionObservation> poll(UUID runId, Effect.PollAction poll) {
+        if (FormAction.is(poll.actionUrl())) {
+            return Uni.createFrom().item(FormActions.stillWaiting(poll.actionId()));
+        }
         return send(runId, poll.actionUrl(), poll.runAs(), Optional.empty(),
                 (local, bearer) -> local.status(bearer, poll.actionId()),
                 (url, context) -> client.status(url, poll.actionId(), context))
@@ -76,6 +85,9 @@ public class HttpActionGateway implements ActionGateway {
 
     @Override
     public Uni<Void> cancel(UUID runId, Effect.CancelAction cancel) {
+        if (FormAction.is(cancel.actionUrl())) {
+            return Uni.createFrom().voidItem();
+        }
         return send(runId, cancel.actionUrl(), cancel.runAs(), Optional.empty(),
                 (local, bearer) -> local.cancel(bearer, cancel.actionId()),
                 (url, context) -> client.cancel(url, cancel.actionId(), context))
@@ -84,6 +96,9 @@ public class HttpActionGateway implements ActionGateway {
 
     @Override
     public Uni<Void> release(UUID runId, Effect.ReleaseAction release) {
+        if (FormAction.is(release.actionUrl())) {
+            return Uni.createFrom().voidItem();
+        }
         return send(runId, release.actionUrl(), release.runAs(), Optional.empty(),
                 (local, bearer) -> local.release(bearer, release.actionId()),
                 (url, context) -> client.release(url, release.actionId(), context))

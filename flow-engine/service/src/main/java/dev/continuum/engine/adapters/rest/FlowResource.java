@@ -125,9 +125,8 @@ public class FlowResource {
         ListParams params = ListParams.of(uri.getQueryParameters(), Listings.FLOW_PARAMS);
         var query = Listings.flows(params);
         var viewer = caller.viewer();
-        return flows.list(query, viewer).map(page -> new Views.FlowPage(
-                page.items().stream().map(flow -> Views.Flow.of(flow, viewer)).toList(), query.limit(),
-                page.hasNextPage(), params.next(page.after())));
+        return flows.list(query, viewer)
+                .map(page -> Listings.page(page, flow -> Views.Flow.of(flow, viewer), query.limit(), params, Views.FlowPage::new));
     }
 
     @GET

@@ -2,6 +2,7 @@ package dev.continuum.engine.adapters.rest;
 
 import dev.continuum.engine.app.FlowQuery;
 import dev.continuum.engine.app.RunQuery;
+import dev.continuum.engine.app.Slice;
 import dev.continuum.flow.run.RunStatus;
 
 import java.util.Arrays;
@@ -16,7 +17,7 @@ import java.util.stream.Collectors;
 
 /**
  * GET /flows and GET /runs parameters as the Globus Flows API names them (plus the names this API had before,
- * kept working: flow_id, status, label, tag, offset), turned into the use cases' queries.
+ * kept working: flow_id, status, label, tag, offset), turned into the use cases' queries; and their answers, turned into pages.
  */
 final class Listings {
 
@@ -72,6 +73,17 @@ final class Listings {
         FlowQuery.Filter filter = new FlowQuery.Filter(params.all("filter_fulltext"), params.all("filter_title"),
                 params.all("filter_subtitle"), params.all("filter_description"), params.all("filter_keywords"), roles);
         return new FlowQuery(filter, params.order(FLOW_FIELDS, FlowQuery.NEWEST_FIRST), params.after(), params.limit(), offset(params));
+    }
+
+    /** A page's JSON shape: Globus names its list after what it holds (flows, runs), the paging fields are the same. */
+    @FunctionalInterface
+    interface PageShape<V, P> {
+        P of(List<V> items, int limit, boolean hasNextPage, String marker);
+    }
+
+    /** The store's slice as the page a client sees: each item as {@code view} shows it, and the marker of the next page. */
+    static <T, V, P> P page(Slice<T> slice, Function<T, V> view, int limit, ListParams params, PageShape<V, P> shape) {
+        return shape.of(slice.items().stream().map(view).toList(), limit, slice.hasNextPage(), params.next(slice.after()));
     }
 
     private static <T> List<T> concat(List<T> a, List<T> b) {

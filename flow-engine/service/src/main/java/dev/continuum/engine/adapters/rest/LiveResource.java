@@ -50,9 +50,8 @@ public class LiveResource {
         ListParams params = ListParams.of(uri.getQueryParameters(), Listings.RUN_PARAMS);
         RunQuery query = Listings.runs(params);
         Viewer viewer = caller.viewer();
-        return changes(() -> runs.list(query, viewer).map(page -> new Views.RunPage(
-                page.items().stream().map(run -> Views.Run.of(run, viewer, false)).toList(), query.limit(),
-                page.hasNextPage(), params.next(page.after()))));
+        return changes(() -> runs.list(query, viewer)
+                .map(page -> Listings.page(page, run -> Views.Run.of(run, viewer, false), query.limit(), params, Views.RunPage::new)));
     }
 
     @GET

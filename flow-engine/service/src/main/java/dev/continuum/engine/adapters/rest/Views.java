@@ -8,6 +8,7 @@ import dev.continuum.engine.app.RunAndFlow;
 import dev.continuum.engine.app.RunEventRecord;
 import dev.continuum.engine.app.RunRecord;
 import dev.continuum.engine.app.Viewer;
+import dev.continuum.flow.model.FormAction;
 import dev.continuum.flow.run.RunState;
 import dev.continuum.flow.run.RunStatus;
 
@@ -73,8 +74,9 @@ final class Views {
 
     record RunPage(List<Run> runs, int limit, boolean hasNextPage, String marker) {}
 
-    /** Globus' code and description, then Continuum's own: output, error, cause, inactive_reason. */
-    record RunDetails(String code, String description, JsonNode output, String error, String cause, String inactiveReason) {
+    /** Globus' code and description, then Continuum's own: output, error, cause, inactive_reason, the forms it waits on. */
+    record RunDetails(String code, String description, JsonNode output, String error, String cause, String inactiveReason,
+                      List<Input> inputs) {
         static RunDetails of(RunState s) {
             String[] code = switch (s.status()) {
                 case ACTIVE -> new String[]{"FlowStarted", "The run is active"};
@@ -83,10 +85,30 @@ final class Views {
                 case FAILED -> new String[]{"FlowFailed", "The run failed: " + s.error().orElse("")};
                 case ENDED -> new String[]{"FlowCanceled", "The run was cancelled"};
             };
+            List<Input> inputs = s.pendingForms().stream().map(Input::of).toList();
             return new RunDetails(code[0], code[1], s.output().orElse(null), s.error().orElse(null), s.cause().orElse(null),
-                    s.inactiveReason().orElse(null));
+                    s.inactiveReason().orElse(null), inputs.isEmpty() ? null : inputs);
         }
     }
+
+    /** A human-input form the run waits on, enough for a UI or CLI to render it; answered with POST /runs/{run_id}/inputs/{state_name}. */
+    record Input(String stateName, String title, String description, JsonNode schema, List<String> selectableBy,
+                 Instant expiresAt) {
+        static Input of(RunState.PendingForm pending) {
+            JsonNode form = pending.form();
+            List<String> selectableBy = new ArrayList<>();
+            form.path(FormAction.SELECTABLE_BY).forEach(name -> selectableBy.add(name.asText()));
+            return new Input(pending.stateName(), text(form, FormAction.TITLE), text(form, FormAction.DESCRIPTION),
+                    form.get(FormAction.SCHEMA), selectableBy, pending.expiresAt());
+        }
+
+        private static String text(JsonNode form, String field) {
+            JsonNode value = form.get(field);
+            return value == null || value.isNull() ? null : value.isTextual() ? value.asText() : value.toString();
+        }
+    }
+
+    record Inputs(UUID runId, List<Input> inputs) {}
 
     record Run(UUID runId, UUID actionId, UUID flowId, int flowVersion, String flowTitle, Instant flowLastUpdated,
                String status, String displayStatus, String label, List<String> tags, String runOwner, String createdBy,
