@@ -11,7 +11,7 @@ import dev.continuum.engine.support.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -56,8 +56,12 @@ class AccessAgreementApiTest {
     static final List<RunRecord> runs = new ArrayList<>();
     static final Map<UUID, FlowRecord> flowOf = new LinkedHashMap<>();
 
-    @BeforeAll
-    static void publishEveryCombination() {
+    /** Once per class, but from the first test: RestAssured points at the engine only from then on. */
+    @BeforeEach
+    void publishEveryCombination() {
+        if (!flows.isEmpty()) {
+            return;
+        }
         USERS.forEach(user -> tokens.put(user, Tokens.of(user)));
         for (String owner : List.of("scientist", "scientist2")) {
             flows.add(publish(owner, JSON.createObjectNode()));
