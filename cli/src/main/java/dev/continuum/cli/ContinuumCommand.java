@@ -13,6 +13,7 @@ import dev.continuum.cli.commands.LogoutCommand;
 import dev.continuum.cli.commands.LogsCommand;
 import dev.continuum.cli.commands.PlacementCommand;
 import dev.continuum.cli.commands.ReleaseCommand;
+import dev.continuum.cli.commands.InputCommand;
 import dev.continuum.cli.commands.ResumeCommand;
 import dev.continuum.cli.commands.RunsCommand;
 import dev.continuum.cli.commands.StartCommand;
