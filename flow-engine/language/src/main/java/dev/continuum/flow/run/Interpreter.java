@@ -225,6 +225,28 @@ public final class Interpreter {
         return effects;
     }
 
+    /** An action the run waits on that its provider has accepted: where to ask about it now, and in which state. */
+    public record RunningAction(String stateName, Effect.PollAction poll) {}
+
+    /**
+     * The run's accepted, unfinished actions (inactive ones too), for a live view of their progress: polling them
+     * outside the run changes nothing in it.
+     */
+    public List<RunningAction> runningActions(RunState state, Instant now) {
+        List<RunningAction> running = new ArrayList<>();
+        if (state.status().finished()) {
+            return running;
+        }
+        for (Branch branch : state.data().branches.values()) {
+            RunData.Waiting waiting = branch.waiting;
+            if (waiting != null && waiting.kind == WaitKind.ACTION && waiting.action.actionId != null) {
+                running.add(new RunningAction(branch.stateName, new Effect.PollAction(waiting.token,
+                        waiting.action.actionUrl, waiting.action.actionId, now, waiting.action.runAs)));
+            }
+        }
+        return running;
+    }
+
     private static Optional<Branch> waitingOn(RunData run, String token, WaitKind kind) {
         return run.branches.values().stream()
                 .filter(branch -> branch.waiting != null && branch.waiting.kind == kind

@@ -245,6 +245,22 @@ class InterpreterTest {
     }
 
     @Test
+    void shouldListAnAcceptedActionAsRunningUntilItFinishes() {
+        Interpreter interpreter = interpreter(ONE_ACTION);
+        Step step = interpreter.start(Fixtures.json("{'input': {'path': '/p'}}"), CONTEXT, T0);
+        String token = only(step.effects(), Effect.StartAction.class).token();
+        assertThat(interpreter.runningActions(step.state(), T0)).as("not accepted by its provider yet").isEmpty();
+
+        step = interpreter.apply(step.state(), new RunEvent.ActionStarted(token, observed("ACTIVE", "{}")), T0);
+        assertThat(interpreter.runningActions(step.state(), T0))
+                .extracting(a -> a.stateName(), a -> a.poll().token(), a -> a.poll().actionUrl(), a -> a.poll().actionId())
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("Call", token, "https://p.example.org/run", "a-1"));
+
+        step = interpreter.apply(step.state(), new RunEvent.ActionPolled(token, observed("SUCCEEDED", "{}")), T0.plusSeconds(1));
+        assertThat(interpreter.runningActions(step.state(), T0)).isEmpty();
+    }
+
+    @Test
     void shouldCancelAndRaiseActionTimeoutWhenWaitTimeElapsesWhileActive() {
         Interpreter interpreter = interpreter("""
                 {'StartAt': 'Call', 'States': {'Call': {'Type': 'Action', 'ActionUrl': 'https://p.example.org',

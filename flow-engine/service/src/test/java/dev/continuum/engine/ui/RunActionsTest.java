@@ -1,0 +1,72 @@
+package dev.continuum.engine.ui;
+
+import dev.continuum.engine.support.AuthOn;
+import dev.continuum.engine.support.Flows;
+import dev.continuum.engine.support.Tokens;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.List;
+
+import static dev.continuum.engine.support.Tokens.as;
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.notNullValue;
+
+/**
+ * GET /runs/{id}/actions: a run's unfinished actions as their providers report them now, asked with the run's own
+ * delegated token (the engine's built-in sleep provider, with authentication on), for whoever may see the run.
+ */
+@QuarkusTest
+@TestProfile(AuthOn.class)
+class RunActionsTest {
+
+    static final String NAP = "{\"StartAt\":\"Nap\",\"States\":{\"Nap\":{\"Type\":\"Action\",\"ActionUrl\":\"" + Flows.provider("sleep")
+            + "\",\"Parameters\":{\"seconds\":600},\"WaitTime\":86400,\"ResultPath\":\"$.nap\",\"End\":true}}}";
+
+    @Test
+    void shouldAskTheProviderNowAboutTheRunsActionAndListNothingOnceItEnded() {
+        String token = Tokens.of("scientist");
+        String flow = WebUiBrowserTest.publish("scientist", NAP, null, "\"run_monitors\":[\"scientist2\"]");
+        String run = WebUiBrowserTest.start("scientist", flow, "actions");
+
+        List<?> actions = List.of();
+        Instant deadline = Instant.now().plusSeconds(30);
+        while (actions.isEmpty() && Instant.now().isBefore(deadline)) {
+            actions = as(token).when().get("/runs/" + run + "/actions").then().statusCode(200).extract().path("actions");
+            Flows.sleep(200);
+        }
+        assertThat(actions).as("the sleep action, once the provider accepted it").hasSize(1);
+        as(token).when().get("/runs/" + run + "/actions").then().statusCode(200)
+                .body("actions[0].state_name", equalTo("Nap"))
+                .body("actions[0].action_url", equalTo(Flows.provider("sleep")))
+                .body("actions[0].status", equalTo("ACTIVE"))
+                .body("actions[0].display_status", equalTo("Sleeping"))
+                .body("actions[0].details.wake_at", notNullValue());
+        // a monitor of the run may watch it too
+        as(Tokens.of("scientist2")).when().get("/runs/" + run + "/actions").then().statusCode(200)
+                .body("actions[0].status", equalTo("ACTIVE"));
+
+        as(token).body("{}").when().post("/runs/" + run + "/cancel").then().statusCode(200);
+        Instant ended = Instant.now().plusSeconds(20);
+        while (!actions.isEmpty() && Instant.now().isBefore(ended)) {
+            actions = as(token).when().get("/runs/" + run + "/actions").then().statusCode(200).extract().path("actions");
+            Flows.sleep(200);
+        }
+        assertThat(actions).as("nothing running once the run was cancelled").isEmpty();
+    }
+
+    @Test
+    void shouldAnswerNotFoundToWhoeverMayNotSeeTheRunAndBadRequestForABadId() {
+        String flow = WebUiBrowserTest.publish("scientist", NAP, null, null);
+        String run = WebUiBrowserTest.start("scientist", flow, "private");
+        as(Tokens.of("scientist2")).when().get("/runs/" + run + "/actions").then().statusCode(404);
+        as(Tokens.of("scientist")).when().get("/runs/not-a-uuid/actions").then().statusCode(400)
+                .body("errors[0].pointer", equalTo("/runId"));
+        given().when().get("/runs/" + run + "/actions").then().statusCode(401);
+        as(Tokens.of("scientist")).body("{}").when().post("/runs/" + run + "/cancel").then().statusCode(200);
+    }
+}
