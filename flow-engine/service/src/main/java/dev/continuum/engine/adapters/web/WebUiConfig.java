@@ -4,6 +4,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
 import java.time.Duration;
+import java.util.Optional;
 
 /** The web UI (module web-ui), served on this engine's origin. Beside EngineConfig, as AuthConfig is. */
 @ConfigMapping(prefix = "continuum.ui")
@@ -23,4 +24,11 @@ public interface WebUiConfig {
     /** How often the live views (server-sent events under /live) look for changes. */
     @WithDefault("1s")
     Duration liveInterval();
+
+    /**
+     * The placement planner's base URL (e.g. {@code http://127.0.0.1:8083}); the devices and clusters page reads its
+     * inventory and decision log through the engine ({@code /ops/planner/...}) with the user's token. Absent: the
+     * page says that no planner is configured.
+     */
+    Optional<String> plannerUrl();
 }

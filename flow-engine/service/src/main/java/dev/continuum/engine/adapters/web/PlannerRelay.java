@@ -1,0 +1,86 @@
+package dev.continuum.engine.adapters.web;
+
+import dev.continuum.engine.adapters.rest.ProblemMappers;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * The planner's read endpoints on the engine's origin, for the web UI's devices and clusters page: the browser never
+ * calls another origin. The user's own bearer token goes along (the planner accepts the engine's audience) and the
+ * planner decides what they may read; nothing is cached or added. Without {@code continuum.ui.planner-url} the answer
+ * is a 503 problem saying so, which the page shows.
+ */
+@Path("/ops/planner")
+@Produces(MediaType.APPLICATION_JSON)
+public class PlannerRelay {
+
+    /** The decision log's filters (docs/placement.md); anything else is not passed on. */
+    private static final List<String> LOG_FILTERS = List.of("subject", "kind", "site", "status", "from", "to", "limit", "marker");
+
+    private final WebUiConfig ui;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+
+    public PlannerRelay(WebUiConfig ui) {
+        this.ui = ui;
+    }
+
+    @GET
+    @Path("/inventory")
+    @Operation(summary = "The planner's sites now: online, queue, loaded models, GPUs and their recent readings")
+    public Uni<Response> inventory(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
+        return relay("/inventory", authorization);
+    }
+
+    @GET
+    @Path("/placements")
+    @Operation(summary = "The planner's decision log (placed, queued, preempted, moved), filtered as the planner's GET /placements")
+    public Uni<Response> placements(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization, @Context UriInfo uri) {
+        String query = LOG_FILTERS.stream().filter(uri.getQueryParameters()::containsKey)
+                .map(k -> k + "=" + URLEncoder.encode(uri.getQueryParameters().getFirst(k), StandardCharsets.UTF_8))
+                .collect(Collectors.joining("&"));
+        return relay("/placements" + (query.isEmpty() ? "" : "?" + query), authorization);
+    }
+
+    private Uni<Response> relay(String path, String authorization) {
+        if (ui.plannerUrl().isEmpty()) {
+            return Uni.createFrom().item(problem(503, "not-configured", "No planner configured",
+                    "This engine has no continuum.ui.planner-url, so it knows no placement planner to ask."));
+        }
+        String base = ui.plannerUrl().get().replaceAll("/+$", "");
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(10))
+                .header("Accept", MediaType.APPLICATION_JSON).GET();
+        if (authorization != null) {
+            request.header(HttpHeaders.AUTHORIZATION, authorization);
+        }
+        return Uni.createFrom().completionStage(() -> http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString()))
+                .map(answer -> Response.status(answer.statusCode())
+                        .type(answer.headers().firstValue("Content-Type").orElse(MediaType.APPLICATION_JSON))
+                        .entity(answer.body()).build())
+                .onFailure().recoverWithItem(failure -> problem(502, "planner-unreachable", "Planner unreachable",
+                        "The planner at " + base + " does not answer (" + failure.getClass().getSimpleName() + ")."));
+    }
+
+    private static Response problem(int status, String type, String title, String detail) {
+        return Response.status(status).type("application/problem+json")
+                .entity(ProblemMappers.problemJson(status, type, title, detail)).build();
+    }
+}
