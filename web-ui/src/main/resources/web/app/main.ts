@@ -5,8 +5,26 @@ import { useSession } from './api';
 import { FlowPage, FlowsPage, NewFlowPage } from './flows';
 import { RunDetailPage } from './run-detail';
 import { filtersOf, RunsPage } from './runs';
+import { DevicesPage } from './devices';
+import { SimulatorPage } from './simulator';
+import { TransfersPage } from './transfers';
+import { TriggerPage, TriggersPage } from './triggers';
 import { App } from './shell';
 import './style.css';
+
+/**
+ * The main navigation. The realm role decides which pages a user is offered: the devices and clusters page is an
+ * operator's view (continuum-admin). The engine and the planner still check every call; with authentication off
+ * (a laptop), every page shows.
+ */
+const PAGES: { path: string; title: string; role: string }[] = [
+  { path: 'runs', title: 'Runs', role: 'continuum-user' },
+  { path: 'flows', title: 'Flows', role: 'continuum-user' },
+  { path: 'triggers', title: 'Triggers', role: 'continuum-user' },
+  { path: 'transfers', title: 'Transfers', role: 'continuum-user' },
+  { path: 'devices', title: 'Devices & clusters', role: 'continuum-admin' },
+  { path: 'simulator', title: 'Simulator', role: 'continuum-user' },
+];
 
 interface Page { load(): Promise<void>; render(): TemplateResult; dispose(): void; }
 
@@ -31,6 +49,11 @@ class Ui implements App {
     else if (parts[0] === 'flows' && parts[1]) this.page = new FlowPage(this, parts[1]);
     else if (parts[0] === 'flows') this.page = new FlowsPage(this);
     else if (parts[0] === 'runs' && parts[1]) this.page = new RunDetailPage(this, parts[1]);
+    else if (parts[0] === 'triggers' && parts[1]) this.page = new TriggerPage(this, parts[1]);
+    else if (parts[0] === 'triggers') this.page = new TriggersPage(this);
+    else if (parts[0] === 'devices') this.page = new DevicesPage(this);
+    else if (parts[0] === 'transfers') this.page = new TransfersPage(this);
+    else if (parts[0] === 'simulator') this.page = new SimulatorPage(this);
     else this.page = new RunsPage(this, filtersOf(new URLSearchParams(query ?? '')));
     this.refresh();
     this.page.load();
@@ -40,8 +63,8 @@ class Ui implements App {
     const here = location.hash.split('/')[1]?.split('?')[0] ?? 'runs';
     render(html`
       <header class="top"><a class="brand" href="#/runs">Continuum</a>
-        <nav aria-label="Main"><a href="#/runs" aria-current=${here === 'runs' ? 'page' : 'false'}>Runs</a>
-          <a href="#/flows" aria-current=${here === 'flows' ? 'page' : 'false'}>Flows</a></nav>
+        <nav aria-label="Main">${PAGES.filter(p => !this.session.config.auth_enabled || this.roles().includes(p.role)).map(p =>
+          html`<a href="#/${p.path}" aria-current=${here === p.path ? 'page' : 'false'}>${p.title}</a>`)}</nav>
         <span class="who">Signed in as <strong id="user">${this.user()}</strong>
           ${this.session.config.auth_enabled ? html`<button class="link" @click=${() => this.session.signOut()}>Sign out</button>` : ''}</span>
       </header>

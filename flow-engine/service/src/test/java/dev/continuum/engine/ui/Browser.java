@@ -61,6 +61,20 @@ final class Browser {
         }
     }
 
+    /** axe-core's WCAG 2 A/AA violations on the page as it is now (id, impact, first nodes); empty when clean. */
+    @SuppressWarnings("unchecked")
+    static List<Map<String, Object>> axeViolations(Page page) throws java.io.IOException {
+        try (java.io.InputStream in = Browser.class.getResourceAsStream("/META-INF/resources/webjars/axe-core/4.6.3/axe.min.js")) {
+            if (in == null) {
+                throw new AssertionError("axe-core WebJar not on the test classpath");
+            }
+            page.addScriptTag(new Page.AddScriptTagOptions().setContent(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)));
+        }
+        return (List<Map<String, Object>>) page.evaluate("""
+                async () => (await axe.run(document, {runOnly: ['wcag2a', 'wcag2aa']})).violations
+                    .map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' ')).slice(0, 3)}))""");
+    }
+
     /** Kept under target/screenshots as test artifacts. */
     static void screenshot(Page page, String name) {
         page.screenshot(new Page.ScreenshotOptions().setPath(SCREENSHOTS.resolve(name + ".png")).setFullPage(true));

@@ -1,0 +1,72 @@
+package dev.continuum.engine.ui;
+
+import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.Playwright;
+import io.quarkus.test.common.http.TestHTTPResource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+
+import java.net.URL;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What every browser test of the UI shares: one headless Chromium per class (skipped without chromium, unless
+ * CONTINUUM_REQUIRE_BROWSER is set), a fresh context per test at 1280 px, the page's console kept for messages.
+ */
+abstract class BrowserTest {
+
+    @TestHTTPResource("/")
+    URL base;
+
+    static Playwright playwright;
+    static com.microsoft.playwright.Browser browser;
+    BrowserContext context;
+    Page page;
+    final List<String> console = new CopyOnWriteArrayList<>();
+
+    @BeforeAll
+    static void launch() {
+        if (System.getenv("CONTINUUM_REQUIRE_BROWSER") != null) {
+            assertThat(Browser.available()).as("chromium at " + Browser.CHROMIUM + " (CONTINUUM_REQUIRE_BROWSER is set)").isTrue();
+        }
+        Assumptions.assumeTrue(Browser.available(), "needs chromium at " + Browser.CHROMIUM
+                + " (Debian package 'chromium'; .ci/run installs it)");
+        playwright = Browser.playwright();
+        browser = Browser.launch(playwright);
+    }
+
+    @AfterAll
+    static void close() {
+        if (playwright != null) {
+            playwright.close();
+            playwright = null;
+        }
+    }
+
+    @BeforeEach
+    void openContext() {
+        context = browser.newContext(new com.microsoft.playwright.Browser.NewContextOptions().setViewportSize(1280, 900));
+        page = context.newPage();
+        page.setDefaultTimeout(20_000);
+        console.clear();
+        page.onConsoleMessage(message -> console.add(message.type() + ": " + message.text()));
+        page.onPageError(error -> console.add("page error: " + error));
+    }
+
+    @AfterEach
+    void closeContext() {
+        context.close();
+    }
+
+    /** Opens a page of the UI as a signed-out user and signs in on Keycloak's login page. */
+    void signIn(String user, String hash) {
+        Browser.signIn(page, base.toString(), user, hash, console);
+    }
+}
