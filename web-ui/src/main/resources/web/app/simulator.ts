@@ -124,7 +124,7 @@ export class SimulatorPage {
       ${when(this.error, () => html`<p role="alert" class="error">${this.error}</p>`)}
       ${when(r, () => html`
         <h2>${r!.results.length} ${r!.x === 't_s' ? 'policies' : 'placements'} from ${r!.files}</h2>
-        <div class="scroll"><table class="sim-metrics"><caption class="sr-only">Metrics per policy</caption>
+        <div class="scroll" tabindex="0" role="region" aria-label="Metrics per policy"><table class="sim-metrics"><caption class="sr-only">Metrics per policy</caption>
           <thead><tr><th scope="col">${r!.x === 't_s' ? 'policy' : 'placement'}</th>${columns.map(c => html`<th scope="col">${c.replaceAll('_', ' ')}</th>`)}</tr></thead>
           <tbody>${r!.results.map(x => html`<tr data-policy=${x.name}><th scope="row">${x.name}</th>
             ${columns.map(c => html`<td>${cell(x.scalars[c])}</td>`)}</tr>`)}</tbody></table></div>

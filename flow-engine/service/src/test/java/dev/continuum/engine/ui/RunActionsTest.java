@@ -24,13 +24,16 @@ import static org.hamcrest.Matchers.notNullValue;
 @TestProfile(AuthOn.class)
 class RunActionsTest {
 
-    static final String NAP = "{\"StartAt\":\"Nap\",\"States\":{\"Nap\":{\"Type\":\"Action\",\"ActionUrl\":\"" + Flows.provider("sleep")
-            + "\",\"Parameters\":{\"seconds\":600},\"WaitTime\":86400,\"ResultPath\":\"$.nap\",\"End\":true}}}";
+    /** Ten minutes ACTIVE at the engine's own sleep provider (its URL needs the test port: built per test). */
+    static String nap() {
+        return "{\"StartAt\":\"Nap\",\"States\":{\"Nap\":{\"Type\":\"Action\",\"ActionUrl\":\"" + Flows.provider("sleep")
+                + "\",\"Parameters\":{\"seconds\":600},\"WaitTime\":86400,\"ResultPath\":\"$.nap\",\"End\":true}}}";
+    }
 
     @Test
     void shouldAskTheProviderNowAboutTheRunsActionAndListNothingOnceItEnded() {
         String token = Tokens.of("scientist");
-        String flow = WebUiBrowserTest.publish("scientist", NAP, null, "\"run_monitors\":[\"scientist2\"]");
+        String flow = WebUiBrowserTest.publish("scientist", nap(), null, "\"run_monitors\":[\"scientist2\"]");
         String run = WebUiBrowserTest.start("scientist", flow, "actions");
 
         List<?> actions = List.of();
@@ -61,7 +64,7 @@ class RunActionsTest {
 
     @Test
     void shouldAnswerNotFoundToWhoeverMayNotSeeTheRunAndBadRequestForABadId() {
-        String flow = WebUiBrowserTest.publish("scientist", NAP, null, null);
+        String flow = WebUiBrowserTest.publish("scientist", nap(), null, null);
         String run = WebUiBrowserTest.start("scientist", flow, "private");
         as(Tokens.of("scientist2")).when().get("/runs/" + run + "/actions").then().statusCode(404);
         as(Tokens.of("scientist")).when().get("/runs/not-a-uuid/actions").then().statusCode(400)
