@@ -6,15 +6,12 @@ import com.microsoft.playwright.Playwright;
 import io.quarkus.test.common.http.TestHTTPResource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 
 import java.net.URL;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What every browser test of the UI shares: one headless Chromium per class (skipped without chromium, unless
@@ -33,12 +30,7 @@ abstract class BrowserTest {
 
     @BeforeAll
     static void launch() {
-        if (System.getenv("CONTINUUM_REQUIRE_BROWSER") != null) {
-            assertThat(Browser.available()).as("chromium at " + Browser.CHROMIUM + " (CONTINUUM_REQUIRE_BROWSER is set)").isTrue();
-        }
-        Assumptions.assumeTrue(Browser.available(), "needs chromium at " + Browser.CHROMIUM
-                + " (Debian package 'chromium'; .ci/run installs it)");
-        playwright = Browser.playwright();
+        playwright = Browser.playwrightOrSkip();
         browser = Browser.launch(playwright);
     }
 

@@ -65,7 +65,7 @@ public class PlannerRelay {
             return Uni.createFrom().item(problem(503, "not-configured", "No planner configured",
                     "This engine has no continuum.ui.planner-url, so it knows no placement planner to ask."));
         }
-        String base = ui.plannerUrl().get().replaceAll("/+$", "");
+        String base = ui.plannerUrl().get().toString().replaceAll("/+$", "");
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(10))
                 .header("Accept", MediaType.APPLICATION_JSON).GET();
         if (authorization != null) {

@@ -4,7 +4,6 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
 import java.time.Duration;
-import java.util.Optional;
 
 /** The web UI (module web-ui), served on this engine's origin. Beside EngineConfig, as AuthConfig is. */
 @ConfigMapping(prefix = "continuum.ui")
@@ -17,18 +16,12 @@ public interface WebUiConfig {
     /**
      * The placement planner service (placement/planner, e.g. http://127.0.0.1:8083) whose decisions the run page shows
      * ("where each job ran and why"); the engine asks it on the browser's behalf, so the page stays on one origin.
-     * Unset: the page says no planner is configured.
+     * The devices and clusters page reads its inventory and decision log through {@code /ops/planner/...} too.
+     * Unset: the pages say no planner is configured.
      */
     java.util.Optional<java.net.URI> plannerUrl();
 
     /** How often the live views (server-sent events under /live) look for changes. */
     @WithDefault("1s")
     Duration liveInterval();
-
-    /**
-     * The placement planner's base URL (e.g. {@code http://127.0.0.1:8083}); the devices and clusters page reads its
-     * inventory and decision log through the engine ({@code /ops/planner/...}) with the user's token. Absent: the
-     * page says that no planner is configured.
-     */
-    Optional<String> plannerUrl();
 }
