@@ -98,9 +98,14 @@ class MqttTriggerTest {
     void shouldStopStartingRunsWhileThePausedTriggerIsPaused() {
         String prefix = "lab-" + UUID.randomUUID().toString().substring(0, 8);
         String triggerId = mqttTrigger(prefix + "/x", "");
+        String sentinelId = mqttTrigger(prefix + "/sentinel", "");
         given().when().post("/triggers/" + triggerId + "/pause").then().statusCode(200);
 
         instrument.publish(prefix + "/x", "{\"event_id\":\"while-paused\",\"path\":\"/p\"}");
+        // the broker hands the engine one client's messages in order: once the sentinel sent after it is taken in,
+        // the message sent while paused has been seen by a paused trigger, so resuming cannot race it
+        instrument.publish(prefix + "/sentinel", "{\"event_id\":\"sentinel\",\"path\":\"/s\"}");
+        awaitEvents(sentinelId, 1);
         given().when().post("/triggers/" + triggerId + "/resume").then().statusCode(200);
         instrument.publish(prefix + "/x", "{\"event_id\":\"after-resume\",\"path\":\"/q\"}");
 

@@ -15,7 +15,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * What every browser test of the UI shares: one headless Chromium per class (skipped without chromium, unless
- * CONTINUUM_REQUIRE_BROWSER is set), a fresh context per test at 1280 px, the page's console kept for messages.
+ * CONTINUUM_REQUIRE_BROWSER is set), a fresh context per test at 1280 px (or the size a test asks for), the page's console kept for messages.
  */
 abstract class BrowserTest {
 
@@ -44,7 +44,15 @@ abstract class BrowserTest {
 
     @BeforeEach
     void openContext() {
-        context = browser.newContext(new com.microsoft.playwright.Browser.NewContextOptions().setViewportSize(1280, 900));
+        open(1280, 900);
+    }
+
+    /** A fresh context and page at this viewport size, in place of the one before. */
+    void open(int width, int height) {
+        if (context != null) {
+            context.close();
+        }
+        context = browser.newContext(new com.microsoft.playwright.Browser.NewContextOptions().setViewportSize(width, height));
         page = context.newPage();
         page.setDefaultTimeout(20_000);
         console.clear();
@@ -54,7 +62,10 @@ abstract class BrowserTest {
 
     @AfterEach
     void closeContext() {
-        context.close();
+        if (context != null) {
+            context.close();
+            context = null;
+        }
     }
 
     /** Opens a page of the UI as a signed-out user and signs in on Keycloak's login page. */

@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @QuarkusTest
 @TestProfile(AuthOn.class)
-class RunControlsBrowserTest {
+class RunControlsBrowserTest extends BrowserTest {
 
     /** A Map over {@code items} numbers whose iterator is one Pass state. */
     static String mapFlow(int items) {
@@ -58,50 +58,6 @@ class RunControlsBrowserTest {
               "Check":{"Type":"Choice","Choices":[{"Variable":"$.ok","IsPresent":true,"Next":"Done"}],"Default":"Boom"},
               "Done":{"Type":"Pass","End":true},
               "Boom":{"Type":"Fail","Error":"NotOk","Cause":"no ok in the input"}}}""";
-
-    @TestHTTPResource("/")
-    URL base;
-
-    static Playwright playwright;
-    static com.microsoft.playwright.Browser browser;
-    BrowserContext context;
-    Page page;
-    final List<String> console = new CopyOnWriteArrayList<>();
-
-    @BeforeAll
-    static void launch() {
-        playwright = Browser.playwrightOrSkip();
-        browser = Browser.launch(playwright);
-    }
-
-    @AfterAll
-    static void close() {
-        if (playwright != null) {
-            playwright.close();
-        }
-    }
-
-    void open(int width, int height) {
-        context = browser.newContext(new com.microsoft.playwright.Browser.NewContextOptions().setViewportSize(width, height));
-        page = context.newPage();
-        page.setDefaultTimeout(20_000);
-        page.onConsoleMessage(message -> console.add(message.type() + ": " + message.text()));
-        page.onPageError(error -> console.add("page error: " + error));
-    }
-
-    @AfterEach
-    void closeContext() {
-        if (context != null) {
-            context.close();
-        }
-    }
-
-    void signIn(String user, String hash) {
-        if (page == null) {
-            open(1280, 900);
-        }
-        Browser.signIn(page, base.toString(), user, hash, console);
-    }
 
     static String run(String flowId, String roles) {
         return as(Tokens.of("scientist")).body("{\"body\":{},\"label\":\"controls\"" + (roles.isEmpty() ? "" : "," + roles) + "}")
@@ -206,9 +162,6 @@ class RunControlsBrowserTest {
             checkAxe(axe, "run at " + size[0]);
             assertThat(fitsTheWidth()).as("run page without horizontal scrolling at " + size[0] + " px").isTrue();
             Browser.screenshot(page, "run-" + size[0] + "px");
-            context.close();
-            context = null;
-            page = null;
         }
     }
 

@@ -35,7 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @QuarkusTest
 @TestProfile(AuthOn.class)
-class WebUiBrowserTest {
+class WebUiBrowserTest extends BrowserTest {
 
     static final String WAIT = "{\"StartAt\":\"Nap\",\"States\":{\"Nap\":{\"Type\":\"Wait\",\"Seconds\":3600,\"End\":true}}}";
     static final String GREET = """
@@ -46,48 +46,6 @@ class WebUiBrowserTest {
             {"type":"object","required":["name","count"],"properties":{
               "name":{"type":"string","title":"Name","minLength":2},
               "count":{"type":"integer","title":"Count","minimum":1}}}""";
-
-    @TestHTTPResource("/")
-    URL base;
-
-    static Playwright playwright;
-    static com.microsoft.playwright.Browser browser;
-    BrowserContext context;
-    Page page;
-    final List<String> console = new java.util.concurrent.CopyOnWriteArrayList<>();
-
-    @BeforeAll
-    static void launch() {
-        playwright = Browser.playwrightOrSkip();
-        browser = Browser.launch(playwright);
-    }
-
-    @AfterAll
-    static void close() {
-        if (playwright != null) {
-            playwright.close();
-        }
-    }
-
-    @BeforeEach
-    void openContext() {
-        context = browser.newContext(new com.microsoft.playwright.Browser.NewContextOptions().setViewportSize(1280, 900));
-        page = context.newPage();
-        page.setDefaultTimeout(20_000);
-        console.clear();
-        page.onConsoleMessage(message -> console.add(message.type() + ": " + message.text()));
-        page.onPageError(error -> console.add("page error: " + error));
-    }
-
-    @AfterEach
-    void closeContext() {
-        context.close();
-    }
-
-    /** Opens a page of the UI as a signed-out user and signs in on Keycloak's login page. */
-    void signIn(String user, String hash) {
-        Browser.signIn(page, base.toString(), user, hash, console);
-    }
 
     /** The form control with exactly this label (state names on the graph may share words with field labels). */
     Locator label(String text) {

@@ -3,13 +3,10 @@ package dev.continuum.engine.app.triggers;
 import dev.continuum.edge.protocol.FileEvent;
 import dev.continuum.engine.domain.triggers.EventOutcome;
 import dev.continuum.engine.domain.triggers.TriggerEvent;
-import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import org.jboss.logging.Logger;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 
 /**
@@ -21,18 +18,11 @@ import java.util.List;
 @ApplicationScoped
 public class FileIngest {
 
-    private static final Logger LOG = Logger.getLogger(FileIngest.class);
-    static final Duration RETRY_FIRST = Duration.ofMillis(200);
-    static final Duration RETRY_MAX = Duration.ofSeconds(10);
-    static final int RETRIES = 30;
-
-    private final TriggerStore store;
-    private final TriggerService triggers;
+    private final MessageIngest ingest;
     private final Clock clock;
 
-    public FileIngest(TriggerStore store, TriggerService triggers, Clock clock) {
-        this.store = store;
-        this.triggers = triggers;
+    public FileIngest(MessageIngest ingest, Clock clock) {
+        this.ingest = ingest;
         this.clock = clock;
     }
 
@@ -40,13 +30,7 @@ public class FileIngest {
     public Uni<List<EventOutcome>> take(String gateway, FileEvent event) {
         TriggerEvent triggerEvent = new TriggerEvent(FileSources.dedupKey(gateway, event),
                 FileSources.payload(gateway, event), clock.instant());
-        return store.active(FileSources.TYPE)
-                .onItem().transformToMulti(found -> Multi.createFrom().iterable(found))
-                .select().where(t -> t.id().toString().equals(event.watchId()) && FileSources.gateway(t).equals(gateway))
-                .onItem().transformToUniAndConcatenate(t -> Uni.createFrom().deferred(() -> triggers.fire(t, triggerEvent))
-                        .onFailure().invoke(e -> LOG.debugf("trigger %s, event %s: %s (retrying)", t.id(),
-                                triggerEvent.dedupKey(), e.getMessage()))
-                        .onFailure().retry().withBackOff(RETRY_FIRST, RETRY_MAX).atMost(RETRIES))
-                .collect().asList();
+        return ingest.deliver(FileSources.TYPE,
+                t -> t.id().toString().equals(event.watchId()) && FileSources.gateway(t).equals(gateway), triggerEvent);
     }
 }

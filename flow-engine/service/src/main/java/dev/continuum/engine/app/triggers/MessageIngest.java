@@ -3,6 +3,7 @@ package dev.continuum.engine.app.triggers;
 import dev.continuum.edge.protocol.Topics;
 import dev.continuum.engine.domain.triggers.BrokerMessages;
 import dev.continuum.engine.domain.triggers.EventOutcome;
+import dev.continuum.engine.domain.triggers.Trigger;
 import dev.continuum.engine.domain.triggers.TriggerEvent;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -12,6 +13,7 @@ import org.jboss.logging.Logger;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * Takes one broker message in: every active trigger of its source type whose topic filter matches gets the event,
@@ -43,9 +45,17 @@ public class MessageIngest {
         var parsed = TriggerEvent.payloadOf(payload);
         TriggerEvent event = new TriggerEvent(BrokerMessages.dedupKey(sourceType, topic, payload, parsed), parsed,
                 clock.instant(), topic);
+        return deliver(sourceType, trigger -> Topics.matches(BrokerMessages.topicFilter(trigger), topic), event);
+    }
+
+    /**
+     * Hands the event to every active trigger of this source type that {@code wants} it, one after the other, each
+     * outcome committed (a passing failure retried) before the Uni completes.
+     */
+    public Uni<List<EventOutcome>> deliver(String sourceType, Predicate<Trigger> wants, TriggerEvent event) {
         return store.active(sourceType)
                 .onItem().transformToMulti(found -> Multi.createFrom().iterable(found))
-                .select().where(trigger -> Topics.matches(BrokerMessages.topicFilter(trigger), topic))
+                .select().where(wants)
                 .onItem().transformToUniAndConcatenate(trigger -> Uni.createFrom().deferred(() -> triggers.fire(trigger, event))
                         .onFailure().invoke(e -> LOG.debugf("trigger %s, event %s: %s (retrying)", trigger.id(), event.dedupKey(), e))
                         .onFailure().retry().withBackOff(RETRY_FIRST, RETRY_MAX).atMost(RETRIES))
