@@ -87,7 +87,7 @@ class TrainingProviderOnSlurmTest {
     @Test
     void aJobRunsToSucceededOnSlurmThroughTheProvidersApi() throws Exception {
         try (ProviderProcess p = provider("succeeds", "--partitions", "gpu-a,gpu-b")) {
-            String id = run(p, demo("--steps", "120", "--checkpoint-every", "40").put("partition", "gpu-b")
+            String id = run(p, demo("--steps", "120", "--step-millis", "100", "--checkpoint-every", "40").put("partition", "gpu-b")
                     .put("gpus_max", 2)).path("action_id").asText();
             JsonNode running = await(p, id, Duration.ofSeconds(120),
                     st -> st.path("details").path("state").asText().equals("running")
