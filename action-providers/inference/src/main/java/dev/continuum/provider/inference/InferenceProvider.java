@@ -115,11 +115,7 @@ public final class InferenceProvider implements ActionProvider {
         JsonNode c = body.path("constraints");
         GatewayPlanner.Demand demand = new GatewayPlanner.Demand(model, c.path("min_gpu_memory_mb").asLong(0),
                 c.path("require_gpu").asBoolean(false), c.hasNonNull("device") ? c.get("device").asText() : null);
-        Instant deadline = clock.instant().plus(body.has("deadline_seconds")
-                ? Duration.ofMillis((long) (body.get("deadline_seconds").asDouble() * 1000)) : DEFAULT_DEADLINE);
-        if (request.deadline() != null && request.deadline().isBefore(deadline)) {
-            deadline = request.deadline();
-        }
+        Instant deadline = deadline(request, clock, DEFAULT_DEADLINE);
 
         PlacementDecision decision = planner.choose(ctx.actionId(), demand, fleet.usable(), dispatcher::pendingFor);
         if (!(decision instanceof PlacementDecision.Placed placed)) {
@@ -235,7 +231,15 @@ public final class InferenceProvider implements ActionProvider {
         return JsonNodeFactory.instance.objectNode().put("device_id", deviceId).put("task_id", taskId);
     }
 
-    private static JsonNode read(String json) {
+    /** {@code deadline_seconds} from now (else {@code fallback}), or the request's own deadline when that is sooner. */
+    static Instant deadline(ActionRequest request, Clock clock, Duration fallback) {
+        JsonNode body = request.body();
+        Instant deadline = clock.instant().plus(body.has("deadline_seconds")
+                ? Duration.ofMillis((long) (body.get("deadline_seconds").asDouble() * 1000)) : fallback);
+        return request.deadline() != null && request.deadline().isBefore(deadline) ? request.deadline() : deadline;
+    }
+
+    static JsonNode read(String json) {
         try {
             return Wire.mapper().readTree(json);
         } catch (IOException e) {

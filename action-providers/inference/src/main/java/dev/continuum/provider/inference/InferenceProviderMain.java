@@ -7,6 +7,7 @@ import dev.continuum.edge.identity.RevocationLog;
 import dev.continuum.edge.messaging.MqttLink;
 import dev.continuum.edge.protocol.Topics;
 import dev.continuum.provider.server.ActionProviderServer;
+import dev.continuum.provider.server.CallerResolver;
 import dev.continuum.provider.server.FileActionStore;
 import dev.continuum.provider.server.ProviderLauncher;
 import dev.continuum.provider.server.ProviderLauncher.Arguments;
@@ -38,16 +39,20 @@ public final class InferenceProviderMain {
             usage: continuum-inference-provider [--port 8093] [--host 0.0.0.0] [--broker 127.0.0.1:1883]
                    [--base-path /providers/inference] [--topic-root continuum] [--client-id continuum-inference]
                    [--embedded-broker] [--mqtt-username U] [--state-dir DIR]
+                   [--model-root DIR [--public-url http://HOST:PORT] [--deploy-roles continuum-admin,continuum-model-deployer]]
                    | --state-dir DIR (--revoke-device ID | --reinstate-device ID)
                    | --bootstrap-token DEVICE | --broker-password
-              serves inference at http://HOST:PORT/BASE; CONTINUUM_EDGE_SECRET signs device credentials
+              serves inference at http://HOST:PORT/BASE; CONTINUUM_EDGE_SECRET signs device credentials;
+              with --model-root, model deployment at http://HOST:PORT/BASE/deploy (files under DIR; gateways
+              fetch them from --public-url/model-files/<token>, default http://127.0.0.1:PORT)
             """;
 
     private InferenceProviderMain() {}
 
     record Settings(int port, String host, String broker, String basePath, String topicRoot, String clientId,
                     boolean embeddedBroker, String mqttUser, Path stateDir, String revoke, String reinstate,
-                    String bootstrapTokenFor, boolean printBrokerPassword) {}
+                    String bootstrapTokenFor, boolean printBrokerPassword, Path modelRoot, String publicUrl,
+                    Set<String> deployRoles) {}
 
     public static void main(String[] args) throws Exception {
         Settings s = ProviderLauncher.settingsOrExit(args, USAGE, InferenceProviderMain::parse);
@@ -106,11 +111,16 @@ public final class InferenceProviderMain {
                 return null;
             }, false));
             // CONTINUUM_AUTH_ENABLED=true: only tokens for continuum-provider-inference with scope actions:inference (docs/auth.md).
-            ProviderServerOptions options = ProviderServerOptions.of(vertx).withCallerResolver(JwtCallerResolver.fromEnvironment(
-                    System.getenv(), "continuum-provider-inference", "actions:inference"));
+            CallerResolver callers = JwtCallerResolver.fromEnvironment(System.getenv(), "continuum-provider-inference",
+                    "actions:inference");
+            ProviderServerOptions options = ProviderServerOptions.of(vertx).withCallerResolver(callers);
             if (s.stateDir() != null) {
                 // actions survive a provider restart; unfinished ones are resumed at mount (ADR 0006)
                 options = options.withStore(new FileActionStore(s.stateDir().resolve("actions")));
+            }
+            if (s.modelRoot() != null) {
+                // before the inference routes: their catch-all under the base path would answer first
+                mountDeployment(router, s, cloud, callers, options);
             }
             ActionProviderServer.mount(router, s.basePath(),
                     new InferenceProvider(cloud.fleet(), cloud.dispatcher(), new GatewayPlanner(Clock.systemUTC()), Clock.systemUTC()),
@@ -128,11 +138,34 @@ public final class InferenceProviderMain {
         System.out.println("inference provider on http://127.0.0.1:" + port + s.basePath() + " (broker " + s.broker() + ")");
     }
 
+    /**
+     * Model deployment at {@code BASE/deploy} with the inference provider's audience and scope, for callers with
+     * one of {@code --deploy-roles} when tokens are checked; the files gateways fetch at {@code /model-files}.
+     */
+    private static void mountDeployment(io.vertx.ext.web.Router router, Settings s, EdgeCloud cloud, CallerResolver callers,
+                                        ProviderServerOptions options) throws java.io.IOException {
+        Path staging = s.stateDir() != null ? s.stateDir().resolve("staged-models")
+                : java.nio.file.Files.createTempDirectory("continuum-staged-models");
+        String publicUrl = s.publicUrl() != null ? s.publicUrl() : "http://127.0.0.1:" + s.port();
+        StagedModels staged = new StagedModels(staging, publicUrl + "/model-files");
+        staged.mount(router, "/model-files");
+        boolean authOn = "true".equalsIgnoreCase(System.getenv().getOrDefault("CONTINUUM_AUTH_ENABLED", "false"));
+        ProviderServerOptions deployOptions = authOn ? options.withCallerResolver(new RoleRequired(callers, s.deployRoles()))
+                : options;
+        if (s.stateDir() != null) {
+            deployOptions = deployOptions.withStore(new FileActionStore(s.stateDir().resolve("deployments")));
+        }
+        ActionProviderServer.mount(router, s.basePath() + "/deploy", new ModelDeployProvider(cloud.fleet(), cloud.dispatcher(),
+                staged, s.modelRoot(), Clock.systemUTC()), deployOptions);
+        System.out.println("model deployment from " + s.modelRoot() + " at " + s.basePath() + "/deploy"
+                + (authOn ? " (roles " + s.deployRoles() + ")" : ""));
+    }
+
     /** Returns null when help was asked for. */
     static Settings parse(String[] args) {
         Arguments a = Arguments.parse(args, Set.of("--port", "--host", "--broker", "--base-path", "--topic-root",
                 "--client-id", "--bootstrap-token", "--mqtt-username", "--state-dir", "--revoke-device",
-                "--reinstate-device"), Set.of("--embedded-broker", "--broker-password"));
+                "--reinstate-device", "--model-root", "--public-url", "--deploy-roles"), Set.of("--embedded-broker", "--broker-password"));
         if (a == null) {
             return null;
         }
@@ -145,6 +178,8 @@ public final class InferenceProviderMain {
                 a.text("--client-id", "continuum-inference"), a.flag("--embedded-broker"),
                 a.text("--mqtt-username").orElse(System.getenv("CONTINUUM_MQTT_USERNAME")), a.path("--state-dir").orElse(null),
                 a.text("--revoke-device").orElse(null), a.text("--reinstate-device").orElse(null),
-                a.text("--bootstrap-token").orElse(null), a.flag("--broker-password"));
+                a.text("--bootstrap-token").orElse(null), a.flag("--broker-password"), a.path("--model-root").orElse(null),
+                a.text("--public-url").orElse(null),
+                Set.of(a.text("--deploy-roles", "continuum-admin,continuum-model-deployer").split(",")));
     }
 }
