@@ -1,7 +1,6 @@
 package dev.continuum.engine.app;
 
 import dev.continuum.engine.config.EngineConfig;
-import dev.continuum.flow.run.RunState;
 import dev.continuum.flow.run.RunStatus;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -13,11 +12,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
-import java.util.UUID;
 
 /**
  * Tells a run's owner that it reached a status its activity_notification_policy names (Globus: INACTIVE, SUCCEEDED,
- * FAILED). Sent after the transition is committed, off the run's path: a slow or failing channel never delays or
+ * FAILED). A consumer of the run-event stream (adapters/messaging/RunEventFeeds): it hears of a change only after
+ * the change is committed, off the run's path: a slow or failing channel never delays or
  * fails the run. Each channel is retried with backoff; what is still undelivered when the engine stops is lost
  * (notices are a courtesy, the run's status and log are the record).
  */
@@ -32,33 +31,40 @@ public class Notifications {
 
     private final List<Notifier> channels;
     private final Clock clock;
+    private final RunStore runs;
     private final int attempts;
     private final Duration backoff;
 
     @Inject
-    public Notifications(Instance<Notifier> channels, Clock clock, EngineConfig config) {
-        this(channels.stream().toList(), clock, config.notifications().attempts(), config.notifications().backoff());
+    public Notifications(Instance<Notifier> channels, Clock clock, EngineConfig config, RunStore runs) {
+        this(channels.stream().toList(), clock, config.notifications().attempts(), config.notifications().backoff(), runs);
     }
 
-    Notifications(List<Notifier> channels, Clock clock, int attempts, Duration backoff) {
+    Notifications(List<Notifier> channels, Clock clock, int attempts, Duration backoff, RunStore runs) {
+        this.runs = runs;
         this.channels = List.copyOf(channels);
         this.clock = clock;
         this.attempts = attempts;
         this.backoff = backoff;
     }
 
-    /** A run's state moved from {@code before} (null at start) to {@code after}, committed: notify if asked to. */
-    public void changed(UUID runId, RunState before, RunState after) {
-        RunStatus status = after.status();
-        if (before != null && before.status() == status || !after.notifyOn().contains(status.name())) {
+    /**
+     * A committed change from the run-event stream: notify the owner if the run's policy names its new status. The
+     * notice's e-mail address is read from the run (the stream carries none); a run gone meanwhile gets no notice.
+     */
+    public void changed(RunChanged change) {
+        if (!change.notifyOwner()) {
             return;
         }
-        RunNotice notice = new RunNotice(runId, UUID.fromString(after.flowId()), after.flowVersion(), after.userId(), after.label(), status.name(),
-                status == RunStatus.FAILED ? after.error().orElse(null) : null, clock.instant(), after.notifyEmail());
-        List<Notifier> carriers = channels.stream().filter(channel -> channel.carries(notice)).toList();
-        LOG.debugf("run %s is %s: notice by %s (of %d channels)", runId, status, carriers.stream().map(Notifier::channel).toList(),
-                channels.size());
-        carriers.forEach(channel -> deliver(channel, notice));
+        Uni.createFrom().deferred(() -> runs.find(change.runId())).subscribe().with(found -> found.ifPresent(run -> {
+            RunNotice notice = new RunNotice(change.runId(), change.flowId(), change.flowVersion(), change.owner(), change.label(),
+                    change.status(), change.error(), clock.instant(), run.state().notifyEmail());
+            List<Notifier> carriers = channels.stream().filter(channel -> channel.carries(notice)).toList();
+            LOG.debugf("run %s is %s: notice by %s (of %d channels)", change.runId(), change.status(),
+                    carriers.stream().map(Notifier::channel).toList(), channels.size());
+            carriers.forEach(channel -> deliver(channel, notice));
+        }), failure -> LOG.warnf("no notice for run %s (%s): could not read it: %s", change.runId(), change.status(),
+                failure.getMessage()));
     }
 
     private void deliver(Notifier channel, RunNotice notice) {

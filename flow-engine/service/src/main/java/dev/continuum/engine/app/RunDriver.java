@@ -48,7 +48,7 @@ public class RunDriver implements Driver {
     private final CallbackUrls callbacks;
     private final EventLoop loop;
     private final EngineMetrics metrics;
-    private final Notifications notifications;
+    private final RunChanges changes;
     private final String instanceId;
     private final Set<UUID> driving = ConcurrentHashMap.newKeySet();
     private final Set<UUID> nudged = ConcurrentHashMap.newKeySet();
@@ -69,9 +69,9 @@ public class RunDriver implements Driver {
 
     public RunDriver(RunStore runs, FlowInterpreters interpreters, ActionGateway gateway, ProviderTokens tokens, Clock clock,
                      EngineConfig config, CallbackUrls callbacks, EventLoop loop, EngineMetrics metrics,
-                     Notifications notifications) {
+                     RunChanges changes) {
         this.tokens = tokens;
-        this.notifications = notifications;
+        this.changes = changes;
         this.runs = runs;
         this.interpreters = interpreters;
         this.gateway = gateway;
@@ -246,7 +246,7 @@ public class RunDriver implements Driver {
                         return Uni.createFrom().voidItem();
                     }
                     metrics.transitionsCommitted(log.size());
-                    notifications.changed(runId, state, next);
+                    changes.committed(RunChanged.of(runId, state, next, now));
                     fireAndForget(runId, afterCommit, next.status().finished());
                     return more ? turn(runId, interpreter, next, now, nudged.contains(runId)) : Uni.createFrom().voidItem();
                 });

@@ -64,13 +64,13 @@ public class RunService {
     private final Driver driver;
     private final ProviderTokens tokens;
     private final Clock clock;
-    private final Notifications notifications;
+    private final RunChanges changes;
     private final int maxStateBytes;
 
     public RunService(FlowService flows, FlowInterpreters interpreters, RunStore runs, Driver driver,
-                      ProviderTokens tokens, Clock clock, EngineConfig config, Notifications notifications) {
+                      ProviderTokens tokens, Clock clock, EngineConfig config, RunChanges changes) {
         this.tokens = tokens;
-        this.notifications = notifications;
+        this.changes = changes;
         this.flows = flows;
         this.interpreters = interpreters;
         this.runs = runs;
@@ -131,7 +131,7 @@ public class RunService {
                             work ? driver.leaseUntil() : null))
                     .onFailure().call(() -> tokens.forget(runId).onFailure().recoverWithNull())
                     .invoke(() -> {
-                        notifications.changed(runId, null, step.state());
+                        changes.committed(RunChanged.of(runId, null, step.state(), now));
                         if (work) {
                             driver.launch(runId, run);
                         }
@@ -332,7 +332,7 @@ public class RunService {
                                 throw EngineError.conflict("Run changed",
                                         "Run " + runId + " was redriven or changed meanwhile; reload it and try again.");
                             }
-                            notifications.changed(runId, null, step.state());
+                            changes.committed(RunChanged.of(runId, run.state(), step.state(), now));
                             if (wake != null && !wake.isAfter(now)) {
                                 driver.nudge(runId);
                             }

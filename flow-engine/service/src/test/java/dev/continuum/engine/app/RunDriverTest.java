@@ -133,7 +133,7 @@ class RunDriverTest {
         EngineSettings settings = new EngineSettings(id);
         return new RunDriver(store, new FlowInterpreters(new OneFlow(), settings), gateway, new CountingTokens(), clock,
                 settings, new CallbackUrls(new SelfUrl(settings)), Runnable::run, n -> { },
-                new Notifications(List.of(), clock, 1, java.time.Duration.ofSeconds(1)));
+                change -> { });
     }
 
     /** One engine instance: its own driver, provider calls and tokens over the shared store and clock. */
@@ -149,7 +149,7 @@ class RunDriverTest {
             gateway = new ScriptedGateway(clock, holdStart);
             driver = new RunDriver(store, interpreters, gateway, tokens, clock, settings,
                     new CallbackUrls(new SelfUrl(settings)), Runnable::run, transitions::addAndGet,
-                    new Notifications(List.of(), clock, 1, java.time.Duration.ofSeconds(1)));
+                    change -> { });
         }
     }
 

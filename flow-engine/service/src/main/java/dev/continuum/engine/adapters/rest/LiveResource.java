@@ -2,6 +2,8 @@ package dev.continuum.engine.adapters.rest;
 
 import dev.continuum.engine.app.CurrentCaller;
 import dev.continuum.engine.app.EventLoop;
+import dev.continuum.engine.adapters.messaging.RunEventFeeds;
+import dev.continuum.engine.app.RunChanged;
 import dev.continuum.engine.app.RunQuery;
 import dev.continuum.engine.app.RunService;
 import dev.continuum.engine.app.Viewer;
@@ -18,12 +20,15 @@ import jakarta.ws.rs.core.UriInfo;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.jboss.resteasy.reactive.RestStreamElementType;
 
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
- * Live views for the web UI as server-sent events: the engine looks every {@code continuum.ui.live-interval}
- * and sends the page or run only when it changed (so an idle stream costs one query per interval and no
- * traffic). Same access rules and parameters as GET /runs and GET /runs/{id}; a bearer token is needed as for
+ * Live views for the web UI as server-sent events, fed by the run-event stream (RunEventFeeds): a committed change
+ * makes the engine look again at once and send the page or run if it changed. Changes the stream does not carry —
+ * those committed by another engine instance, a label edited with PUT, an event lost in a crash — are found by a
+ * look every {@code continuum.ui.live-interval} (default 5 s), so the list stays the source of truth. Looks are never
+ * stacked: changes that come while one is under way make one more look after it. Same access rules and parameters as GET /runs and GET /runs/{id}; a bearer token is needed as for
  * every API (the browser reads the stream with fetch, which can send the header; EventSource cannot).
  */
 @Path("/live")
@@ -33,8 +38,10 @@ public class LiveResource {
     private final CurrentCaller caller;
     private final EventLoop loop;
     private final WebUiConfig config;
+    private final RunEventFeeds feeds;
 
-    public LiveResource(RunService runs, CurrentCaller caller, EventLoop loop, WebUiConfig config) {
+    public LiveResource(RunService runs, CurrentCaller caller, EventLoop loop, WebUiConfig config, RunEventFeeds feeds) {
+        this.feeds = feeds;
         this.runs = runs;
         this.caller = caller;
         this.loop = loop;
@@ -50,7 +57,7 @@ public class LiveResource {
         ListParams params = ListParams.of(uri.getQueryParameters(), Listings.RUN_PARAMS);
         RunQuery query = Listings.runs(params);
         Viewer viewer = caller.viewer();
-        return changes(() -> runs.list(query, viewer)
+        return changes(change -> true, () -> runs.list(query, viewer)
                 .map(page -> Listings.page(page, run -> Views.Run.of(run, viewer, false), query.limit(), params, Views.RunPage::new)));
     }
 
@@ -65,17 +72,21 @@ public class LiveResource {
         Viewer viewer = caller.viewer();
         // checked before the stream starts (this worker thread waits), so a run you may not see is a plain 404 problem
         onLoop(() -> runs.get(id, viewer)).await().atMost(java.time.Duration.ofSeconds(30));
-        return changes(() -> runs.get(id, viewer).flatMap(runs::withFlow).map(found -> Views.Run.of(found, viewer, false)));
+        return changes(change -> change.runId().equals(id), () -> runs.get(id, viewer).flatMap(runs::withFlow).map(found -> Views.Run.of(found, viewer, false)));
     }
 
-    /** Polls on the engine's event loop (the database clients need a Vert.x context) and drops repeats. */
-    private <T> Multi<T> changes(Supplier<Uni<T>> read) {
+    /**
+     * Reads on the engine's event loop (the database clients need a Vert.x context) when a relevant change comes or the
+     * fallback interval passes, and drops repeats. A signal that comes during a read is kept (the latest only), so the
+     * change it stands for is never missed and a burst of changes costs one more read, not one each.
+     */
+    private <T> Multi<T> changes(Predicate<RunChanged> relevant, Supplier<Uni<T>> read) {
         Uni<T> onLoop = onLoop(read);
-        return Multi.createBy().concatenating().streams(
-                        onLoop.toMulti(),
-                        // a tick while the last look is still running (a busy machine) is dropped, not a failed stream
-                        Multi.createFrom().ticks().every(config.liveInterval()).onOverflow().drop().onItem()
-                                .transformToUniAndConcatenate(tick -> onLoop))
+        Multi<Object> signals = Multi.createBy().merging().streams(
+                feeds.changes().select().where(relevant).onItem().castTo(Object.class),
+                Multi.createFrom().ticks().every(config.liveInterval()).onItem().castTo(Object.class));
+        return Multi.createBy().concatenating().streams(onLoop.toMulti(),
+                        signals.onOverflow().dropPreviousItems().onItem().transformToUniAndConcatenate(signal -> onLoop))
                 .skip().repetitions();
     }
 

@@ -21,7 +21,10 @@ public interface WebUiConfig {
      */
     java.util.Optional<java.net.URI> plannerUrl();
 
-    /** How often the live views (server-sent events under /live) look for changes. */
-    @WithDefault("1s")
+    /**
+     * How often the live views (server-sent events under /live) look for changes the run-event stream does not carry
+     * (another instance's commits, edits with PUT); changes committed here are sent at once, without waiting for it.
+     */
+    @WithDefault("5s")
     Duration liveInterval();
 }
