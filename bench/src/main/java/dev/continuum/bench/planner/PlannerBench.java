@@ -18,8 +18,8 @@ import dev.continuum.placement.planner.SiteStatus;
 import dev.continuum.placement.trace.ClusterReader;
 
 import java.io.IOException;
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -45,7 +45,8 @@ import java.util.TreeMap;
  * near its size); every 10th step one gateway's heartbeat changes the inventory. One thread, as the planner runs.
  */
 public final class PlannerBench {
-    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final com.sun.management.ThreadMXBean THREADS =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     private static final String[] MODELS = {"resnet", "bert"};
 
     public static void main(String[] args) {
@@ -187,7 +188,11 @@ public final class PlannerBench {
             for (String kind : List.of("inference", "training", "completion", "heartbeat")) {
                 wall.put(kind, new ArrayList<>(decisions));
                 cpu.put(kind, new ArrayList<>(decisions));
+                allocated.put(kind, new long[1]);
             }
+            List<GarbageCollectorMXBean> collectors = ManagementFactory.getGarbageCollectorMXBeans();
+            long gcCount = collectors.stream().mapToLong(GarbageCollectorMXBean::getCollectionCount).sum();
+            long gcMillis = collectors.stream().mapToLong(GarbageCollectorMXBean::getCollectionTime).sum();
             long t = System.nanoTime();
             long c = THREADS.getCurrentThreadCpuTime();
             steps(decisions, wall, cpu);
@@ -196,15 +201,22 @@ public final class PlannerBench {
             int calls = wall.values().stream().mapToInt(List::size).sum();
             System.out.printf(Locale.ROOT, "  %,d calls (after a warm-up of as many) in %.2f s wall, %.2f s thread CPU: %,.0f calls/s wall, %,.0f calls per CPU-second; load average %s%n",
                     calls, seconds, cpuSeconds, calls / seconds, calls / cpuSeconds, loadAverage());
-            System.out.printf(Locale.ROOT, "  queue now %,d waiting, %,d running; live heap after GC %d MB%n",
-                    waitingJobs, running.size(), liveHeapMb());
+            System.out.printf(Locale.ROOT, "  queue now %,d waiting, %,d running; %d young collections, %d ms in GC; live heap after GC %d MB%n",
+                    waitingJobs, running.size(),
+                    collectors.stream().mapToLong(GarbageCollectorMXBean::getCollectionCount).sum() - gcCount,
+                    collectors.stream().mapToLong(GarbageCollectorMXBean::getCollectionTime).sum() - gcMillis,
+                    liveHeapMb());
             for (String kind : wall.keySet()) {
                 Percentiles w = Percentiles.of(wall.get(kind));
                 Percentiles p = Percentiles.of(cpu.get(kind));
-                System.out.printf(Locale.ROOT, "  %-10s %,7d calls  wall p50 %7.1f µs p99 %8.1f µs max %9.1f µs   thread CPU p50 %7.1f µs p99 %8.1f µs%n",
-                        kind, w.count(), w.p50(), w.p99(), w.max(), p.p50(), p.p99());
+                System.out.printf(Locale.ROOT, "  %-10s %,7d calls  wall p50 %7.1f µs p99 %8.1f µs max %9.1f µs   thread CPU p50 %7.1f µs p99 %8.1f µs   allocated %5.1f kB a call%n",
+                        kind, w.count(), w.p50(), w.p99(), w.max(), p.p50(), p.p99(),
+                        allocated.get(kind)[0] / 1e3 / Math.max(1, w.count()));
             }
         }
+
+        /** Bytes allocated by the measured calls of each kind: what makes the young collections. */
+        private final Map<String, long[]> allocated = new TreeMap<>();
 
         private void steps(int n, Map<String, List<Double>> wall, Map<String, List<Double>> cpu) {
             for (int i = 0; i < n; i++) {
@@ -224,8 +236,9 @@ public final class PlannerBench {
             }
         }
 
-        private static void timed(Map<String, List<Double>> wall, Map<String, List<Double>> cpu, String kind,
-                                  Runnable step) {
+        private void timed(Map<String, List<Double>> wall, Map<String, List<Double>> cpu, String kind,
+                           Runnable step) {
+            long a = THREADS.getCurrentThreadAllocatedBytes();
             long c = THREADS.getCurrentThreadCpuTime();
             long t = System.nanoTime();
             step.run();
@@ -233,6 +246,7 @@ public final class PlannerBench {
             if (wall != null) {
                 wall.get(kind).add(dt / 1e3);
                 cpu.get(kind).add((THREADS.getCurrentThreadCpuTime() - c) / 1e3);
+                allocated.get(kind)[0] += THREADS.getCurrentThreadAllocatedBytes() - a;
             }
         }
     }

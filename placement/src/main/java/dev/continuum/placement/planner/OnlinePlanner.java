@@ -33,6 +33,8 @@ public final class OnlinePlanner implements Planner {
     /** Gateways of inference jobs taken back after a restart that have not reported yet: not stranded before they do. */
     private final java.util.Set<String> awaitedAfterRestore = new java.util.HashSet<>();
     private Inventory inventory = Inventory.empty();
+    /** Lookups into {@link #inventory}, rebuilt at each update. */
+    private InventoryIndex index = InventoryIndex.of(inventory);
 
     public OnlinePlanner(PlannerConfig config) {
         this.config = config;
@@ -51,14 +53,19 @@ public final class OnlinePlanner implements Planner {
 
     @Override
     public List<PlacementDecision> update(Inventory next, long nowMillis) {
-        for (Cluster c : next.clusters()) {
-            String site = c.site().name();
-            if (!next.statusOf(c).equals(inventory.status().get(site))) {
-                pending.remove(site);
+        InventoryIndex nextIndex = index.next(next);
+        // only sites with tasks pending can lose them: visiting those, not all 1,458 sites, keeps a heartbeat cheap
+        pending.keySet().removeIf(site -> {
+            SiteStatus before = inventory.status().get(site);
+            if (before != null && before == next.status().get(site)) {
+                return false; // the same report: a heartbeat changes one site's status and keeps the others'
             }
-        }
+            Cluster c = nextIndex.cluster(site);
+            return c != null && !next.statusOf(c).equals(before);
+        });
         inventory = next;
-        awaitedAfterRestore.removeIf(site -> next.cluster(site) != null);
+        index = nextIndex;
+        awaitedAfterRestore.removeIf(site -> nextIndex.cluster(site) != null);
         inference.update(next);
         List<PlacementDecision> out = updateTraining(next, nowMillis / 1000.0);
         out.addAll(replaceStranded(next, nowMillis));
@@ -73,7 +80,7 @@ public final class OnlinePlanner implements Planner {
     private List<PlacementDecision> replaceStranded(Inventory next, long nowMillis) {
         List<String> gone = new ArrayList<>();
         for (String site : inFlight.keySet()) {
-            Cluster c = next.cluster(site);
+            Cluster c = index.cluster(site);
             if (c == null && awaitedAfterRestore.contains(site)) {
                 continue; // its gateway has not reported since the restart; its retained status is on the way
             }
@@ -84,7 +91,7 @@ public final class OnlinePlanner implements Planner {
         gone.sort(Comparator.naturalOrder());
         List<PlacementDecision> out = new ArrayList<>();
         for (String site : gone) {
-            String why = next.cluster(site) == null ? "left the inventory" : "went offline";
+            String why = index.cluster(site) == null ? "left the inventory" : "went offline";
             for (PlacementRequest r : inFlight.remove(site).values()) {
                 PlacementDecision d = placeInference(r, nowMillis);
                 if (d instanceof PlacementDecision.Placed p) {
@@ -157,7 +164,7 @@ public final class OnlinePlanner implements Planner {
 
     @Override
     public PlacementResult place(PlacementRequest request, long nowMillis) {
-        RequestValidator.validate(request, inventory, nowMillis, lending);
+        RequestValidator.validate(request, index, nowMillis, lending);
         if (request.kind() == Kind.INFERENCE) {
             return PlacementResult.of(placeInference(request, nowMillis));
         }
@@ -215,7 +222,7 @@ public final class OnlinePlanner implements Planner {
             if (r.request().kind() == Kind.INFERENCE) {
                 if (r.last() instanceof PlacementDecision.Placed) {
                     // still running there as far as anyone knows; the next heartbeat counts it in the queue
-                    if (inventory.cluster(site) == null) {
+                    if (index.cluster(site) == null) {
                         awaitedAfterRestore.add(site);
                     }
                     pending.merge(site, 1, Integer::sum);
@@ -287,7 +294,7 @@ public final class OnlinePlanner implements Planner {
         if (there != null && there.remove(c.requestId()) != null && there.isEmpty()) {
             inFlight.remove(c.site());
         }
-        Cluster cluster = inventory.cluster(c.site());
+        Cluster cluster = index.cluster(c.site());
         if (cluster != null) {
             costs.observeCompute(c.model(), c.site(), gpuModelOf(cluster), c.computeMillis());
         }

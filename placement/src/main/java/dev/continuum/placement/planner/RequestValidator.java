@@ -1,7 +1,6 @@
 package dev.continuum.placement.planner;
 
 import dev.continuum.placement.model.Cluster;
-import dev.continuum.placement.model.NodeSpec;
 import dev.continuum.placement.model.Partition;
 import dev.continuum.placement.planner.InvalidRequestException.FieldError;
 import dev.continuum.placement.planner.PlacementRequest.Kind;
@@ -21,20 +20,16 @@ final class RequestValidator {
     private RequestValidator() {
     }
 
-    static void validate(PlacementRequest r, Inventory inventory, long nowMillis, boolean lending) {
+    static void validate(PlacementRequest r, InventoryIndex index, long nowMillis, boolean lending) {
+        Inventory inventory = index.inventory();
         List<FieldError> errors = new ArrayList<>();
         if (r.deadlineEpochSeconds() > 0 && r.deadlineEpochSeconds() * 1000 <= nowMillis) {
             errors.add(new FieldError("deadlineEpochSeconds", "is in the past: "
                     + Instant.ofEpochSecond(r.deadlineEpochSeconds()) + " is not after now, " + Instant.ofEpochMilli(nowMillis)));
         }
-        List<Cluster> sites = new ArrayList<>();
-        for (Cluster c : inventory.clusters()) {
-            if (inventory.statusOf(c).serves(r.kind())) {
-                sites.add(c);
-            }
-        }
+        InventoryIndex.KindView serving = index.serving(r.kind());
         if (r.kind() == Kind.INFERENCE) {
-            checkModel(r, inventory, sites, errors);
+            checkModel(r, serving, errors);
             for (int i = 0; i < r.data().size(); i++) {
                 String endpoint = r.data().get(i).endpointId();
                 if (!inventory.siteByEndpoint().containsKey(endpoint)) {
@@ -43,42 +38,29 @@ final class RequestValidator {
                 }
             }
         }
-        boolean gpuModelsKnown = checkGpuModels(r, sites, errors);
-        if (gpuModelsKnown && !sites.isEmpty()) {
-            checkGpuCount(r, sites, lending, errors);
+        boolean gpuModelsKnown = checkGpuModels(r, serving, errors);
+        if (gpuModelsKnown && !serving.sites().isEmpty()) {
+            checkGpuCount(r, index, serving.sites(), lending, errors);
         }
         if (!errors.isEmpty()) {
             throw new InvalidRequestException(errors);
         }
     }
 
-    private static void checkModel(PlacementRequest r, Inventory inventory, List<Cluster> sites, List<FieldError> errors) {
+    private static void checkModel(PlacementRequest r, InventoryIndex.KindView serving, List<FieldError> errors) {
         if (r.model().isBlank()) {
             errors.add(new FieldError("model", "is required for inference"));
             return;
         }
-        Set<String> known = new TreeSet<>();
-        for (Cluster c : sites) {
-            Set<String> models = inventory.statusOf(c).models();
-            if (models.isEmpty()) {
-                return; // this site loads any model on demand: no name is unknown
-            }
-            known.addAll(models);
-        }
-        if (!known.isEmpty() && !known.contains(r.model())) {
+        // a site listing no models loads any on demand: then no name is unknown
+        Set<String> known = serving.loadedModels();
+        if (!serving.anyModel() && !known.isEmpty() && !known.contains(r.model())) {
             errors.add(new FieldError("model", "unknown model '" + r.model() + "'; the inventory has " + known));
         }
     }
 
-    private static boolean checkGpuModels(PlacementRequest r, List<Cluster> sites, List<FieldError> errors) {
-        Set<String> known = new TreeSet<>();
-        for (Cluster c : sites) {
-            for (NodeSpec n : c.nodes()) {
-                if (n.gpus() > 0) {
-                    known.add(n.gpuModel());
-                }
-            }
-        }
+    private static boolean checkGpuModels(PlacementRequest r, InventoryIndex.KindView serving, List<FieldError> errors) {
+        Set<String> known = serving.gpuModels();
         boolean ok = true;
         for (String m : new TreeSet<>(r.demand().gpuModels())) {
             if (!known.contains(m)) {
@@ -90,22 +72,20 @@ final class RequestValidator {
         return ok;
     }
 
-    private static void checkGpuCount(PlacementRequest r, List<Cluster> sites, boolean lending, List<FieldError> errors) {
+    private static void checkGpuCount(PlacementRequest r, InventoryIndex index, List<Cluster> sites, boolean lending,
+                                      List<FieldError> errors) {
         int need = r.neededGpus();
         if (need == 0) {
             return;
         }
+        Set<String> accepted = r.demand().gpuModels();
         int largestNode = 0;
         int largestCluster = 0;
         String largestName = "";
         for (Cluster c : sites) {
-            int total = 0;
-            for (NodeSpec n : c.nodes()) {
-                if (r.demand().acceptsModel(n.gpuModel())) {
-                    largestNode = Math.max(largestNode, n.gpus());
-                    total += n.gpus();
-                }
-            }
+            InventoryIndex.GpuShape shape = index.shape(c);
+            largestNode = Math.max(largestNode, shape.largestNode(accepted));
+            int total = shape.total(accepted);
             if (total > largestCluster) {
                 largestCluster = total;
                 largestName = c.site().name();

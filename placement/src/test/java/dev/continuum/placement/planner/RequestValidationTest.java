@@ -90,4 +90,24 @@ class RequestValidationTest {
 
         assertRefused(() -> planner.place(r, NOW), "deadlineEpochSeconds", "is in the past");
     }
+
+    @Test
+    void shouldJudgeARequestByTheInventoryAsItIsNowWhenSitesChange() {
+        PlacementRequest sixteen = PlacementRequest.training("t1", Demand.wholeGpus(24), "", 3600);
+        PlacementRequest llama = PlacementRequest.inference("r1", "llama", Demand.wholeGpus(1), List.of(), 0);
+        assertRefused(() -> planner.place(sixteen, NOW), "minGpus", "the largest training cluster (dc-a100) has 16");
+
+        // the training cluster grows and the pool loads another model, with the other sites' reports unchanged
+        Inventory grown = new World().gateway("gw-1", "T4", 0, "resnet", "bert")
+                .pool("dc-pool", 2, 0).link("gw-1", "dc-pool", 1, 10)
+                .training("dc-a100", 4, 8, "A100", new Partition("vision", 8))
+                .status("dc-pool", SiteStatus.inference(0, Set.of("resnet", "llama"))).inventory();
+        planner.update(grown, NOW + 1);
+
+        org.assertj.core.api.Assertions.assertThat(planner.place(sixteen, NOW + 2).decision())
+                .isInstanceOf(PlacementDecision.Placed.class);
+        org.assertj.core.api.Assertions.assertThat(planner.place(llama, NOW + 3).decision())
+                .isInstanceOfSatisfying(PlacementDecision.Placed.class, p -> org.assertj.core.api.Assertions
+                        .assertThat(p.chosen().site()).isEqualTo("dc-pool"));
+    }
 }
