@@ -64,10 +64,15 @@ public final class ContinuumSimulator {
 
         /** Median |predicted − actual| / actual over the planner's jobs (NaN for the baselines). */
         public double medianPredictionError() {
+            return predictionError(0.5);
+        }
+
+        /** The {@code q} quantile of |predicted − actual| / actual over the planner's jobs (NaN for the baselines). */
+        public double predictionError(double q) {
             double[] e = outcomes.stream().filter(o -> o.predictedMillis() > 0)
                     .mapToDouble(o -> Math.abs(o.predictedMillis() - o.latencyMillis()) / (double) Math.max(1, o.latencyMillis()))
                     .sorted().toArray();
-            return e.length == 0 ? Double.NaN : e[e.length / 2];
+            return e.length == 0 ? Double.NaN : e[(int) Math.min(e.length - 1, Math.floor(q * e.length))];
         }
     }
 

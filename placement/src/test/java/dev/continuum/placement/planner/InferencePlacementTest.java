@@ -31,7 +31,8 @@ class InferencePlacementTest {
             assertThat(dc.latency().transferMillis()).isEqualTo(40_020); // 50 MB over 10 Mbit/s + 20 ms
             assertThat(dc.explanation()).contains("47.7 MiB from gw-1 at 10.0 Mbit/s configured");
         });
-        assertThat(p.reasons().getFirst()).startsWith("gw-1: predicted 300 ms, the fastest of 2 sites");
+        // two tasks ahead on one worker: the running one half done, then the other, then this one
+        assertThat(p.reasons().getFirst()).startsWith("gw-1: predicted 250 ms, the fastest of 2 sites");
     }
 
     @Test
@@ -42,7 +43,48 @@ class InferencePlacementTest {
 
         assertThat(p.chosen().site()).isEqualTo("dc");
         assertThat(p.chosen().latency().transferMillis()).isEqualTo(100); // 10 MB at 1 Gbit/s + 20 ms
-        assertThat(p.alternatives().getFirst().explanation()).contains("queue 2000 ms (20 tasks waiting × 100 ms");
+        assertThat(p.alternatives().getFirst().explanation())
+                .contains("queue 1950 ms (20 tasks ahead × 100 ms over 1 worker, the running one half done)");
+    }
+
+    @Test
+    void shouldPredictNoWaitWhileAWorkerOfThePoolIsFree() {
+        OnlinePlanner planner = planner(new World().gateway("gw-1", "T4", 40, "resnet").pool("dc", 1, 3)
+                .link("gw-1", "dc", 1, 20).inventory());
+
+        PlacementDecision.Placed p = placed(planner.place(classify("r1", "ep-gw-1", 10 * MB, 0), NOW));
+
+        assertThat(p.chosen().site()).isEqualTo("dc");
+        assertThat(p.chosen().latency().queueMillis()).isZero();
+        assertThat(p.chosen().explanation()).contains("queue 0 ms (3 tasks ahead, 4 workers: one is free)");
+    }
+
+    @Test
+    void shouldCountTheQueueDrainingWhileTheInputMoves() {
+        // 8 tasks ahead on 4 workers: a worker frees in (8 − 4 + 0.5) × 100 / 4 = 113 ms; the input takes 100 ms
+        OnlinePlanner planner = planner(new World().gateway("gw-1", "T4", 40, "resnet").pool("dc", 1, 8)
+                .link("gw-1", "dc", 1, 20).inventory());
+
+        PlacementDecision.Placed p = placed(planner.place(classify("r1", "ep-gw-1", 10 * MB, 0), NOW));
+
+        assertThat(p.chosen().latency().transferMillis()).isEqualTo(100);
+        assertThat(p.chosen().latency().queueMillis()).isEqualTo(13);
+        assertThat(p.chosen().explanation()).contains("less the 100 ms it drains while the input moves");
+    }
+
+    @Test
+    void shouldQueueAnInputBehindTheInputsItAlreadySentOverTheSameLink() {
+        OnlinePlanner planner = planner(edgeAndDatacenter(32, 0.1).inventory());
+
+        PlacementDecision.Placed first = placed(planner.place(classify("r1", "ep-gw-1", 10 * MB, 0), NOW));
+        PlacementDecision.Placed second = placed(planner.place(classify("r2", "ep-gw-1", 10 * MB, 0), NOW + 100));
+        PlacementDecision.Placed later = placed(planner.place(classify("r3", "ep-gw-1", 10 * MB, 0), NOW + 5_000));
+
+        assertThat(first.chosen().latency().transferMillis()).isEqualTo(820); // 10 MB at 100 Mbit/s + 20 ms
+        // the link is busy with r1's input until NOW + 800: r2's starts then
+        assertThat(second.chosen().latency().transferMillis()).isEqualTo(700 + 820);
+        assertThat(second.chosen().explanation()).contains("after 700 ms of inputs already on the link");
+        assertThat(later.chosen().latency().transferMillis()).isEqualTo(820);
     }
 
     @Test

@@ -55,9 +55,10 @@ class ContinuumSimulatorTest {
         for (Choice c : Choice.values()) {
             results.put(c, sim.run(c, jobs));
         }
-        results.values().forEach(r -> System.out.printf(Locale.ROOT, "%-16s p50 %6d ms  p95 %6d ms  SLO %5.1f %%  prediction error %s%n",
+        results.values().forEach(r -> System.out.printf(Locale.ROOT, "%-16s p50 %6d ms  p95 %6d ms  SLO %5.1f %%  prediction error p50 / p90 %s%n",
                 r.choice().label(), r.p(0.5), r.p(0.95), 100 * r.sloAttainment(),
-                Double.isNaN(r.medianPredictionError()) ? "-" : String.format(Locale.ROOT, "%.1f %%", 100 * r.medianPredictionError())));
+                Double.isNaN(r.medianPredictionError()) ? "-" : String.format(Locale.ROOT, "%.1f %% / %.1f %%",
+                        100 * r.medianPredictionError(), 100 * r.predictionError(0.9))));
 
         Result planner = results.get(Choice.PLANNER);
         assertThat(planner.outcomes()).hasSize(3000);
@@ -68,9 +69,8 @@ class ContinuumSimulatorTest {
         }
         long worseSingleSite = Math.max(results.get(Choice.EDGE_ONLY).p(0.95), results.get(Choice.DATACENTER_ONLY).p(0.95));
         assertThat(planner.p(0.95) * 3).as("p95 at least 3x lower than the worse single-site policy").isLessThanOrEqualTo(worseSingleSite);
-        // the issue's target is 10 %; measured 13.9 % here (the queue term counts running and in-flight tasks as
-        // whole waits and ignores link contention): a bound that catches a worse predictor, not the target
-        assertThat(planner.medianPredictionError()).as("median |predicted - actual| / actual").isLessThanOrEqualTo(0.20);
+        // issue 13's target
+        assertThat(planner.medianPredictionError()).as("median |predicted - actual| / actual").isLessThanOrEqualTo(0.10);
     }
 
     @Test
