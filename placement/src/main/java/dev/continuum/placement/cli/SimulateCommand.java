@@ -11,6 +11,7 @@ import dev.continuum.placement.policy.Shortage;
 import dev.continuum.placement.policy.StandardPolicy;
 import dev.continuum.placement.report.HtmlReport;
 import dev.continuum.placement.report.MetricsWriter;
+import dev.continuum.placement.sim.ContinuumSimulator;
 import dev.continuum.placement.sim.FillExperiment;
 import dev.continuum.placement.sim.SimulationConfig;
 import dev.continuum.placement.sim.SimulationResult;
@@ -66,8 +67,30 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--load", defaultValue = "0.9", description = "Offered GPU load of --synthetic jobs (default: ${DEFAULT-VALUE}).")
     double load;
 
-    @Option(names = "--cluster", required = true, description = "Node list CSV (openb or continuum) or synthetic:nodes=N,gpus=G,rack=R,model=M.")
+    @Option(names = "--cluster", description = "Node list CSV (openb or continuum) or synthetic:nodes=N,gpus=G,rack=R,model=M.")
     String cluster;
+
+    @Option(names = "--topology", description = "Instead of a cluster trace: an edge + datacenter topology (JSON: sites, links, endpoints); "
+            + "compares inference placement (planner, edge-only, datacenter-only, round-robin, least-loaded) on --workload or --jobs.")
+    Path topology;
+
+    @Option(names = "--workload", description = "With --topology: inference jobs, CSV id,at_ms,model,endpoint,bytes,slo_ms.")
+    Path workload;
+
+    @Option(names = "--jobs", description = "With --topology: generate this many inference jobs instead of --workload.")
+    Integer jobs;
+
+    @Option(names = "--rate", defaultValue = "30", description = "With --jobs: arrivals per second, Poisson (default: ${DEFAULT-VALUE}).")
+    double rate;
+
+    @Option(names = "--model", description = "With --jobs: the model every job runs (default: the first site's first model).")
+    String model;
+
+    @Option(names = "--bytes", defaultValue = "100000-300000", description = "With --jobs: input size range MIN-MAX in bytes (default: ${DEFAULT-VALUE}).")
+    String bytes;
+
+    @Option(names = "--slo-ms", defaultValue = "1000", description = "With --jobs: each job's latency SLO in ms (default: ${DEFAULT-VALUE}).")
+    long sloMillis;
 
     @Option(names = "--policy", split = ",", defaultValue = "fifo,sjf,srtf,las,qssf",
             description = "Policies to compare, e.g. fifo,sjf,srtf,las+migrate,fifo+fgd (default: ${DEFAULT-VALUE}).")
@@ -124,6 +147,13 @@ public final class SimulateCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter o = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (topology != null) {
+            return compareInference(o, err);
+        }
+        if (cluster == null) {
+            err.println("error: give --cluster (a cluster trace replay) or --topology (inference on an edge + datacenter topology)");
+            return CommandLine.ExitCode.USAGE;
+        }
         if ((trace == null) == (synthetic == null)) {
             err.println("error: give exactly one of --trace FILE or --synthetic JOBS");
             return CommandLine.ExitCode.USAGE;
@@ -170,6 +200,51 @@ public final class SimulateCommand implements Callable<Integer> {
             }
             return EXIT_BAD_INPUT;
         } catch (IllegalArgumentException | UncheckedIOException e) {
+            err.println("error: " + e.getMessage());
+            return EXIT_BAD_INPUT;
+        } catch (IOException e) {
+            err.println("error: " + e.getMessage());
+            return EXIT_BAD_INPUT;
+        }
+    }
+
+    private int compareInference(PrintWriter o, PrintWriter err) {
+        if ((workload == null) == (jobs == null)) {
+            err.println("error: with --topology give exactly one of --workload FILE or --jobs N");
+            return CommandLine.ExitCode.USAGE;
+        }
+        try {
+            ContinuumSimulator.Topology t = ContinuumTopologyFile.read(topology);
+            List<ContinuumSimulator.Arrival> arrivals;
+            if (workload != null) {
+                arrivals = InferenceWorkload.read(workload, t);
+            } else {
+                String[] range = bytes.split("-", 2);
+                long min;
+                long max;
+                try {
+                    min = Long.parseLong(range[0].trim());
+                    max = range.length > 1 ? Long.parseLong(range[1].trim()) : min;
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("--bytes: must be MIN-MAX in bytes, was '" + bytes + "'");
+                }
+                if (min < 0 || max < min || jobs < 1 || rate <= 0 || sloMillis < 0) {
+                    throw new IllegalArgumentException("--jobs ≥ 1, --rate > 0, --slo-ms ≥ 0 and --bytes 0 ≤ MIN ≤ MAX, were "
+                            + jobs + ", " + rate + ", " + sloMillis + ", " + bytes);
+                }
+                String m = model != null ? model : t.sites().getFirst().computeMillis().keySet().iterator().next();
+                if (!InferenceWorkload.models(t).contains(m)) {
+                    throw new IllegalArgumentException("--model: no site runs '" + m + "'; the topology's models are "
+                            + InferenceWorkload.models(t));
+                }
+                arrivals = InferenceWorkload.synthetic(t, jobs, rate, m, min, max, sloMillis, seed);
+            }
+            o.printf(Locale.ROOT, "topology: %s (%d sites, %d links); workload: %s, %s%n", topology, t.sites().size(),
+                    t.links().size(), workload != null ? workload : "generated, seed " + seed,
+                    InferenceWorkload.describe(arrivals));
+            ContinuumComparison.print(ContinuumComparison.run(t, arrivals), o);
+            return CommandLine.ExitCode.OK;
+        } catch (TraceFormatException | IllegalArgumentException e) {
             err.println("error: " + e.getMessage());
             return EXIT_BAD_INPUT;
         } catch (IOException e) {

@@ -200,4 +200,56 @@ class SimulateCommandTest {
         assertThat(r.out()).contains("--fill-up-to").contains("% of GPUs");
         assertThat(captured.toString(java.nio.charset.StandardCharsets.UTF_8) + r.err()).doesNotContain("WARN");
     }
+
+    @Test
+    void shouldCompareInferencePoliciesOnAnEdgeAndDatacenterTopology() {
+        Run r = run("--topology", fixture("continuum-topology.json"), "--jobs", "1500", "--rate", "30", "--seed", "13");
+
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("(3 sites, 3 links)").contains("1,500 jobs")
+                .contains("planner").contains("edge-only").contains("datacenter-only").contains("round-robin")
+                .contains("least-loaded").contains("prediction error");
+        // the planner moves data off the slow gateway only when that pays: it has the lowest p95
+        assertThat(r.out()).containsPattern("ranking by p95: planner < ");
+    }
+
+    @Test
+    void shouldReplayAWorkloadFileOnATopology() {
+        Run r = run("--topology", fixture("continuum-topology.json"), "--workload", fixture("continuum-workload.csv"));
+
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("4 jobs over 0.0 s").contains("ranking by p95:");
+    }
+
+    @Test
+    void shouldNameEveryBadFieldOfATopologyAndRunNothing() {
+        Run r = run("--topology", fixture("continuum-topology-bad.json"), "--jobs", "10");
+
+        assertThat(r.exit()).isEqualTo(SimulateCommand.EXIT_BAD_INPUT);
+        assertThat(r.err()).contains("continuum-topology-bad.json: 7 problems")
+                .contains("sites[0].colour: unknown field")
+                .contains("sites[1].kind: must be edge or datacenter, was \"cloud\"")
+                .contains("sites[1].gpus: must be a whole number ≥ 1 (GPU workers, one task each), was 0")
+                .contains("sites[1].computeMillis.resnet: must be a number of milliseconds > 0, was -2")
+                .contains("links[0].to: unknown site 'dc-pool'")
+                .contains("links[0].bandwidthGbps: must be a number > 0 (Gbit/s), was 0")
+                .contains("endpoints.ep-x: must name a site [gw-1, dc], was \"nowhere\"");
+        assertThat(r.out()).doesNotContain("ranking");
+    }
+
+    @Test
+    void shouldStopAtTheLocationOfABadWorkloadLine() {
+        Run r = run("--topology", fixture("continuum-topology.json"), "--workload", fixture("continuum-workload-bad.csv"));
+
+        assertThat(r.exit()).isEqualTo(SimulateCommand.EXIT_BAD_INPUT);
+        assertThat(r.err()).contains("continuum-workload-bad.csv:3:24: column 'bytes' must be a whole number, was '2e5'");
+    }
+
+    @Test
+    void shouldRefuseATopologyRunWithoutJobs() {
+        Run r = run("--topology", fixture("continuum-topology.json"));
+
+        assertThat(r.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(r.err()).contains("exactly one of --workload FILE or --jobs N");
+    }
 }
