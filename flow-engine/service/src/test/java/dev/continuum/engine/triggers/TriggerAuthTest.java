@@ -97,6 +97,43 @@ class TriggerAuthTest {
         DelegatedRunsWait.succeeded(scientist, runId);
     }
 
+    @Test
+    void shouldRejectAChainedRunItsOwnerMayNotSeeSayingWhyAndIgnoreFlowsTheyMayNotSee() {
+        String scientist = Tokens.of("scientist");
+        String scientist2 = Tokens.of("scientist2");
+        // scientist2 may see flow A (a flow viewer) but none of its runs, and may not see flow C at all
+        String a = as(scientist).body("{\"title\":\"A\",\"definition\":" + Triggers.KEEP_INPUT + ",\"flow_viewers\":[\"scientist2\"]}")
+                .when().post("/flows").then().statusCode(201).extract().path("id");
+        String c = as(scientist).body("{\"title\":\"C\",\"definition\":" + Triggers.KEEP_INPUT + "}")
+                .when().post("/flows").then().statusCode(201).extract().path("id");
+        String b = as(scientist2).body("{\"title\":\"B\",\"definition\":" + Triggers.KEEP_INPUT + "}")
+                .when().post("/flows").then().statusCode(201).extract().path("id");
+        String trigger = as(scientist2).body("""
+                        {"title":"after any run","source":{"type":"run"},"flow_id":"%s"}""".formatted(b))
+                .when().post("/triggers").then().statusCode(201).extract().path("id");
+        as(scientist2).body("""
+                        {"title":"after C","source":{"type":"run","flow_id":"%s"},"flow_id":"%s"}""".formatted(c, b))
+                .when().post("/triggers").then().statusCode(400).body("errors[0].pointer", equalTo("/source/flow_id"));
+
+        String hiddenRunOfC = as(scientist).body("{\"body\":{\"secret\":1}}").when().post("/flows/" + c + "/run")
+                .then().statusCode(201).extract().path("run_id");
+        DelegatedRunsWait.succeeded(scientist, hiddenRunOfC);
+        String run = as(scientist).body("{\"body\":{\"secret\":2}}").when().post("/flows/" + a + "/run")
+                .then().statusCode(201).extract().path("run_id");
+        DelegatedRunsWait.succeeded(scientist, run);
+
+        Instant deadline = Instant.now().plusSeconds(30);
+        while (Instant.now().isBefore(deadline) && as(scientist2).when().get("/triggers/" + trigger + "/events").then()
+                .extract().<java.util.List<?>>path("events").isEmpty()) {
+            Flows.sleep(100);
+        }
+        as(scientist2).when().get("/triggers/" + trigger + "/events").then().statusCode(200)
+                .body("events.size()", equalTo(1))
+                .body("events[0].outcome", equalTo("rejected"))
+                .body("events[0].reason", org.hamcrest.Matchers.containsString("may not see run " + run))
+                .body("events[0].event.output", org.hamcrest.Matchers.nullValue());
+    }
+
     /** Bounded wait for a run to succeed, read with the owner's token. */
     static final class DelegatedRunsWait {
         static void succeeded(String token, String runId) {

@@ -3,6 +3,9 @@ package dev.continuum.engine.adapters.messaging;
 import dev.continuum.engine.app.EventLoop;
 import dev.continuum.engine.app.Notifications;
 import dev.continuum.engine.app.RunChanged;
+import dev.continuum.engine.app.triggers.RunChains;
+import dev.continuum.engine.domain.triggers.RunSources;
+import org.jboss.logging.Logger;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.operators.multi.processors.BroadcastProcessor;
 import io.smallrye.mutiny.operators.multi.processors.SerializedProcessor;
@@ -11,19 +14,22 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
  * The engine's own consumers of the run-event stream (channel {@code run-events}, RunEventStream), each a subscriber
- * of its own: the notifier (activity_notification_policy) and the web UI's live views (LiveResource, through
- * {@link #changes()}). Each returns at once; work that reads the database goes to the event loop.
+ * of its own: the notifier (activity_notification_policy), the web UI's live views (LiveResource, through
+ * {@link #changes()}) and chaining ({@code run} triggers). Each returns at once; work that reads the database goes to the event loop.
  */
 @ApplicationScoped
 public class RunEventFeeds {
 
     private final Notifications notifications;
     private final EventLoop loop;
+    private final RunChains chains;
+    private static final Logger LOG = Logger.getLogger(RunEventFeeds.class);
     /** Many live views listen; changes come from many threads, so the processor is serialized. */
     private final BroadcastProcessor<RunChanged> broadcast = BroadcastProcessor.create();
     private final SerializedProcessor<RunChanged, RunChanged> live = broadcast.serialized();
 
-    public RunEventFeeds(Notifications notifications, EventLoop loop) {
+    public RunEventFeeds(Notifications notifications, EventLoop loop, RunChains chains) {
+        this.chains = chains;
         this.notifications = notifications;
         this.loop = loop;
     }
@@ -38,6 +44,17 @@ public class RunEventFeeds {
     @Incoming(RunEventStream.CHANNEL)
     void liveViews(RunChanged change) {
         live.onNext(change);
+    }
+
+    /** Chaining: a run that entered a status may fire {@code run} triggers (RunChains; its catch-up covers what is lost). */
+    @Incoming(RunEventStream.CHANNEL)
+    void chaining(RunChanged change) {
+        if (change.statusChanged() && RunSources.STATUSES.contains(change.status())) {
+            loop.execute(() -> chains.reached(change.runId(), change.flowId(), change.status()).subscribe().with(
+                    outcomes -> { },
+                    failure -> LOG.warnf("run %s is %s: run triggers not fired now (%s); the catch-up will", change.runId(),
+                            change.status(), failure.getMessage())));
+        }
     }
 
     /** Committed run changes from now on, for as long as the subscriber listens (none are kept for latecomers). */

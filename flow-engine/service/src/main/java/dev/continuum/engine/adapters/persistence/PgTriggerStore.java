@@ -157,6 +157,22 @@ public class PgTriggerStore implements TriggerStore {
                 });
     }
 
+    @Override
+    public Uni<List<UnchainedRun>> unchained(UUID triggerId, List<String> statuses, UUID flowId, Instant from, Instant before,
+                                             int limit) {
+        return pool.preparedQuery("SELECT r.id, r.flow_id, r.status FROM runs r WHERE r.completed_at >= $1 AND r.completed_at < $2 "
+                        + "AND r.status = ANY($3) AND ($4::uuid IS NULL OR r.flow_id = $4) AND NOT EXISTS (SELECT 1 FROM "
+                        + "trigger_events e WHERE e.trigger_id = $5 AND e.dedup_key = 'run:' || r.id || ':' || r.status) "
+                        + "ORDER BY r.completed_at LIMIT $6")
+                .execute(Tuple.tuple().addValue(PgRunStore.odt(from)).addValue(PgRunStore.odt(before))
+                        .addArrayOfString(statuses.toArray(String[]::new)).addUUID(flowId).addUUID(triggerId).addInteger(limit))
+                .map(rows -> {
+                    List<UnchainedRun> missed = new ArrayList<>();
+                    rows.forEach(row -> missed.add(new UnchainedRun(row.getUUID(0), row.getUUID(1), row.getString(2))));
+                    return missed;
+                });
+    }
+
     private List<Trigger> toTriggers(RowSet<Row> rows) {
         List<Trigger> triggers = new ArrayList<>();
         rows.forEach(row -> triggers.add(toTrigger(row)));

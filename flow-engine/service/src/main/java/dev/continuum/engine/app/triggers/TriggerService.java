@@ -11,6 +11,7 @@ import dev.continuum.engine.app.Viewer;
 import dev.continuum.engine.domain.EngineError;
 import dev.continuum.engine.domain.triggers.BrokerMessages;
 import dev.continuum.engine.domain.triggers.EventOutcome;
+import dev.continuum.engine.domain.triggers.RunSources;
 import dev.continuum.engine.domain.triggers.Trigger;
 import dev.continuum.engine.domain.triggers.TriggerDraft;
 import dev.continuum.engine.domain.triggers.TriggerEvent;
@@ -91,9 +92,9 @@ public class TriggerService {
         if (!issues.isEmpty()) {
             throw EngineError.invalid("Invalid trigger", issues.get(0).pointer() + ": " + issues.get(0).message(), issues);
         }
-        return flows.visible(draft.flowId(), caller)
-                .onFailure(EngineError.class).transform(e -> EngineError.invalidField("/flow_id",
-                        "no flow " + draft.flowId() + " that you may see"))
+        return upstreamVisible(draft, caller).chain(() -> flows.visible(draft.flowId(), caller))
+                .onFailure(EngineError.class).transform(e -> e instanceof EngineError error && error.kind() == EngineError.Kind.INVALID
+                        ? e : EngineError.invalidField("/flow_id", "no flow " + draft.flowId() + " that you may see"))
                 .flatMap(flow -> {
                     if (caller.restricted() && !Access.startsFlow(flow, caller.id())) {
                         throw new AccessDenied("You may see flow " + flow.id() + " but not start it, so no trigger of yours may.");
@@ -103,6 +104,16 @@ public class TriggerService {
                             .onFailure(EngineError.class).transform(e -> EngineError.invalidField("/flow_version",
                                     "flow " + draft.flowId() + " has no version " + draft.flowVersion()));
                 });
+    }
+
+    /** A {@code run} trigger limited to one upstream flow: its owner must be allowed to see that flow. */
+    private Uni<Void> upstreamVisible(TriggerDraft draft, Viewer caller) {
+        var upstream = draft.source().path("type").asText().equals(RunSources.TYPE)
+                ? RunSources.flow(draft.source()) : java.util.Optional.<UUID>empty();
+        return upstream.map(flowId -> flows.visible(flowId, caller).replaceWithVoid()
+                        .onFailure(EngineError.class).transform(e -> (Throwable) EngineError.invalidField("/source/flow_id",
+                                "no flow " + flowId + " that you may see, so no run of it can start this trigger")))
+                .orElseGet(() -> Uni.createFrom().voidItem());
     }
 
     /** The trigger if the viewer may see it; otherwise "not found", as if it did not exist. */
@@ -174,12 +185,20 @@ public class TriggerService {
 
     /** Records an event that starts nothing on purpose (a timer tick skipped while a run is going). */
     Uni<EventOutcome> skip(Trigger trigger, TriggerEvent event, String reason) {
+        return record(trigger, event, new EventOutcome.FilteredOut(reason));
+    }
+
+    /** Records an event the trigger may not act on (a chained run its owner may not see), with the reason. */
+    Uni<EventOutcome> reject(Trigger trigger, TriggerEvent event, String reason) {
+        return record(trigger, event, new EventOutcome.Rejected(reason));
+    }
+
+    private Uni<EventOutcome> record(Trigger trigger, TriggerEvent event, EventOutcome outcome) {
         var now = clock.instant();
-        EventOutcome skipped = new EventOutcome.FilteredOut(reason);
         return store.claim(trigger.id(), event, null, now, now.plus(CLAIM)).flatMap(claim -> claim instanceof TriggerStore.Claim.Owned owned
-                ? store.finish(trigger.id(), owned.eventId(), skipped).replaceWith(skipped)
-                : Uni.createFrom().item((EventOutcome) new EventOutcome.Duplicate(null, "filtered")))
-                .invoke(outcome -> metrics.counted(trigger.sourceType(), outcome));
+                ? store.finish(trigger.id(), owned.eventId(), outcome).replaceWith(outcome)
+                : Uni.createFrom().item((EventOutcome) new EventOutcome.Duplicate(null, outcome.name())))
+                .invoke(recorded -> metrics.counted(trigger.sourceType(), recorded));
     }
 
     public Uni<List<TriggerStore.EventRecord>> events(UUID id, int limit, Viewer viewer) {

@@ -55,4 +55,13 @@ public interface TriggerStore {
                        Instant receivedAt) {}
 
     Uni<List<EventRecord>> events(UUID triggerId, int limit);
+
+    /** A finished run a {@code run} trigger has no event for yet. */
+    record UnchainedRun(UUID runId, UUID flowId, String status) {}
+
+    /**
+     * Runs completed in {@code [from, before)} with one of {@code statuses} (of {@code flowId} when not null) for
+     * which the trigger has no event under the dedup key {@code run:<id>:<status>}, oldest first.
+     */
+    Uni<List<UnchainedRun>> unchained(UUID triggerId, List<String> statuses, UUID flowId, Instant from, Instant before, int limit);
 }

@@ -17,7 +17,7 @@ import java.util.UUID;
 public final class TriggerRules {
 
     /** Sources a trigger may name; each has an adapter that turns its messages into {@link TriggerEvent}s. */
-    public static final Set<String> SOURCES = Set.of("api", "webhook", "timer", "file", "mqtt", "amqp");
+    public static final Set<String> SOURCES = Set.of("api", "webhook", "timer", "file", "mqtt", "amqp", RunSources.TYPE);
     static final int MAX_TITLE = 128;
 
     private TriggerRules() {}
@@ -35,6 +35,8 @@ public final class TriggerRules {
             issues.add(new FieldIssue("/source/type", "must be one of " + new java.util.TreeSet<>(SOURCES)));
         } else if (BrokerMessages.fedByBroker(source.path("type").asText())) {
             BrokerMessages.check(source, issues);
+        } else if (source.path("type").asText().equals(RunSources.TYPE)) {
+            RunSources.check(source, issues);
         }
         if (draft.flowId() == null) {
             issues.add(new FieldIssue("/flow_id", "the id of the flow to start is required"));
