@@ -3,6 +3,8 @@ package dev.continuum.auth.oidc;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * A service account's access token (client credentials), fetched on first use and fetched again
@@ -24,6 +26,23 @@ public final class ServiceAccountToken {
         this.idp = idp;
         this.client = client;
         this.clock = clock;
+    }
+
+    /**
+     * The service account named by {@code CONTINUUM_PLANNER_CLIENT_ID} and {@code CONTINUUM_PLANNER_CLIENT_SECRET}
+     * at the issuer {@code CONTINUUM_AUTH_ISSUER} (default the local realm): how providers and backends sign their
+     * calls to the placement planner (the realm's {@code continuum-planner-reporter}). Empty when no client id is set.
+     */
+    public static Optional<ServiceAccountToken> forPlanner(Map<String, String> env) {
+        String id = env.get("CONTINUUM_PLANNER_CLIENT_ID");
+        if (id == null || id.isBlank()) {
+            return Optional.empty();
+        }
+        String secret = env.get("CONTINUUM_PLANNER_CLIENT_SECRET");
+        ClientCredentials client = secret == null || secret.isBlank() ? ClientCredentials.publicClient(id)
+                : ClientCredentials.confidential(id, secret);
+        return Optional.of(new ServiceAccountToken(new TokenClient(env.getOrDefault("CONTINUUM_AUTH_ISSUER",
+                "http://127.0.0.1:8180/realms/continuum")), client, Clock.systemUTC()));
     }
 
     public ClientCredentials client() {

@@ -20,14 +20,18 @@ public final class FleetSites {
 
     private FleetSites() {}
 
-    /** The gateway's one node: its GPUs (model and free memory of the first), CPU cores and memory. */
+    /**
+     * The gateway's one node: its GPUs (model and free memory of the first), CPU cores and memory. A gateway in the
+     * datacenter role is a datacenter site (the inference pool), any other an edge site.
+     */
     public static Cluster cluster(String deviceId, Heartbeat hb) {
         List<GpuInfo> gpus = hb == null ? List.of() : hb.gpus();
         String model = gpus.isEmpty() ? "" : gpus.getFirst().model();
         long gpuMemory = gpus.isEmpty() ? 0 : hb.gpuMemoryFreeMb();
         long cpuMilli = hb == null ? 0 : hb.cpuCores() * 1000L;
         long memory = hb == null ? 0 : hb.memoryTotalMb();
-        return new Cluster(new Site(deviceId, Site.Kind.EDGE),
+        Site.Kind kind = hb != null && hb.datacenter() ? Site.Kind.DATACENTER : Site.Kind.EDGE;
+        return new Cluster(new Site(deviceId, kind),
                 List.of(new NodeSpec(deviceId, "", gpus.size(), model, gpuMemory, cpuMilli, memory)),
                 List.of(), List.of(), Topology.DEFAULT);
     }

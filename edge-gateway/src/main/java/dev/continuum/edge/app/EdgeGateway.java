@@ -101,7 +101,7 @@ public final class EdgeGateway implements AutoCloseable {
         this.admission = new TaskAdmission(config, spool, acks, outbox, uplink, timings);
         this.runner = new BatchRunner(config, spool, models, new TaskInputs(config.dataDir()), outbox, uplink, timings, clock);
         this.heartbeats = new Heartbeats(config.deviceId(), new ResourceProbe(config.gpuSource(), config.stateDir()),
-                models, spool, runner::running, credentials::current, uplink, clock);
+                models, spool, runner::running, credentials::current, uplink, clock, config.role());
         this.deployer = new ModelDeployer(config.deviceId(), models);
         this.fileLog = FileEventLog.open(config.stateDir().resolve("files"), config.spoolLimits().fsync());
         this.watcher = new FileWatcher(config.dataDir(), config.deviceId(), fileLog, clock::millis);

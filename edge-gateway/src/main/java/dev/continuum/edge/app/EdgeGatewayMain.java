@@ -1,5 +1,6 @@
 package dev.continuum.edge.app;
 
+import dev.continuum.edge.protocol.Heartbeat;
 import dev.continuum.edge.protocol.Topics;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
@@ -11,7 +12,8 @@ import java.util.concurrent.CountDownLatch;
  * {@code java -jar continuum-edge-gateway-*-runner.jar --device-id gw-1 --broker 127.0.0.1:1883
  * --state-dir /var/lib/continuum/gw-1 [--data-dir DIR] --bootstrap-token TOKEN [--model name@version=path.onnx]...
  * [--topic-root continuum] [--heartbeat-seconds 5] [--keep-alive-seconds 10] [--max-batch 16]
- * [--durability broker|disk] [--mqtt-password P]}. The gateway logs in to the broker as its
+ * [--durability broker|disk] [--mqtt-password P] [--role edge|datacenter]}. {@code --role datacenter} runs the same
+ * runtime as the datacenter's inference pool: its heartbeats say so and the planner sees a datacenter site. The gateway logs in to the broker as its
  * device id with its device credential (or bootstrap token); {@code --mqtt-password} (or {@code CONTINUUM_MQTT_PASSWORD})
  * sends a fixed password instead, for an operator's own broker with a password file (docs/edge.md).
  * A device never hosts the broker: the cloud does (the inference provider's {@code --embedded-broker}, ADR 0011).
@@ -31,6 +33,7 @@ public final class EdgeGatewayMain {
         int heartbeat = 5;
         int keepAlive = 10;
         int maxBatch = 16;
+        String role = Heartbeat.ROLE_EDGE;
         GatewayConfig.Durability durability = GatewayConfig.Durability.BROKER;
         java.util.List<String> models = new java.util.ArrayList<>();
         for (int i = 0; i < args.length; i++) {
@@ -46,9 +49,13 @@ public final class EdgeGatewayMain {
                 case "--keep-alive-seconds" -> keepAlive = Integer.parseInt(args[++i]);
                 case "--max-batch" -> maxBatch = Integer.parseInt(args[++i]);
                 case "--model" -> models.add(args[++i]);
+                case "--role" -> role = args[++i];
                 case "--durability" -> durability = GatewayConfig.Durability.valueOf(args[++i].toUpperCase(java.util.Locale.ROOT));
                 default -> usage("unknown option " + args[i]);
             }
+        }
+        if (!Heartbeat.ROLES.contains(role)) {
+            usage("--role must be one of " + Heartbeat.ROLES);
         }
         if (deviceId == null) {
             usage("--device-id is required");
@@ -64,6 +71,7 @@ public final class EdgeGatewayMain {
                 .withMaxBatch(maxBatch)
                 .withDurability(durability)
                 .withBrokerPassword(brokerPassword)
+                .withRole(role)
                 .withDataDir(dataDir != null ? dataDir : stateDir.resolve("data"));
         Vertx vertx = Vertx.vertx();
         EdgeGateway gateway = new EdgeGateway(config, vertx, Clock.systemUTC());
@@ -78,7 +86,7 @@ public final class EdgeGatewayMain {
             System.out.println("model " + m.substring(0, eq) + " = " + digest);
         }
         gateway.start();
-        System.out.println("edge gateway " + deviceId + " -> " + host + ":" + port + " (state in " + stateDir + ")");
+        System.out.println((role.equals("edge") ? "edge gateway " : "datacenter inference pool ") + deviceId + " -> " + host + ":" + port + " (state in " + stateDir + ")");
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             gateway.close();
@@ -92,7 +100,7 @@ public final class EdgeGatewayMain {
         System.err.println(problem);
         System.err.println("usage: --device-id ID [--broker host:port] [--state-dir DIR] [--data-dir DIR (input_ref root; default STATE/data)] [--bootstrap-token T] "
                 + "[--model name@version=file.onnx]... [--topic-root R] [--heartbeat-seconds N] "
-                + "[--keep-alive-seconds N] [--max-batch N] [--durability broker|disk] [--mqtt-password P]");
+                + "[--keep-alive-seconds N] [--max-batch N] [--durability broker|disk] [--mqtt-password P] [--role edge|datacenter]");
         System.exit(2);
     }
 }

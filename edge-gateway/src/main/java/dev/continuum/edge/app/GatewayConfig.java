@@ -1,6 +1,7 @@
 package dev.continuum.edge.app;
 
 import dev.continuum.edge.protocol.GpuInfo;
+import dev.continuum.edge.protocol.Heartbeat;
 import dev.continuum.edge.protocol.Topics;
 import dev.continuum.edge.resources.NvidiaSmi;
 import dev.continuum.edge.store.TaskSpool;
@@ -21,7 +22,7 @@ public record GatewayConfig(String deviceId, String brokerHost, int brokerPort, 
                             String bootstrapToken, Duration heartbeatInterval, int keepAliveSeconds,
                             TaskSpool.Limits spoolLimits, int maxBatch, boolean preferGpu,
                             Supplier<List<GpuInfo>> gpuSource, Path dataDir, Durability durability,
-                            String brokerPassword) {
+                            String brokerPassword, String role) {
 
     /** When a task may be acknowledged to the broker, and so when the spool must reach the disk. */
     public enum Durability {
@@ -41,6 +42,10 @@ public record GatewayConfig(String deviceId, String brokerHost, int brokerPort, 
 
     public GatewayConfig {
         Topics.checkId(deviceId);
+        role = role == null ? Heartbeat.ROLE_EDGE : role;
+        if (!Heartbeat.ROLES.contains(role)) {
+            throw new IllegalArgumentException("role must be one of " + Heartbeat.ROLES + ", not " + role);
+        }
         if (maxBatch < 1) {
             throw new IllegalArgumentException("maxBatch must be at least 1");
         }
@@ -50,57 +55,66 @@ public record GatewayConfig(String deviceId, String brokerHost, int brokerPort, 
         NvidiaSmi smi = NvidiaSmi.onPath();
         return new GatewayConfig(deviceId, brokerHost, brokerPort, Topics.standard(), stateDir, bootstrapToken,
                 Duration.ofSeconds(5), 10, TaskSpool.Limits.defaults(), 16, true, smi::gpus,
-                stateDir.resolve("data"), Durability.BROKER, null);
+                stateDir.resolve("data"), Durability.BROKER, null, Heartbeat.ROLE_EDGE);
     }
 
     public GatewayConfig withTopics(Topics value) {
         return new GatewayConfig(deviceId, brokerHost, brokerPort, value, stateDir, bootstrapToken, heartbeatInterval,
-                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir, durability, brokerPassword);
+                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir, durability, brokerPassword, role);
     }
 
     public GatewayConfig withBroker(String host, int port) {
         return new GatewayConfig(deviceId, host, port, topics, stateDir, bootstrapToken, heartbeatInterval,
-                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir, durability, brokerPassword);
+                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir, durability, brokerPassword, role);
     }
 
     public GatewayConfig withHeartbeat(Duration interval, int keepAlive) {
         return new GatewayConfig(deviceId, brokerHost, brokerPort, topics, stateDir, bootstrapToken, interval,
-                keepAlive, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir, durability, brokerPassword);
+                keepAlive, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir, durability, brokerPassword, role);
     }
 
     public GatewayConfig withSpoolLimits(TaskSpool.Limits value) {
         return new GatewayConfig(deviceId, brokerHost, brokerPort, topics, stateDir, bootstrapToken, heartbeatInterval,
-                keepAliveSeconds, value, maxBatch, preferGpu, gpuSource, dataDir, durability, brokerPassword);
+                keepAliveSeconds, value, maxBatch, preferGpu, gpuSource, dataDir, durability, brokerPassword, role);
     }
 
     public GatewayConfig withMaxBatch(int value) {
         return new GatewayConfig(deviceId, brokerHost, brokerPort, topics, stateDir, bootstrapToken, heartbeatInterval,
-                keepAliveSeconds, spoolLimits, value, preferGpu, gpuSource, dataDir, durability, brokerPassword);
+                keepAliveSeconds, spoolLimits, value, preferGpu, gpuSource, dataDir, durability, brokerPassword, role);
     }
 
     public GatewayConfig withGpus(Supplier<List<GpuInfo>> value) {
         return new GatewayConfig(deviceId, brokerHost, brokerPort, topics, stateDir, bootstrapToken, heartbeatInterval,
-                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, value, dataDir, durability, brokerPassword);
+                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, value, dataDir, durability, brokerPassword, role);
     }
 
     public GatewayConfig withDurability(Durability value) {
         return new GatewayConfig(deviceId, brokerHost, brokerPort, topics, stateDir, bootstrapToken, heartbeatInterval,
-                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir, value, brokerPassword);
+                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir, value, brokerPassword, role);
     }
 
     public GatewayConfig withDataDir(Path value) {
         return new GatewayConfig(deviceId, brokerHost, brokerPort, topics, stateDir, bootstrapToken, heartbeatInterval,
-                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, value, durability, brokerPassword);
+                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, value, durability, brokerPassword, role);
     }
 
     /** A fixed broker password (e.g. the device's entry in a Mosquitto {@code password_file}); never logged. */
     public GatewayConfig withBrokerPassword(String value) {
         return new GatewayConfig(deviceId, brokerHost, brokerPort, topics, stateDir, bootstrapToken, heartbeatInterval,
-                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir, durability, value);
+                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir, durability, value, role);
+    }
+
+    /**
+     * {@code datacenter}: the same runtime serving as the datacenter's inference pool — the planner sees a datacenter
+     * site, reached from the gateways over the configured links, instead of an edge site (docs/placement.md).
+     */
+    public GatewayConfig withRole(String value) {
+        return new GatewayConfig(deviceId, brokerHost, brokerPort, topics, stateDir, bootstrapToken, heartbeatInterval,
+                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir, durability, brokerPassword, value);
     }
 
     @Override
     public String toString() {
-        return "GatewayConfig[" + deviceId + " -> " + brokerHost + ":" + brokerPort + ", " + topics.root() + ", " + stateDir + "]";
+        return "GatewayConfig[" + deviceId + " -> " + brokerHost + ":" + brokerPort + ", " + topics.root() + ", " + stateDir + ", " + role + "]";
     }
 }

@@ -29,10 +29,12 @@ final class Heartbeats {
     private final Uplink uplink;
     private final Clock clock;
     private final AtomicLong sequence = new AtomicLong();
+    private final String role;
 
     Heartbeats(String deviceId, ResourceProbe probe, ModelRepository models, TaskSpool spool, IntSupplier running,
-               Supplier<String> credential, Uplink uplink, Clock clock) {
+               Supplier<String> credential, Uplink uplink, Clock clock, String role) {
         this.deviceId = deviceId;
+        this.role = role;
         this.probe = probe;
         this.models = models;
         this.spool = spool;
@@ -52,7 +54,7 @@ final class Heartbeats {
             uplink.heartbeat(new Heartbeat(deviceId, cred, clock.instant().toString(), sequence.incrementAndGet(),
                     s.gpus(), s.cpuCores(), s.cpuLoad(), s.memoryTotalMb(), s.memoryFreeMb(), s.diskFreeMb(),
                     models.executionProvider(), models.inventory(), spool.queued(), running.getAsInt(),
-                    Heartbeat.WIRE_FORMS));
+                    Heartbeat.WIRE_FORMS, role));
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "heartbeat failed", e);
         }

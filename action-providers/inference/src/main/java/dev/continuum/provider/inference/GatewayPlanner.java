@@ -1,9 +1,12 @@
 package dev.continuum.provider.inference;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.continuum.edge.cloud.Fleet;
+import dev.continuum.edge.protocol.Wire;
 import dev.continuum.edge.cloud.FleetSites;
 import dev.continuum.placement.model.Cluster;
 import dev.continuum.placement.model.Demand;
+import dev.continuum.placement.planner.DataReference;
 import dev.continuum.placement.planner.InvalidRequestException;
 import dev.continuum.placement.planner.Inventory;
 import dev.continuum.placement.planner.Observation;
@@ -12,23 +15,24 @@ import dev.continuum.placement.planner.PlacementDecision;
 import dev.continuum.placement.planner.PlacementRequest;
 import dev.continuum.placement.planner.PlannerConfig;
 import dev.continuum.placement.planner.SiteStatus;
+import dev.continuum.placement.planner.trace.TraceCodec;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.ToIntFunction;
 
 /**
  * Chooses the gateway for one inference job with the placement planner's core ({@link OnlinePlanner}, the code the
- * planner service runs): the gateways as their heartbeats describe them ({@link FleetSites}), the lowest predicted
- * latency — queue × learnt compute time + compute — and the planner's reasons when none fits. Completed jobs teach
- * it each model's compute time per gateway. One planner per provider; calls are serialised.
+ * planner service runs) when the provider runs without a planner service: the gateways as their heartbeats describe
+ * them ({@link FleetSites}), the lowest predicted latency — queue × learnt compute time + compute — and the planner's
+ * reasons when none fits. Completed jobs teach it each model's compute time per gateway. Its decisions are not logged
+ * anywhere but the action's own details (in the planner service's JSON) (the planner service logs its own: {@link PlannerServicePlacement}). One per
+ * provider; calls are serialised.
  */
-public final class GatewayPlanner {
-
-    /** What the job needs: a model reference, GPU memory (0 = none needed), a GPU at all, or one pinned device. */
-    public record Demand(String model, long minGpuMemoryMb, boolean requireGpu, String pinnedDevice) {}
+public final class GatewayPlanner implements JobPlacement {
 
     private final OnlinePlanner planner = new OnlinePlanner(PlannerConfig.DEFAULT);
     private final Clock clock;
@@ -37,30 +41,62 @@ public final class GatewayPlanner {
         this.clock = clock;
     }
 
-    /**
-     * {@code Placed} on a device, or {@code Unplaceable} with what ruled out each gateway; {@code dispatched} counts
-     * the tasks the provider has sent a device and not heard back about (its heartbeat may not count them yet).
-     */
-    public synchronized PlacementDecision choose(String jobId, Demand demand, List<Fleet.Device> devices,
-                                                 ToIntFunction<String> dispatched) {
+    @Override
+    public Decision place(Job job, List<Fleet.Device> devices, ToIntFunction<String> dispatched) {
+        return decision(choose(job, devices, dispatched));
+    }
+
+    @Override
+    public Optional<Decision> placedAgain(Job job, String lost, List<Fleet.Device> devices, ToIntFunction<String> dispatched) {
+        // the lost gateway is offline in the fleet by now: deciding again leaves it out
+        return Optional.of(place(job, devices.stream().filter(d -> !d.deviceId().equals(lost)).toList(), dispatched));
+    }
+
+    /** {@code Placed} on a device, or {@code Unplaceable} with what ruled out each gateway. */
+    public synchronized PlacementDecision choose(Job job, List<Fleet.Device> devices, ToIntFunction<String> dispatched) {
         if (devices.isEmpty()) {
-            return new PlacementDecision.Unplaceable(jobId, Map.of("fleet", "no gateway is online"));
+            return new PlacementDecision.Unplaceable(job.id(), Map.of("fleet", "no gateway is online"));
         }
-        boolean gpu = demand.requireGpu() || demand.minGpuMemoryMb() > 0;
-        PlacementRequest request = PlacementRequest.inference(jobId, demand.model(),
-                        dev.continuum.placement.model.Demand.wholeGpus(gpu ? 1 : 0), List.of(), 0)
-                .withGpuMemoryAndSite(demand.minGpuMemoryMb(), demand.pinnedDevice());
+        boolean gpu = job.requireGpu() || job.minGpuMemoryMb() > 0;
+        // data lying outside the fleet (no site for its endpoint here) would make every gateway unreachable: left out
+        List<DataReference> data = job.data().stream().filter(d -> devices.stream().anyMatch(x -> x.deviceId().equals(d.endpointId())))
+                .map(d -> new DataReference(d.endpointId(), d.path(), d.sizeBytes())).toList();
+        PlacementRequest request = PlacementRequest.inference(job.id(), job.model(), Demand.wholeGpus(gpu ? 1 : 0),
+                List.of(), job.latencySloMillis()).withGpuMemoryAndSite(job.minGpuMemoryMb(), job.pinnedDevice());
+        if (!data.isEmpty()) {
+            request = new PlacementRequest(request.id(), request.kind(), request.model(), request.minGpus(), request.maxGpus(),
+                    request.demand(), data, 0, request.latencySloMillis(), 0, "", "", 0, false)
+                    .withGpuMemoryAndSite(job.minGpuMemoryMb(), job.pinnedDevice());
+        }
         try {
             return planner.place(request, inventory(devices, dispatched), clock.millis()).decision();
         } catch (InvalidRequestException e) {
             // e.g. a model no gateway has: for the provider that is a job that cannot run anywhere
-            return new PlacementDecision.Unplaceable(jobId, Map.of("request", e.getMessage()));
+            return new PlacementDecision.Unplaceable(job.id(), Map.of("request", e.getMessage()));
         }
     }
 
-    /** A job finished on {@code deviceId} after {@code computeMillis} of model time: the cost model learns it. */
-    public synchronized void completed(String jobId, String deviceId, String model, long computeMillis) {
-        planner.observe(new Observation.JobCompleted(jobId, deviceId, model, Math.max(0, computeMillis), clock.millis()));
+    @Override
+    public synchronized void completed(Job job, String site, long computeMillis) {
+        planner.observe(new Observation.JobCompleted(job.id(), site, job.model(), Math.max(0, computeMillis), clock.millis()));
+    }
+
+    /** The decision in the planner service's JSON (the same codec), so the action's details read the same either way. */
+    private static Decision decision(PlacementDecision d) {
+        JsonNode json = json(d);
+        if (d instanceof PlacementDecision.Placed placed) {
+            return Decision.placed(placed.chosen().site(), json);
+        }
+        String why = d instanceof PlacementDecision.Unplaceable u ? String.join("; ", u.reasons()) : d.toString();
+        return Decision.refused(why, json);
+    }
+
+    private static JsonNode json(PlacementDecision d) {
+        try {
+            return Wire.mapper().readTree(TraceCodec.writeDecision(d));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     private static Inventory inventory(List<Fleet.Device> devices, ToIntFunction<String> dispatched) {

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.continuum.edge.cloud.Fleet;
 import dev.continuum.edge.cloud.TaskDispatcher;
 import dev.continuum.edge.protocol.InputRef;
-import dev.continuum.placement.planner.PlacementDecision;
 import dev.continuum.edge.protocol.ProgressMessage;
 import dev.continuum.edge.protocol.ResultMessage;
 import dev.continuum.edge.protocol.TaskMessage;
@@ -24,7 +23,9 @@ import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
@@ -33,7 +34,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * Runs an inference job on an edge gateway: picks the device ({@link GatewayPlanner}, the placement planner's core), sends the
+ * Runs an inference job on an edge gateway or the datacenter pool: the placement planner picks the site
+ * ({@link JobPlacement}: the planner service, or its core in process), the provider sends the
  * task over MQTT, reports ACTIVE with progress ("Queued on gw-1", "Running on gw-1"), and finishes
  * SUCCEEDED with the output tensor or FAILED with the gateway's reason. The task id is the action
  * id, so a repeated delivery never runs twice on the device.
@@ -57,18 +59,34 @@ public final class InferenceProvider implements ActionProvider {
                                           "require_gpu": {"type": "boolean"},
                                           "device": {"type": "string"}},
                            "additionalProperties": false},
-           "deadline_seconds": {"type": "number", "exclusiveMinimum": 0, "maximum": 2678400}
+           "deadline_seconds": {"type": "number", "exclusiveMinimum": 0, "maximum": 2678400},
+           "latency_slo_ms": {"type": "integer", "minimum": 1,
+                              "description": "the planner prefers sites predicted to answer within it"},
+           "input_location": {"type": "object",
+                              "description": "where input_ref's file lies (a gateway's device id as endpoint) and its size: the planner weighs running beside it against moving it",
+                              "properties": {"endpoint_id": {"type": "string", "minLength": 1},
+                                             "size_bytes": {"type": "integer", "minimum": 0}},
+                              "required": ["endpoint_id", "size_bytes"], "additionalProperties": false}
          },
          "required": ["model"],
          "oneOf": [{"required": ["input"]}, {"required": ["input_ref"]}]}""");
 
     private static final Duration DEFAULT_DEADLINE = Duration.ofMinutes(5);
+    /** How often (every 500 ms) the planner is asked where a job whose site went offline runs now: a minute. */
+    private static final int REPLACE_ATTEMPTS = 120;
 
     private final Fleet fleet;
     private final TaskDispatcher dispatcher;
-    private final GatewayPlanner planner;
+    private final JobPlacement planner;
     private final Clock clock;
+    /** Where inline inputs lie (the endpoint of the cloud side sending them, e.g. {@code datacenter}); null: not said. */
+    private final String inlineDataEndpoint;
     private final Map<String, ActionContext> running = new ConcurrentHashMap<>();
+    /** The unfinished jobs by task (action) id: what was asked and where it was sent, to place it again if that site goes. */
+    private final Map<String, Dispatched> sent = new ConcurrentHashMap<>();
+
+    /** A job out on a device: its demand, the device, the task sent and when. */
+    private record Dispatched(JobPlacement.Job job, String deviceId, TaskMessage task, long sentAtMillis) {}
     /**
      * Progress and results arrive on the MQTT event loop; a durable action store fsyncs, which must
      * not stall the loop. One thread keeps each action's updates in arrival order (progress before result).
@@ -79,12 +97,23 @@ public final class InferenceProvider implements ActionProvider {
         return t;
     });
 
-    public InferenceProvider(Fleet fleet, TaskDispatcher dispatcher, GatewayPlanner planner, Clock clock) {
+    public InferenceProvider(Fleet fleet, TaskDispatcher dispatcher, JobPlacement planner, Clock clock) {
+        this(fleet, dispatcher, planner, clock, null);
+    }
+
+    public InferenceProvider(Fleet fleet, TaskDispatcher dispatcher, JobPlacement planner, Clock clock,
+                             String inlineDataEndpoint) {
         this.fleet = fleet;
         this.dispatcher = dispatcher;
         this.planner = planner;
         this.clock = clock;
+        this.inlineDataEndpoint = inlineDataEndpoint;
         dispatcher.onProgress(m -> updates.execute(() -> onProgress(m)));
+        fleet.onChange(d -> {
+            if (!d.online()) {
+                updates.execute(() -> siteLost(d.deviceId()));
+            }
+        });
     }
 
     @Override
@@ -112,24 +141,61 @@ public final class InferenceProvider implements ActionProvider {
                 throw new InvalidInputException("/body/input_ref", e.getMessage());
             }
         }
-        JsonNode c = body.path("constraints");
-        GatewayPlanner.Demand demand = new GatewayPlanner.Demand(model, c.path("min_gpu_memory_mb").asLong(0),
-                c.path("require_gpu").asBoolean(false), c.hasNonNull("device") ? c.get("device").asText() : null);
+        JobPlacement.Job job = job(ctx.actionId(), request, body, input);
         Instant deadline = deadline(request, clock, DEFAULT_DEADLINE);
 
-        PlacementDecision decision = planner.choose(ctx.actionId(), demand, fleet.usable(), dispatcher::pendingFor);
-        if (!(decision instanceof PlacementDecision.Placed placed)) {
-            String reason = decision instanceof PlacementDecision.Unplaceable u ? String.join("; ", u.reasons())
-                    : decision.toString();
-            ObjectNode why = JsonNodeFactory.instance.objectNode().put("error", "NoDevice").put("reason", reason);
-            ctx.log("NoDevice", reason, null);
+        JobPlacement.Decision decision = planner.place(job, fleet.usable(), dispatcher::pendingFor);
+        if (!decision.placed()) {
+            ObjectNode why = JsonNodeFactory.instance.objectNode().put("error", "NoDevice").put("reason", decision.refusal());
+            if (decision.explanation() != null) {
+                why.set("placement", decision.explanation());
+            }
+            ctx.log("NoDevice", decision.refusal(), null);
             return ctx.failed("No suitable gateway", why);
         }
-        String deviceId = placed.chosen().site();
+        String deviceId = decision.site();
         ctx.log("Dispatched", "sent to gateway " + deviceId, JsonNodeFactory.instance.objectNode().put("device_id", deviceId));
-        ActionStatus active = ctx.active("Sent to " + deviceId, details(deviceId, ctx.actionId()).put("deadline", deadline.toString()));
-        dispatch(ctx, deviceId, taskFor(ctx.actionId(), body, input, deadline));
+        ObjectNode details = details(deviceId, ctx.actionId()).put("deadline", deadline.toString());
+        placementInto(details, decision.explanation());
+        ActionStatus active = ctx.active("Sent to " + deviceId, details);
+        TaskMessage task = taskFor(ctx.actionId(), body, input, deadline);
+        dispatch(ctx, job, deviceId, task);
+        watchDeadline(ctx, task);
         return active;
+    }
+
+    /** What the planner is asked: the model, constraints, SLO and where the input lies (inline: with this provider). */
+    private JobPlacement.Job job(String actionId, ActionRequest request, JsonNode body, Tensor input) {
+        JsonNode c = body.path("constraints");
+        List<JobPlacement.Data> data = new ArrayList<>();
+        JsonNode at = body.path("input_location");
+        if (at.isObject()) {
+            data.add(new JobPlacement.Data(at.get("endpoint_id").asText(),
+                    body.path("input_ref").asText("input"), at.get("size_bytes").asLong()));
+        } else if (input != null && inlineDataEndpoint != null) {
+            data.add(new JobPlacement.Data(inlineDataEndpoint, "inline", input.values().length * (long) Float.BYTES));
+        }
+        // the engine's request ids are <run id>/<state>/...: the planner files the decision under the run too
+        String runId = request.requestId() != null && request.requestId().indexOf('/') > 0
+                ? request.requestId().substring(0, request.requestId().indexOf('/')) : null;
+        return new JobPlacement.Job(actionId, runId, body.get("model").asText(), c.path("min_gpu_memory_mb").asLong(0),
+                c.path("require_gpu").asBoolean(false), c.hasNonNull("device") ? c.get("device").asText() : null, data,
+                body.path("latency_slo_ms").asLong(0));
+    }
+
+    /** The planner's decision in the action's details: site, predicted latency split and its reasons. */
+    private static void placementInto(ObjectNode details, JsonNode decision) {
+        if (decision == null || !decision.has("chosen")) {
+            return;
+        }
+        JsonNode chosen = decision.get("chosen");
+        JsonNode latency = chosen.path("latency");
+        ObjectNode p = details.putObject("placement").put("site", chosen.path("site").asText());
+        p.putObject("predicted").put("transfer_ms", latency.path("transferMillis").asLong())
+                .put("queue_ms", latency.path("queueMillis").asLong()).put("compute_ms", latency.path("computeMillis").asLong())
+                .put("total_ms", latency.path("transferMillis").asLong() + latency.path("queueMillis").asLong()
+                        + latency.path("computeMillis").asLong());
+        p.set("reasons", decision.path("reasons"));
     }
 
     /**
@@ -150,7 +216,9 @@ public final class InferenceProvider implements ActionProvider {
         JsonNode body = ctx.request().body();
         Tensor input = body.has("input") ? parseInput(body) : null;
         ctx.log("Resumed", "provider restarted; waiting again for gateway " + deviceId, null);
-        dispatch(ctx, deviceId, taskFor(ctx.actionId(), body, input, Instant.parse(deadline)));
+        TaskMessage task = taskFor(ctx.actionId(), body, input, Instant.parse(deadline));
+        dispatch(ctx, job(ctx.actionId(), ctx.request(), body, input), deviceId, task);
+        watchDeadline(ctx, task);
     }
 
     private TaskMessage taskFor(String taskId, JsonNode body, Tensor input, Instant deadline) {
@@ -159,18 +227,69 @@ public final class InferenceProvider implements ActionProvider {
                 clock.instant().toString());
     }
 
-    private void dispatch(ActionContext ctx, String deviceId, TaskMessage task) {
+    private void dispatch(ActionContext ctx, JobPlacement.Job job, String deviceId, TaskMessage task) {
         String taskId = task.taskId();
         running.put(taskId, ctx);
+        sent.put(taskId, new Dispatched(job, deviceId, task, clock.millis()));
         dispatcher.send(deviceId, task).whenComplete((result, error) ->
                 updates.execute(() -> finish(ctx, deviceId, result, error)));
+    }
+
+    private void watchDeadline(ActionContext ctx, TaskMessage task) {
+        String taskId = task.taskId();
         Duration untilDeadline = Duration.between(clock.instant(), Instant.parse(task.deadline()));
         ctx.schedule(untilDeadline.plusSeconds(1), () -> {
             dispatcher.forget(taskId);
             running.remove(taskId);
+            Dispatched d = sent.remove(taskId);
             ctx.fail("Deadline passed", JsonNodeFactory.instance.objectNode().put("error", "DeadlinePassed")
-                    .put("device_id", deviceId).put("deadline", task.deadline()));
+                    .put("device_id", d == null ? null : d.deviceId()).put("deadline", task.deadline()));
         });
+    }
+
+    /**
+     * A gateway went offline: each job out on it is sent where the planner places it now (the planner service decides
+     * that by itself when it sees the gateway go, and logs why). Asked again every half second until a decision is
+     * known; a job the planner cannot place anywhere fails with its reasons.
+     */
+    private void siteLost(String deviceId) {
+        for (Dispatched d : List.copyOf(sent.values())) {
+            if (d.deviceId().equals(deviceId) && running.containsKey(d.task().taskId())) {
+                placeAgain(d, 0);
+            }
+        }
+    }
+
+    private void placeAgain(Dispatched d, int attempt) {
+        String taskId = d.task().taskId();
+        ActionContext ctx = running.get(taskId);
+        if (ctx == null || ctx.finished() || sent.get(taskId) != d) {
+            return; // finished meanwhile, or already sent elsewhere
+        }
+        Optional<JobPlacement.Decision> next = planner.placedAgain(d.job(), d.deviceId(), fleet.usable(),
+                dispatcher::pendingFor);
+        if (next.isEmpty()) {
+            if (attempt < REPLACE_ATTEMPTS) {
+                ctx.schedule(Duration.ofMillis(500), () -> updates.execute(() -> placeAgain(d, attempt + 1)));
+            }
+            return;
+        }
+        JobPlacement.Decision decision = next.get();
+        dispatcher.forget(taskId); // the lost gateway's late result, if any, is ignored from now on
+        if (!decision.placed()) {
+            running.remove(taskId);
+            sent.remove(taskId);
+            ctx.fail("No suitable gateway after " + d.deviceId() + " went offline", JsonNodeFactory.instance.objectNode()
+                    .put("error", "NoDevice").put("reason", decision.refusal()).put("lost_device_id", d.deviceId()));
+            return;
+        }
+        String to = decision.site();
+        ctx.log("PlacedAgain", d.deviceId() + " went offline before the job finished; sent to " + to,
+                JsonNodeFactory.instance.objectNode().put("device_id", to).put("lost_device_id", d.deviceId()));
+        ObjectNode details = details(to, taskId).put("deadline", d.task().deadline()).put("placed_again_from", d.deviceId());
+        placementInto(details, decision.explanation());
+        ctx.progress("Sent to " + to + " (" + d.deviceId() + " went offline)", details);
+        dispatch(ctx, d.job(), to, d.task());
     }
 
     private static Tensor parseInput(JsonNode body) {
@@ -186,16 +305,23 @@ public final class InferenceProvider implements ActionProvider {
     @Override
     public void cancel(ActionContext ctx) {
         running.remove(ctx.actionId());
+        sent.remove(ctx.actionId());
         dispatcher.forget(ctx.actionId());
     }
 
     private void finish(ActionContext ctx, String deviceId, ResultMessage result, Throwable error) {
+        Dispatched out = sent.get(ctx.actionId());
+        if (out != null && !out.deviceId().equals(deviceId)) {
+            return; // the answer of a site the job was taken from (it went offline): the new site's counts
+        }
+        Throwable cause = error instanceof CompletionException ? error.getCause() : error;
+        if (cause instanceof CancellationException) {
+            return; // cancelled, or forgotten at its deadline (whoever forgot it has settled the action)
+        }
         running.remove(ctx.actionId());
+        sent.remove(ctx.actionId());
         if (error != null) {
-            Throwable cause = error instanceof CompletionException ? error.getCause() : error;
-            if (!(cause instanceof CancellationException)) {
-                ctx.fail("Dispatch failed", JsonNodeFactory.instance.objectNode().put("error", String.valueOf(cause)));
-            }
+            ctx.fail("Dispatch failed", JsonNodeFactory.instance.objectNode().put("error", String.valueOf(cause)));
             return;
         }
         if (result.succeeded()) {
@@ -206,7 +332,17 @@ public final class InferenceProvider implements ActionProvider {
             d.put("batch_size", result.batchSize());
             d.put("inference_ms", result.inferenceMs());
             d.put("queued_ms", result.queuedMs());
-            planner.completed(ctx.actionId(), deviceId, ctx.request().body().get("model").asText(), (long) result.inferenceMs());
+            JobPlacement.Job job = out != null ? out.job() : job(ctx.actionId(), ctx.request(), ctx.request().body(), null);
+            JsonNode before = ctx.status().details();
+            keep(before, d, "placement", "placed_again_from");
+            if (out != null) {
+                long total = clock.millis() - out.sentAtMillis();
+                // what happened, beside what the planner predicted: compute and queue as the gateway measured them,
+                // the rest of the round trip (moving the task and its input, the broker's hops) as transfer
+                d.putObject("actual").put("transfer_ms", Math.max(0, total - (long) result.inferenceMs() - result.queuedMs()))
+                        .put("queue_ms", result.queuedMs()).put("compute_ms", (long) result.inferenceMs()).put("total_ms", total);
+            }
+            planner.completed(job, deviceId, (long) result.inferenceMs());
             ctx.complete(d);
         } else {
             ctx.fail("Inference failed", details(deviceId, result.taskId()).put("error", result.error()));
@@ -219,11 +355,17 @@ public final class InferenceProvider implements ActionProvider {
             String display = ("running".equals(m.state()) ? "Running on " : "Queued on ") + m.deviceId();
             ObjectNode d = details(m.deviceId(), m.taskId()).put("state", m.state())
                     .put("queue_position", m.queuePosition());
-            JsonNode before = ctx.status().details();
-            if (before != null && before.has("deadline")) {
-                d.set("deadline", before.get("deadline")); // resume needs it after a restart
-            }
+            // resume needs the deadline after a restart; the placement explains the action to its reader
+            keep(ctx.status().details(), d, "deadline", "placement", "placed_again_from");
             ctx.progress(display, d);
+        }
+    }
+
+    private static void keep(JsonNode before, ObjectNode into, String... fields) {
+        for (String f : fields) {
+            if (before != null && before.has(f)) {
+                into.set(f, before.get(f));
+            }
         }
     }
 

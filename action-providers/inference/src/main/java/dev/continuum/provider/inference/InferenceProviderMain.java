@@ -1,11 +1,13 @@
 package dev.continuum.provider.inference;
 
+import dev.continuum.auth.oidc.ServiceAccountToken;
 import dev.continuum.edge.broker.BrokerAccess;
 import dev.continuum.edge.broker.Brokers;
 import dev.continuum.edge.identity.DeviceCredentials;
 import dev.continuum.edge.identity.RevocationLog;
 import dev.continuum.edge.messaging.MqttLink;
 import dev.continuum.edge.protocol.Topics;
+import dev.continuum.provider.client.PlannerClient;
 import dev.continuum.provider.server.ActionProviderServer;
 import dev.continuum.provider.server.CallerResolver;
 import dev.continuum.provider.server.FileActionStore;
@@ -21,7 +23,11 @@ import java.util.concurrent.TimeUnit;
 /**
  * {@code java -jar continuum-inference-provider-*-runner.jar --port 8093 [--host 0.0.0.0] --broker 127.0.0.1:1883
  * [--base-path /providers/inference] [--topic-root continuum] [--client-id continuum-inference]
- * [--embedded-broker] [--state-dir DIR]}; the operator secret comes from {@code CONTINUUM_EDGE_SECRET}.
+ * [--embedded-broker] [--state-dir DIR] [--planner URL] [--data-endpoint ID]}; the operator secret comes from
+ * {@code CONTINUUM_EDGE_SECRET}. With {@code --planner} (or {@code CONTINUUM_PLANNER_URL}) every job is placed by the
+ * planner service, which logs the decision, signing with the service account {@code CONTINUUM_PLANNER_CLIENT_ID} /
+ * {@code CONTINUUM_PLANNER_CLIENT_SECRET} at {@code CONTINUUM_AUTH_ISSUER}; without it, by the planner's core in
+ * process. {@code --data-endpoint} names where inline inputs lie for the planner (e.g. {@code datacenter}).
  * With {@code --state-dir} actions and device revocations are kept on disk there and survive a restart;
  * without it, in memory. {@code --state-dir DIR --revoke-device ID} (or {@code --reinstate-device ID})
  * records a revocation for the provider running on DIR and exits.
@@ -38,11 +44,13 @@ public final class InferenceProviderMain {
     private static final String USAGE = """
             usage: continuum-inference-provider [--port 8093] [--host 0.0.0.0] [--broker 127.0.0.1:1883]
                    [--base-path /providers/inference] [--topic-root continuum] [--client-id continuum-inference]
-                   [--embedded-broker] [--mqtt-username U] [--state-dir DIR]
+                   [--embedded-broker] [--mqtt-username U] [--state-dir DIR] [--planner URL] [--data-endpoint ID]
                    [--model-root DIR [--public-url http://HOST:PORT] [--deploy-roles continuum-admin,continuum-model-deployer]]
                    | --state-dir DIR (--revoke-device ID | --reinstate-device ID)
                    | --bootstrap-token DEVICE | --broker-password
               serves inference at http://HOST:PORT/BASE; CONTINUUM_EDGE_SECRET signs device credentials;
+              --planner (CONTINUUM_PLANNER_URL): the planner service places every job, signed as
+              CONTINUUM_PLANNER_CLIENT_ID/CONTINUUM_PLANNER_CLIENT_SECRET at CONTINUUM_AUTH_ISSUER;
               with --model-root, model deployment at http://HOST:PORT/BASE/deploy (files under DIR; gateways
               fetch them from --public-url/model-files/<token>, default http://127.0.0.1:PORT)
             """;
@@ -52,7 +60,7 @@ public final class InferenceProviderMain {
     record Settings(int port, String host, String broker, String basePath, String topicRoot, String clientId,
                     boolean embeddedBroker, String mqttUser, Path stateDir, String revoke, String reinstate,
                     String bootstrapTokenFor, boolean printBrokerPassword, Path modelRoot, String publicUrl,
-                    Set<String> deployRoles) {}
+                    Set<String> deployRoles, String planner, String dataEndpoint) {}
 
     public static void main(String[] args) throws Exception {
         Settings s = ProviderLauncher.settingsOrExit(args, USAGE, InferenceProviderMain::parse);
@@ -122,9 +130,8 @@ public final class InferenceProviderMain {
                 // before the inference routes: their catch-all under the base path would answer first
                 mountDeployment(router, s, cloud, callers, options);
             }
-            ActionProviderServer.mount(router, s.basePath(),
-                    new InferenceProvider(cloud.fleet(), cloud.dispatcher(), new GatewayPlanner(Clock.systemUTC()), Clock.systemUTC()),
-                    options);
+            ActionProviderServer.mount(router, s.basePath(), new InferenceProvider(cloud.fleet(), cloud.dispatcher(),
+                    placement(s.planner()), Clock.systemUTC(), s.dataEndpoint()), options);
             // the count lets `up` (and operators) wait until gateways have registered and reported in
             router.get("/health").handler(rc -> rc.json(new io.vertx.core.json.JsonObject().put("status", "UP")
                     .put("devices_online", cloud.fleet().usable().size())));
@@ -135,7 +142,18 @@ public final class InferenceProviderMain {
                 }
             };
         });
-        System.out.println("inference provider on http://127.0.0.1:" + port + s.basePath() + " (broker " + s.broker() + ")");
+        System.out.println("inference provider on http://127.0.0.1:" + port + s.basePath() + " (broker " + s.broker()
+                + (s.planner() != null ? ", placed by the planner at " + s.planner() : "") + ")");
+    }
+
+    /** The planner service when one is named (its decisions logged there), else the planner's core in process. */
+    static JobPlacement placement(String plannerUrl) {
+        if (plannerUrl == null || plannerUrl.isBlank()) {
+            return new GatewayPlanner(Clock.systemUTC());
+        }
+        java.util.function.Supplier<String> token = ServiceAccountToken.forPlanner(System.getenv())
+                .<java.util.function.Supplier<String>>map(t -> t::current).orElse(() -> null);
+        return new PlannerServicePlacement(new PlannerClient(java.net.URI.create(plannerUrl), token));
     }
 
     /**
@@ -165,7 +183,8 @@ public final class InferenceProviderMain {
     static Settings parse(String[] args) {
         Arguments a = Arguments.parse(args, Set.of("--port", "--host", "--broker", "--base-path", "--topic-root",
                 "--client-id", "--bootstrap-token", "--mqtt-username", "--state-dir", "--revoke-device",
-                "--reinstate-device", "--model-root", "--public-url", "--deploy-roles"), Set.of("--embedded-broker", "--broker-password"));
+                "--reinstate-device", "--model-root", "--public-url", "--deploy-roles", "--planner", "--data-endpoint"),
+                Set.of("--embedded-broker", "--broker-password"));
         if (a == null) {
             return null;
         }
@@ -180,6 +199,7 @@ public final class InferenceProviderMain {
                 a.text("--revoke-device").orElse(null), a.text("--reinstate-device").orElse(null),
                 a.text("--bootstrap-token").orElse(null), a.flag("--broker-password"), a.path("--model-root").orElse(null),
                 a.text("--public-url").orElse(null),
-                Set.of(a.text("--deploy-roles", "continuum-admin,continuum-model-deployer").split(",")));
+                Set.of(a.text("--deploy-roles", "continuum-admin,continuum-model-deployer").split(",")),
+                a.text("--planner").orElse(System.getenv("CONTINUUM_PLANNER_URL")), a.text("--data-endpoint").orElse(null));
     }
 }

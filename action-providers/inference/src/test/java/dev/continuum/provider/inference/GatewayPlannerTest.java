@@ -6,7 +6,6 @@ import dev.continuum.edge.cloud.Fleet;
 import dev.continuum.edge.protocol.GpuInfo;
 import dev.continuum.edge.protocol.Heartbeat;
 import dev.continuum.placement.planner.PlacementDecision;
-import dev.continuum.provider.inference.GatewayPlanner.Demand;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -23,8 +22,12 @@ class GatewayPlannerTest {
     private static Fleet.Device gw(String id, List<String> models, long gpuFreeMb, int queued) {
         List<GpuInfo> gpus = gpuFreeMb > 0 ? List.of(new GpuInfo(0, "T4", 16_000, 16_000 - gpuFreeMb, 5)) : List.of();
         Heartbeat hb = new Heartbeat(id, "cred", NOW.toString(), 1, gpus, 4, 0.1, 8_000, 4_000, 10_000, "cpu",
-                models.stream().map(m -> new Heartbeat.LoadedModel("sha256:" + m, m, "1")).toList(), queued, 0, null);
+                models.stream().map(m -> new Heartbeat.LoadedModel("sha256:" + m, m, "1")).toList(), queued, 0, null, null);
         return new Fleet.Device(id, true, hb, NOW, NOW);
+    }
+
+    private static JobPlacement.Job job(String id, String model, long gpuMemoryMb, boolean gpu, String device) {
+        return new JobPlacement.Job(id, null, model, gpuMemoryMb, gpu, device, List.of(), 0);
     }
 
     private String chosen(PlacementDecision d) {
@@ -37,14 +40,14 @@ class GatewayPlannerTest {
         List<Fleet.Device> fleet = List.of(gw("busy", List.of("cls"), 0, 5), gw("no-model", List.of("det"), 0, 0),
                 gw("quiet", List.of("cls"), 0, 1));
 
-        assertThat(chosen(planner.choose("j1", new Demand("cls", 0, false, null), fleet, id -> 0))).isEqualTo("quiet");
+        assertThat(chosen(planner.choose(job("j1", "cls", 0, false, null), fleet, id -> 0))).isEqualTo("quiet");
     }
 
     @Test
     void shouldCountTasksSentButNotYetInAHeartbeat() {
         List<Fleet.Device> fleet = List.of(gw("a", List.of("cls"), 0, 0), gw("b", List.of("cls"), 0, 2));
 
-        assertThat(chosen(planner.choose("j1", new Demand("cls", 0, false, null), fleet,
+        assertThat(chosen(planner.choose(job("j1", "cls", 0, false, null), fleet,
                 id -> id.equals("a") ? 5 : 0))).isEqualTo("b");
     }
 
@@ -53,9 +56,9 @@ class GatewayPlannerTest {
         List<Fleet.Device> fleet = List.of(gw("cpu-only", List.of("cls"), 0, 0), gw("small-gpu", List.of("cls"), 2_000, 0),
                 gw("big-gpu", List.of("cls"), 12_000, 3));
 
-        assertThat(chosen(planner.choose("j1", new Demand("cls", 8_000, false, null), fleet, id -> 0))).isEqualTo("big-gpu");
-        assertThat(chosen(planner.choose("j2", new Demand("cls", 0, true, null), fleet, id -> 0))).isEqualTo("small-gpu");
-        assertThat(planner.choose("j3", new Demand("cls", 32_000, false, null), fleet, id -> 0))
+        assertThat(chosen(planner.choose(job("j1", "cls", 8_000, false, null), fleet, id -> 0))).isEqualTo("big-gpu");
+        assertThat(chosen(planner.choose(job("j2", "cls", 0, true, null), fleet, id -> 0))).isEqualTo("small-gpu");
+        assertThat(planner.choose(job("j3", "cls", 32_000, false, null), fleet, id -> 0))
                 .isInstanceOfSatisfying(PlacementDecision.Unplaceable.class, u -> assertThat(u.reasonBySite()).containsEntry(
                         "big-gpu", "has 12000 MiB of GPU memory free, the job needs 32000 MiB")
                         .containsEntry("cpu-only", "has no GPU, the job needs 1 GPU"));
@@ -66,17 +69,17 @@ class GatewayPlannerTest {
         List<Fleet.Device> fleet = List.of(gw("a", List.of("cls"), 0, 0), gw("b", List.of("cls"), 0, 7),
                 gw("c", List.of("det"), 0, 0));
 
-        assertThat(chosen(planner.choose("j1", new Demand("cls", 0, false, "b"), fleet, id -> 0))).isEqualTo("b");
-        assertThat(planner.choose("j2", new Demand("cls", 0, false, "c"), fleet, id -> 0))
+        assertThat(chosen(planner.choose(job("j1", "cls", 0, false, "b"), fleet, id -> 0))).isEqualTo("b");
+        assertThat(planner.choose(job("j2", "cls", 0, false, "c"), fleet, id -> 0))
                 .isInstanceOfSatisfying(PlacementDecision.Unplaceable.class, u -> assertThat(u.reasonBySite())
                         .containsEntry("a", "the job asks for c").containsKey("c"));
     }
 
     @Test
     void shouldExplainWhyNothingFits() {
-        assertThat(planner.choose("j1", new Demand("cls", 0, false, null), List.of(), id -> 0))
+        assertThat(planner.choose(job("j1", "cls", 0, false, null), List.of(), id -> 0))
                 .isEqualTo(new PlacementDecision.Unplaceable("j1", Map.of("fleet", "no gateway is online")));
-        assertThat(planner.choose("j2", new Demand("cls", 0, false, null), List.of(gw("a", List.of("det"), 0, 0)), id -> 0))
+        assertThat(planner.choose(job("j2", "cls", 0, false, null), List.of(gw("a", List.of("det"), 0, 0)), id -> 0))
                 .isInstanceOfSatisfying(PlacementDecision.Unplaceable.class,
                         u -> assertThat(String.join("; ", u.reasons())).contains("cls"));
     }
@@ -85,13 +88,13 @@ class GatewayPlannerTest {
     void shouldLearnThatAGatewayIsSlowFromCompletedJobs() {
         List<Fleet.Device> fleet = List.of(gw("fast", List.of("cls"), 0, 2), gw("slow", List.of("cls"), 0, 1));
         // before it has learnt anything, the shorter queue wins
-        assertThat(chosen(planner.choose("j0", new Demand("cls", 0, false, null), fleet, id -> 0))).isEqualTo("slow");
+        assertThat(chosen(planner.choose(job("j0", "cls", 0, false, null), fleet, id -> 0))).isEqualTo("slow");
         for (int i = 0; i < 5; i++) {
-            planner.completed("done-" + i, "slow", "cls", 900);
-            planner.completed("fast-" + i, "fast", "cls", 20);
+            planner.completed(job("done-" + i, "cls", 0, false, null), "slow", 900);
+            planner.completed(job("fast-" + i, "cls", 0, false, null), "fast", 20);
         }
 
         // 1 task × 900 ms + 900 ms on "slow" is worse than 2 × 20 ms + 20 ms on "fast"
-        assertThat(chosen(planner.choose("j1", new Demand("cls", 0, false, null), fleet, id -> 0))).isEqualTo("fast");
+        assertThat(chosen(planner.choose(job("j1", "cls", 0, false, null), fleet, id -> 0))).isEqualTo("fast");
     }
 }

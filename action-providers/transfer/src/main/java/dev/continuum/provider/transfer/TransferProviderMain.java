@@ -1,5 +1,7 @@
 package dev.continuum.provider.transfer;
 
+import dev.continuum.auth.oidc.ServiceAccountToken;
+import dev.continuum.provider.client.PlannerClient;
 import dev.continuum.provider.server.ProviderLauncher;
 import dev.continuum.provider.server.ProviderLauncher.Arguments;
 import dev.continuum.provider.server.auth.JwtCallerResolver;
@@ -8,9 +10,12 @@ import dev.continuum.provider.transfer.engine.Blake3;
 import dev.continuum.provider.transfer.engine.ChecksumAlgorithm;
 import dev.continuum.provider.transfer.engine.TransferOptions;
 import dev.continuum.provider.transfer.provider.EndpointConfig;
+import dev.continuum.provider.transfer.provider.MeasuredRates;
 import dev.continuum.provider.transfer.provider.TransferProviders;
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Serves the transfer providers on their own:
@@ -22,13 +27,16 @@ public final class TransferProviderMain {
     private static final String USAGE = """
             usage: continuum-transfer-provider --endpoints FILE [--state DIR] [--port 8093] [--host 127.0.0.1]
                    [--base-path /providers/transfer] [--parallelism 4] [--chunk-mib 8] [--max-mib-per-second N]
-              serves transfer, ls, mkdir and delete at http://HOST:PORT/BASE/<name>
+                   [--planner URL]
+              serves transfer, ls, mkdir and delete at http://HOST:PORT/BASE/<name>; with --planner
+              (CONTINUUM_PLANNER_URL) each transfer's measured rate goes to the planner's link model, signed as
+              CONTINUUM_PLANNER_CLIENT_ID/CONTINUUM_PLANNER_CLIENT_SECRET at CONTINUUM_AUTH_ISSUER
             """;
 
     private TransferProviderMain() {}
 
     record Settings(int port, String host, String basePath, Path endpoints, Path state, int parallelism, int chunkMib,
-                    int maxMibPerSecond) {}
+                    int maxMibPerSecond, String planner) {}
 
     public static void main(String[] args) {
         Settings settings = ProviderLauncher.settingsOrExit(args, USAGE, TransferProviderMain::parse);
@@ -46,7 +54,8 @@ public final class TransferProviderMain {
         int port = ProviderLauncher.serve(settings.host(), settings.port(), (vertx, router) -> {
             // CONTINUUM_AUTH_ENABLED=true: only tokens for continuum-provider-transfer with scope actions:transfer (docs/auth.md).
             TransferProviders.mountAll(router, settings.basePath(), vertx, endpoints, options, settings.state(),
-                    JwtCallerResolver.fromEnvironment(System.getenv(), "continuum-provider-transfer", "actions:transfer"));
+                    JwtCallerResolver.fromEnvironment(System.getenv(), "continuum-provider-transfer", "actions:transfer"),
+                    rates(settings.planner()));
             return null;
         });
         System.out.println("continuum transfer providers listening on http://" + settings.host() + ":"
@@ -55,10 +64,24 @@ public final class TransferProviderMain {
         Thread.ofPlatform().daemon().name("blake3-warm-up").start(Blake3::warmUp);
     }
 
+    /**
+     * With a planner ({@code --planner} or {@code CONTINUUM_PLANNER_URL}): each transfer's measured rate is posted to
+     * its link model, signed as the service account {@code CONTINUUM_PLANNER_CLIENT_ID}/{@code _SECRET}.
+     */
+    static MeasuredRates rates(String plannerUrl) {
+        if (plannerUrl == null || plannerUrl.isBlank()) {
+            return MeasuredRates.NONE;
+        }
+        Supplier<String> token = ServiceAccountToken.forPlanner(System.getenv()).<Supplier<String>>map(t -> t::current)
+                .orElse(() -> null);
+        PlannerClient planner = new PlannerClient(URI.create(plannerUrl), token);
+        return (from, to, bytes, elapsed) -> planner.transferMeasured(from, to, bytes, elapsed.toNanos() / 1e9);
+    }
+
     /** Returns null when help was asked for. */
     static Settings parse(String[] args) {
         Arguments a = Arguments.parse(args, Set.of("--port", "--host", "--base-path", "--endpoints", "--state",
-                "--parallelism", "--chunk-mib", "--max-mib-per-second"), Set.of());
+                "--parallelism", "--chunk-mib", "--max-mib-per-second", "--planner"), Set.of());
         if (a == null) {
             return null;
         }
@@ -67,6 +90,7 @@ public final class TransferProviderMain {
         return new Settings(a.port("--port", 8093), a.text("--host", "127.0.0.1"),
                 a.basePath("--base-path", "/providers/transfer"), endpoints,
                 a.path("--state").orElse(Path.of("continuum-transfer-state")), a.number("--parallelism", 4, 1, 256),
-                a.number("--chunk-mib", 8, 5, 1024), a.number("--max-mib-per-second", 0, 0, 1_000_000));
+                a.number("--chunk-mib", 8, 5, 1024), a.number("--max-mib-per-second", 0, 0, 1_000_000),
+                a.text("--planner").orElse(System.getenv("CONTINUUM_PLANNER_URL")));
     }
 }

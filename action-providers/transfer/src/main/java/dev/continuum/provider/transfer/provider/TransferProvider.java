@@ -38,10 +38,18 @@ public final class TransferProvider implements ActionProvider {
     private final Path journals;
     private final Map<String, AtomicBoolean> running = new ConcurrentHashMap<>();
 
+    private final MeasuredRates rates;
+
     public TransferProvider(EndpointRegistry endpoints, TransferOptions options, Path journals) {
+        this(endpoints, options, journals, MeasuredRates.NONE);
+    }
+
+    /** {@code rates} hears each successful transfer's bytes and time between its two endpoints (the planner's links). */
+    public TransferProvider(EndpointRegistry endpoints, TransferOptions options, Path journals, MeasuredRates rates) {
         this.endpoints = endpoints;
         this.options = options;
         this.journals = journals;
+        this.rates = rates;
     }
 
     @Override
@@ -115,6 +123,24 @@ public final class TransferProvider implements ActionProvider {
         reportProgress(ctx, transfer, progress, Instant.now(), 0);
     }
 
+    /**
+     * The rate this transfer measured, to the planner: only bytes sent now (a resumed transfer's journal bytes took no
+     * time here) and only a transfer long enough to say something about the link. A planner that cannot be told is
+     * logged and left: the data arrived either way.
+     */
+    private void report(TransferRequest transfer, Progress.Snapshot done) {
+        long sent = done.bytesDone() - done.bytesResumed();
+        if (sent <= 0 || done.elapsed().toMillis() < 1 || transfer.sourceEndpoint().equals(transfer.destinationEndpoint())) {
+            return;
+        }
+        try {
+            rates.measured(transfer.sourceEndpoint(), transfer.destinationEndpoint(), sent, done.elapsed());
+        } catch (RuntimeException e) {
+            java.util.logging.Logger.getLogger(TransferProvider.class.getName()).warning(
+                    "could not report the measured rate to the planner: " + e.getMessage());
+        }
+    }
+
     /** Progress into the status every tick; into the log at each tenth of the bytes or every few seconds. */
     private void reportProgress(ActionContext ctx, TransferRequest transfer, Progress progress, Instant lastLogged,
                                 long lastTenth) {
@@ -148,6 +174,7 @@ public final class TransferProvider implements ActionProvider {
             ctx.log("TransferSucceeded", describe(done), details);
             journal.delete();
             ctx.complete(details);
+            report(transfer, done);
         } catch (TransferFailedException e) {
             if (cancelled.get()) {
                 journal.delete();   // nothing to resume: the framework reports the cancellation

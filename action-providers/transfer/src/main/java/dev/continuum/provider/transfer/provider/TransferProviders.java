@@ -23,11 +23,17 @@ public final class TransferProviders {
 
     public static void mountAll(Router router, String basePath, Vertx vertx, EndpointRegistry endpoints,
                                 TransferOptions options, Path stateDir, CallerResolver callers) {
+        mountAll(router, basePath, vertx, endpoints, options, stateDir, callers, MeasuredRates.NONE);
+    }
+
+    /** As above; each successful transfer's measured rate goes to {@code rates} (the planner's link model). */
+    public static void mountAll(Router router, String basePath, Vertx vertx, EndpointRegistry endpoints,
+                                TransferOptions options, Path stateDir, CallerResolver callers, MeasuredRates rates) {
         String base = basePath == null || basePath.equals("/") ? "" : basePath.replaceAll("/+$", "");
         ProviderServerOptions durable = ProviderServerOptions.of(vertx).withCallerResolver(callers)
                 .withStore(new FileActionStore(stateDir.resolve("actions")));
         ActionProviderServer.mount(router, base + "/transfer",
-                new TransferProvider(endpoints, options, stateDir.resolve("journals")), durable);
+                new TransferProvider(endpoints, options, stateDir.resolve("journals"), rates), durable);
         for (FileOperationProvider.Operation op : FileOperationProvider.Operation.values()) {
             ActionProviderServer.mount(router, base + "/" + op.name().toLowerCase(java.util.Locale.ROOT),
                     new FileOperationProvider(op, endpoints), ProviderServerOptions.of(vertx).withCallerResolver(callers));

@@ -4,6 +4,7 @@ import dev.continuum.provider.server.Caller;
 import dev.continuum.provider.server.CallerResolver;
 import dev.continuum.provider.transfer.endpoint.EndpointRegistry;
 import dev.continuum.provider.transfer.engine.TransferOptions;
+import dev.continuum.provider.transfer.provider.MeasuredRates;
 import dev.continuum.provider.transfer.provider.TransferProviders;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
@@ -29,6 +30,10 @@ public final class ProviderHarness implements AutoCloseable {
     }
 
     public ProviderHarness(EndpointRegistry endpoints, Path state, TransferOptions base) throws Exception {
+        this(endpoints, state, base, MeasuredRates.NONE);
+    }
+
+    public ProviderHarness(EndpointRegistry endpoints, Path state, TransferOptions base, MeasuredRates rates) throws Exception {
         Router router = Router.router(vertx);
         CallerResolver fromHeader = rc -> {
             String who = rc.request().getHeader("X-Test-Caller");
@@ -36,7 +41,7 @@ public final class ProviderHarness implements AutoCloseable {
         };
         TransferProviders.mountAll(router, BASE, vertx, endpoints,
                 base.withChunkBytes(5 * 1024 * 1024).withProgressEvery(Duration.ofMillis(100)),
-                state, fromHeader);
+                state, fromHeader, rates);
         server = vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1")
                 .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
         http = new Http("http://127.0.0.1:" + server.actualPort() + BASE);

@@ -2,6 +2,7 @@ package dev.continuum.placement.service.app;
 
 import dev.continuum.placement.model.Cluster;
 import dev.continuum.placement.model.Link;
+import dev.continuum.placement.model.Site;
 import dev.continuum.placement.planner.Inventory;
 import dev.continuum.placement.planner.SiteStatus;
 import java.util.ArrayList;
@@ -13,7 +14,8 @@ import java.util.TreeMap;
 /**
  * The inventory as it is now: the configured sites (datacenter pools, training clusters, links, endpoints) and the
  * gateways their heartbeats describe. A gateway's storage endpoint has its device id; it reaches the sites named in
- * {@link EdgeLink}s over the configured bandwidth and latency. Thread-safe: heartbeats arrive on the MQTT thread.
+ * {@link EdgeLink}s over the configured bandwidth and latency. A gateway runtime in the datacenter role (the inference
+ * pool) is a datacenter site: the edge links lead to it when they name its device id. Thread-safe: heartbeats arrive on the MQTT thread.
  */
 public final class LiveInventory {
 
@@ -98,8 +100,13 @@ public final class LiveInventory {
             clusters.add(g.cluster());
             status.put(id, g.status());
             endpoints.putIfAbsent(id, id);
+            if (g.cluster().site().kind() == Site.Kind.DATACENTER) {
+                continue; // a datacenter pool is the far end of the edge links (named in them), not a gateway with its own
+            }
             for (EdgeLink l : edgeLinks) {
-                links.add(new Link(id, l.to(), l.bandwidthGbps(), l.latencyMs()));
+                if (!l.to().equals(id)) {
+                    links.add(new Link(id, l.to(), l.bandwidthGbps(), l.latencyMs()));
+                }
             }
         }
         return new Inventory(clusters, links, endpoints, status);

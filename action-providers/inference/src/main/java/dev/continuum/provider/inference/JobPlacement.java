@@ -1,0 +1,61 @@
+package dev.continuum.provider.inference;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.continuum.edge.cloud.Fleet;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.ToIntFunction;
+
+/**
+ * Where an inference job runs — the placement planner's decision, either asked of the planner service (which logs it
+ * in PostgreSQL: {@link PlannerServicePlacement}) or, when the provider runs without one, of the planner's core in
+ * process ({@link GatewayPlanner}). Both decide with the same {@code OnlinePlanner} code.
+ */
+public interface JobPlacement {
+
+    /** One input: where it lies ({@code endpointId}: a gateway's device id, {@code datacenter}, ...) and how big it is. */
+    record Data(String endpointId, String path, long sizeBytes) {}
+
+    /**
+     * What the job needs: the model reference, GPU memory (0 = none), a GPU at all, one pinned device (null = any),
+     * its inputs, a latency SLO (0 = none) and the run it belongs to (null when the caller is not a flow).
+     */
+    record Job(String id, String runId, String model, long minGpuMemoryMb, boolean requireGpu, String pinnedDevice,
+               List<Data> data, long latencySloMillis) {
+        public Job {
+            data = data == null ? List.of() : List.copyOf(data);
+        }
+    }
+
+    /**
+     * The verdict: {@code site} (a gateway's device id, or the datacenter pool's) or, when none fits, {@code refusal}
+     * saying what ruled out each site. {@code explanation} is the planner's decision as JSON (site, predicted
+     * latency split, reasons, alternatives) for the action's details; null when there is none.
+     */
+    record Decision(String site, String refusal, JsonNode explanation) {
+        public static Decision placed(String site, JsonNode explanation) {
+            return new Decision(site, null, explanation);
+        }
+
+        public static Decision refused(String why, JsonNode explanation) {
+            return new Decision(null, why, explanation);
+        }
+
+        public boolean placed() {
+            return site != null;
+        }
+    }
+
+    /** Decides for a new job; {@code dispatched} counts what the provider has sent a device and not heard back about. */
+    Decision place(Job job, List<Fleet.Device> devices, ToIntFunction<String> dispatched);
+
+    /**
+     * The job's site {@code lost} went offline before the job finished: where it runs now, once decided (the planner
+     * service places it again on its own and logs why; in process it is placed again here). Empty while no new
+     * decision is known.
+     */
+    Optional<Decision> placedAgain(Job job, String lost, List<Fleet.Device> devices, ToIntFunction<String> dispatched);
+
+    /** The job finished on {@code site} after {@code computeMillis} of model time: the cost model learns it. */
+    void completed(Job job, String site, long computeMillis);
+}
