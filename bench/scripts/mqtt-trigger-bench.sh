@@ -5,26 +5,43 @@
 # a full GC before and after. Fresh database; the engine is the built jar.
 #   bench/scripts/mqtt-trigger-bench.sh [events] [seconds]
 # Needs: `mvn -B -q -pl flow-engine/service -am package -DskipTests`, PostgreSQL at $PGHOST:$PGPORT (default
-# 127.0.0.1:5432, user postgres), an MQTT broker at $MQTT_HOST:$MQTT_PORT (default the machine's Mosquitto,
-# 127.0.0.1:1883) with mosquitto_pub, python3, JAVA_HOME >= 21. ENGINE_JAR names another engine jar.
+# 127.0.0.1:5432, user postgres), mosquitto and mosquitto_pub, python3, JAVA_HOME >= 21. ENGINE_JAR names another
+# engine jar. The broker: the bench starts a Mosquitto of its own on a free port with bench/mosquitto-triggers.conf
+# (the settings a broker feeding triggers needs, docs/operations.md; MQTT_CONF names another file, e.g.
+# bench/mosquitto-stock.conf); MQTT_HOST/MQTT_PORT name a running broker instead. ENGINE_CPUS=1 pins the engine to
+# those CPUs (taskset), to starve it on purpose.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 java="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java"
 jcmd="$(dirname "$java")/jcmd"
 events="${1:-10000}" seconds="${2:-60}"
 export PGHOST="${PGHOST:-127.0.0.1}" PGPORT="${PGPORT:-5432}" PGUSER="${PGUSER:-postgres}"
-mqtt_host="${MQTT_HOST:-127.0.0.1}" mqtt_port="${MQTT_PORT:-1883}"
 db="bench_mqtt_$$" port=$((19000 + RANDOM % 1000)) run="mqttbench-$$"
 topic="bench/$run/frames"
 log="$(mktemp -t continuum-bench-mqtt.XXXXXX.log)"
+broker=""
+if [ -n "${MQTT_PORT:-}" ]; then
+  mqtt_host="${MQTT_HOST:-127.0.0.1}" mqtt_port="$MQTT_PORT"
+else
+  mqtt_host=127.0.0.1 mqtt_port=$((18300 + RANDOM % 500))
+  conf="$(mktemp -t continuum-bench-mosquitto.XXXXXX.conf)"
+  { cat "${MQTT_CONF:-$root/bench/mosquitto-triggers.conf}"; echo "listener $mqtt_port 127.0.0.1"; } >"$conf"
+  mosquitto -c "$conf" >"$log.broker" 2>&1 &
+  broker=$!
+  for _ in $(seq 1 50); do mosquitto_pub -h 127.0.0.1 -p "$mqtt_port" -t probe -n 2>/dev/null && break; sleep 0.1; done
+fi
 psql -q -c "CREATE DATABASE $db" >/dev/null
 CONTINUUM_AUTH_ENABLED=false CONTINUUM_DB_HOST="$PGHOST" CONTINUUM_DB_PORT="$PGPORT" CONTINUUM_DB_NAME="$db" \
   CONTINUUM_PROVIDERS_BUILTIN_ENABLED=false QUARKUS_HTTP_PORT=$port CONTINUUM_INSTANCE_ID="$run" \
-  "$java" ${ENGINE_JAVA_OPTS:-} -Dmp.messaging.incoming.trigger-mqtt.enabled=true \
+  ${ENGINE_CPUS:+taskset -c "$ENGINE_CPUS"} "$java" ${ENGINE_JAVA_OPTS:-} -Dmp.messaging.incoming.trigger-mqtt.enabled=true \
   -Dmp.messaging.incoming.trigger-mqtt.host="$mqtt_host" -Dmp.messaging.incoming.trigger-mqtt.port="$mqtt_port" \
   -jar "${ENGINE_JAR:-$root/flow-engine/service/target/quarkus-app/quarkus-run.jar}" >"$log" 2>&1 &
 engine=$!
-cleanup() { kill "$engine" 2>/dev/null || true; wait "$engine" 2>/dev/null || true; psql -q -c "DROP DATABASE IF EXISTS $db" >/dev/null || true; }
+cleanup() {
+  kill "$engine" 2>/dev/null || true; wait "$engine" 2>/dev/null || true
+  [ -z "$broker" ] || { kill "$broker" 2>/dev/null || true; wait "$broker" 2>/dev/null || true; }
+  psql -q -c "DROP DATABASE IF EXISTS $db" >/dev/null || true
+}
 trap cleanup EXIT
 api="http://127.0.0.1:$port"
 for _ in $(seq 1 400); do curl -sf "$api/q/health/ready" >/dev/null && break; sleep 1; done

@@ -73,6 +73,19 @@ public interface EngineConfig {
         Optional<String> password();
     }
 
+    /** Triggers fed by a message broker (docs/triggers.md, docs/operations.md#triggers-from-a-message-broker). */
+    Triggers triggers();
+
+    interface Triggers {
+        /**
+         * Broker messages one channel handles at once; the channel takes its next message only when one of them is
+         * committed and acknowledged (the rest wait at the broker). Keep the broker's per-client in-flight window
+         * (Mosquitto's max_inflight_messages) at or below this plus the channel's buffer-size.
+         */
+        @WithDefault("64")
+        int maxInFlight();
+    }
+
     /** Run notices (Globus' activity_notification_policy); docs/operations.md#notifications. */
     Notifications notifications();
 

@@ -50,6 +50,7 @@ final class DurabilityRig implements AutoCloseable {
     private final EffectsLog effects;
     private final List<EngineInstance> engines = new ArrayList<>();
     private final Map<String, Integer> starts = new HashMap<>();
+    private final List<String> engineProperties = new ArrayList<>();
     private final Instant began = Instant.now();
 
     private DurabilityRig(String name, Path workDir, Map<String, String> database, Path engineJar, ChildProcess provider,
@@ -109,6 +110,12 @@ final class DurabilityRig implements AutoCloseable {
         return effects;
     }
 
+    /** System properties every engine started from now on gets, e.g. {@code mp.messaging...=...} to turn a channel on. */
+    DurabilityRig withEngineProperties(Map<String, String> properties) {
+        properties.forEach((key, value) -> engineProperties.add("-D" + key + "=" + value));
+        return this;
+    }
+
     /** Starts engines side by side (they share the two cores, so together is quicker than one by one). */
     List<EngineInstance> startEngines(String... instanceIds) {
         List<EngineInstance> started = new ArrayList<>();
@@ -153,6 +160,7 @@ final class DurabilityRig implements AutoCloseable {
         env.put("CONTINUUM_AUTH_ENABLED", "false");
         List<String> command = new ArrayList<>(List.of(ChildProcess.javaBinary()));
         command.addAll(CHILD_JVM);
+        command.addAll(engineProperties);
         command.addAll(List.of("-jar", engineJar.toString()));
         ChildProcess process = ChildProcess.start("engine " + instanceId, command, env,
                 workDir.resolve("engine-" + instanceId + "-" + start + ".log"));
@@ -229,6 +237,13 @@ final class DurabilityRig implements AutoCloseable {
         } catch (SQLException e) {
             throw new IllegalStateException("cannot query the test database: " + e.getMessage(), e);
         }
+    }
+
+    /** The single number a query answers (e.g. a count), read from the database so it works while no engine is up. */
+    long number(String sql) {
+        long[] found = {0};
+        query(sql, rows -> found[0] = rows.getLong(1));
+        return found[0];
     }
 
     /** How many runs are in each status, read from the database so it works while no engine is up. */

@@ -45,6 +45,11 @@ final class EngineApi {
         return send("POST", "/flows/" + flowId + "/run", body, 201).path("run_id").asText();
     }
 
+    /** POST /triggers; the new trigger's id. */
+    String createTrigger(JsonNode trigger) {
+        return send("POST", "/triggers", trigger, 201).path("id").asText();
+    }
+
     String status(String runId) {
         return send("GET", "/runs/" + runId, null, 200).path("status").asText();
     }

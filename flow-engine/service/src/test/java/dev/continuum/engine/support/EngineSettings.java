@@ -63,6 +63,11 @@ public record EngineSettings(String instance) implements EngineConfig {
     }
 
     @Override
+    public Triggers triggers() {
+        return () -> 64;
+    }
+
+    @Override
     public Notifications notifications() {
         return new Notifications() {
             @Override public boolean email() { return false; }

@@ -2,9 +2,12 @@ package dev.continuum.engine.adapters.messaging;
 
 import dev.continuum.engine.app.EventLoop;
 import dev.continuum.engine.app.triggers.MessageIngest;
+import dev.continuum.engine.config.EngineConfig;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.amqp.IncomingAmqpMetadata;
 import io.smallrye.reactive.messaging.mqtt.ReceivingMqttMessageMetadata;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -14,6 +17,9 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 /**
  * Broker messages into triggers. SmallRye channels are fixed at start, triggers are made at run time: so each
@@ -23,8 +29,10 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>Acknowledgement comes only after the outcome is committed: the MQTT client's automatic PUBACK is off
  * (ManualMqttAcks), and the PUBACK is sent here when MessageIngest is done; an AMQP message is accepted then.
- * Handling is not awaited by the channel, so messages are handled side by side, as many as the broker lets the
- * engine hold unacknowledged (MQTT: the broker's in-flight window, e.g. Mosquitto's max_inflight_messages).
+ * Messages are handled side by side, at most {@code continuum.triggers.max-in-flight} per channel at once; each
+ * channel's {@link AckWindow} keeps them in arrival order, lets the rest wait their turn, and acknowledges in arrival
+ * order. How many are unacknowledged at once is the broker's in-flight window (it sends no more until acks come).
+ * Acks are sent from the channel's own context, one thread, so they leave in the order the window releases them.
  */
 @ApplicationScoped
 public class TriggerMessages {
@@ -33,18 +41,22 @@ public class TriggerMessages {
 
     private final MessageIngest ingest;
     private final EventLoop loop;
+    private final AckWindow mqttWindow;
+    private final AckWindow amqpWindow;
 
-    public TriggerMessages(MessageIngest ingest, EventLoop loop) {
+    public TriggerMessages(MessageIngest ingest, EventLoop loop, EngineConfig config) {
         this.ingest = ingest;
         this.loop = loop;
+        this.mqttWindow = new AckWindow(config.triggers().maxInFlight());
+        this.amqpWindow = new AckWindow(config.triggers().maxInFlight());
     }
 
     @Incoming(TriggerChannels.MQTT)
     Uni<Void> mqtt(Message<byte[]> message) {
         var metadata = message.getMetadata(ReceivingMqttMessageMetadata.class).orElseThrow();
-        take("mqtt", metadata.getTopic(), message.getPayload(), () -> {
+        take(mqttWindow, "mqtt", metadata.getTopic(), message.getPayload(), () -> {
             metadata.getMessage().ack();
-            return Uni.createFrom().completionStage(message.ack());
+            message.ack();
         });
         return Uni.createFrom().voidItem();
     }
@@ -53,16 +65,44 @@ public class TriggerMessages {
     Uni<Void> amqp(Message<Object> message) {
         var metadata = message.getMetadata(IncomingAmqpMetadata.class).orElse(null);
         String topic = metadata == null ? "" : metadata.getSubject() != null ? metadata.getSubject() : metadata.getAddress();
-        take("amqp", topic, bytes(message.getPayload()), () -> Uni.createFrom().completionStage(message.ack()));
+        take(amqpWindow, "amqp", topic, bytes(message.getPayload()), message::ack);
         return Uni.createFrom().voidItem();
     }
 
-    /** On a duplicated context of its own, as a request would be (starting a run may load a flow through Hibernate Reactive). */
-    private void take(String sourceType, String topic, byte[] payload, java.util.function.Supplier<Uni<Void>> ack) {
-        loop.execute(() -> ingest.take(sourceType, topic, payload).replaceWithVoid().chain(ack::get).subscribe().with(
-                done -> {},
-                failure -> LOG.errorf("%s message on '%s' not taken in (%s); it stays unacknowledged and comes again "
-                        + "when the engine reconnects", sourceType, topic, failure.getMessage())));
+    /**
+     * Takes the message into the channel's window; when it gets a slot, it is handed to MessageIngest on a duplicated
+     * context of its own, as a request would be (starting a run may load a flow through Hibernate Reactive). Its
+     * outcome comes back to the channel's context, which sends the acks the window releases.
+     */
+    private void take(AckWindow window, String sourceType, String topic, byte[] payload, Runnable ack) {
+        Context channel = Vertx.currentContext();
+        BiConsumer<AckWindow.Entry, Boolean> finish = (entry, acknowledge) -> {
+            if (channel == null) {
+                run(window.done(entry, acknowledge), sourceType, topic);
+            } else {
+                channel.runOnContext(ignored -> run(window.done(entry, acknowledge), sourceType, topic));
+            }
+        };
+        Consumer<AckWindow.Entry> work = entry -> loop.execute(() -> ingest.take(sourceType, topic, payload).subscribe().with(
+                outcomes -> finish.accept(entry, true),
+                failure -> {
+                    LOG.errorf("%s message on '%s' not taken in (%s); it stays unacknowledged and comes again when the "
+                            + "engine reconnects", sourceType, topic, failure.getMessage());
+                    finish.accept(entry, false);
+                }));
+        run(window.open(work, ack), sourceType, topic);
+    }
+
+    private static void run(List<Runnable> actions, String sourceType, String topic) {
+        for (Runnable action : actions) {
+            try {
+                action.run();
+            } catch (RuntimeException e) {
+                // an ack on a connection that is gone: the broker resends the message on the new one, and its dedup
+                // key meets the record
+                LOG.debugf("%s message on '%s': %s", sourceType, topic, e);
+            }
+        }
     }
 
     /** The AMQP connector hands over the body as it was typed: data bytes, a string, or JSON. */
