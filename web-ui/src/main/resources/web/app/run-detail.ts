@@ -29,8 +29,8 @@ export class RunDetailPage {
 
   async load(): Promise<void> {
     try {
-      [this.run, this.definition] = await Promise.all([api(`/runs/${this.id}`), api(`/runs/${this.id}/definition`)]);
-      await this.loadLog();
+      // the log's first page travels with the run and its definition, not after them: one round trip fewer before the graph
+      [this.run, this.definition] = await Promise.all([api(`/runs/${this.id}`), api(`/runs/${this.id}/definition`), this.loadLog()]);
       api(`/runs/${this.id}/placements`).then(p => { this.placements = p; this.app.refresh(); },
         (e: any) => { this.placements = { planner: 'unreachable', detail: e.message, placements: [] }; this.app.refresh(); });
     } catch (e: any) {

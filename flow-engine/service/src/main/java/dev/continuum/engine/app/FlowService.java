@@ -133,6 +133,16 @@ public class FlowService {
         return flows.findVersion(id, version).map(found -> found.orElseThrow(() -> EngineError.notFound("Flow", id.toString())));
     }
 
+    /** Several versions in one go (the flows of a page of runs); every one must exist, as runs keep theirs. */
+    public Uni<java.util.Map<FlowStore.VersionKey, FlowRecord>> versions(java.util.Set<FlowStore.VersionKey> keys) {
+        return flows.findVersions(keys).map(found -> {
+            keys.stream().filter(k -> !found.containsKey(k)).findFirst().ifPresent(missing -> {
+                throw EngineError.notFound("Flow", missing.id().toString());
+            });
+            return found;
+        });
+    }
+
     /** One page of the flows the viewer may see, cut by the store. */
     public Uni<Slice<FlowRecord>> list(FlowQuery query, Viewer viewer) {
         return flows.list(query, viewer);

@@ -16,6 +16,22 @@ public interface FlowStore {
     /** A specific version, also of a deleted flow (its runs still need it). */
     Uni<Optional<FlowRecord>> findVersion(UUID id, int version);
 
+    /** A flow at one version, as the runs started from it name it. */
+    record VersionKey(UUID id, int version) {}
+
+    /**
+     * Several versions at once, also of deleted flows (a page of runs names a few): those not found are left out.
+     * This default asks for each in turn; a store that can answer in one query does.
+     */
+    default Uni<java.util.Map<VersionKey, FlowRecord>> findVersions(java.util.Set<VersionKey> keys) {
+        if (keys.isEmpty()) {
+            return Uni.createFrom().item(java.util.Map.of());
+        }
+        return Uni.join().all(keys.stream().map(k -> findVersion(k.id(), k.version())).toList()).andFailFast()
+                .map(found -> found.stream().flatMap(Optional::stream)
+                        .collect(java.util.stream.Collectors.toMap(f -> new VersionKey(f.id(), f.version()), f -> f)));
+    }
+
     /** One page of the flows matching {@code query} that the viewer may see ({@link Access#seesFlow}, in SQL). */
     Uni<Slice<FlowRecord>> list(FlowQuery query, Viewer viewer);
 

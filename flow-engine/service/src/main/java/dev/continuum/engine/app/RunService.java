@@ -225,20 +225,13 @@ public class RunService {
         });
     }
 
-    /** One page of the runs the viewer may see, cut by the store, each with its flow. */
+    /** One page of the runs the viewer may see, cut by the store, each with its flow (all of them in one read). */
     public Uni<Slice<RunAndFlow>> list(RunQuery query, Viewer viewer) {
         return runs.list(query, viewer).flatMap(page -> {
-            java.util.Map<String, Uni<FlowRecord>> flowsOf = new java.util.LinkedHashMap<>();
-            page.items().forEach(run -> flowsOf.computeIfAbsent(run.flowId() + "/" + run.flowVersion(),
-                    key -> flows.version(run.flowId(), run.flowVersion()).memoize().indefinitely()));
-            if (flowsOf.isEmpty()) {
-                return Uni.createFrom().item(page.map(run -> new RunAndFlow(run, null)));
-            }
-            return Uni.join().all(List.copyOf(flowsOf.values())).andFailFast().map(loaded -> {
-                java.util.Map<String, FlowRecord> byKey = new java.util.HashMap<>();
-                loaded.forEach(flow -> byKey.put(flow.id() + "/" + flow.version(), flow));
-                return page.map(run -> new RunAndFlow(run, byKey.get(run.flowId() + "/" + run.flowVersion())));
-            });
+            java.util.Set<FlowStore.VersionKey> keys = new java.util.HashSet<>();
+            page.items().forEach(run -> keys.add(new FlowStore.VersionKey(run.flowId(), run.flowVersion())));
+            return flows.versions(keys).map(byKey -> page.map(run ->
+                    new RunAndFlow(run, byKey.get(new FlowStore.VersionKey(run.flowId(), run.flowVersion())))));
         });
     }
 

@@ -167,17 +167,35 @@ class UiBench {
         }
     }
 
-    /** Loads the page afresh five times; the mark's time from navigation start (bundle, sign-in check, API calls, render). */
+    /**
+     * Loads the page afresh five times; the mark's time from navigation start (bundle, sign-in check, API calls, render),
+     * and where it went: the bundle's arrival, the slowest API call (request to last byte, the server's share), the
+     * last API answer's arrival, and from there to the mark (the browser's own work: parsing, rendering, layout).
+     */
     void measure(Page page, String hash, String mark, String what, String shown) {
-        double[] ms = new double[5];
+        double[][] ms = new double[5][];
         for (int i = 0; i < ms.length; i++) {
             page.navigate(base + "?fresh=" + i + hash);
             page.waitForFunction("m => performance.getEntriesByName(m).length > 0", mark);
-            ms[i] = ((Number) page.evaluate("m => performance.getEntriesByName(m)[0].startTime", mark)).doubleValue();
+            @SuppressWarnings("unchecked")
+            List<Number> split = (List<Number>) page.evaluate("""
+                    m => {
+                      const at = performance.getEntriesByName(m)[0].startTime;
+                      const all = performance.getEntriesByType('resource');
+                      const api = all.filter(r => !r.name.includes('/live/') && !r.name.includes('/static/') && r.responseEnd <= at);
+                      const bundle = all.filter(r => /\\/static\\/bundle\\/app-.*\\.js/.test(r.name)).map(r => r.responseEnd)[0] ?? 0;
+                      const slowest = Math.max(0, ...api.map(r => r.responseEnd - r.startTime));
+                      const dataIn = Math.max(0, ...api.map(r => r.responseEnd));
+                      return [at, bundle, slowest, dataIn, at - dataIn, api.length];
+                    }""", mark);
+            ms[i] = split.stream().mapToDouble(Number::doubleValue).toArray();
             assertThat(page.locator(shown).count()).as(what + " shows " + shown).isPositive();
         }
-        Arrays.sort(ms);
-        System.out.printf("BENCH %s: median %.0f ms, max %.0f ms (5 loads, chromium headless)%n", what, ms[2], ms[4]);
+        Arrays.sort(ms, java.util.Comparator.comparingDouble(m -> m[0]));
+        double[] median = ms[2];
+        System.out.printf("BENCH %s: median %.0f ms, max %.0f ms (5 loads, chromium headless); the median load: bundle in at %.0f ms, "
+                        + "%d API calls, the slowest %.0f ms, the last answer in at %.0f ms, then %.0f ms to the mark (render)%n",
+                what, median[0], ms[4][0], median[1], (int) median[5], median[2], median[3], median[4]);
     }
 
     static String enc(String value) {

@@ -94,6 +94,37 @@ public class HibernateFlowStore implements FlowStore {
                                 .map(v -> v == null ? Optional.<FlowRecord>empty() : Optional.of(toRecord(flow, v)))));
     }
 
+    /** One query for all of them (a page of runs lists their flows' titles and roles), not two per version. */
+    @Override
+    public Uni<Map<VersionKey, FlowRecord>> findVersions(java.util.Set<VersionKey> keys) {
+        if (keys.isEmpty()) {
+            return Uni.createFrom().item(Map.of());
+        }
+        UUID[] ids = keys.stream().map(VersionKey::id).toArray(UUID[]::new);
+        Integer[] versions = keys.stream().map(VersionKey::version).toArray(Integer[]::new);
+        return pool.preparedQuery("SELECT " + RECORD_COLUMNS + " FROM flows f JOIN flow_versions v ON v.flow_id = f.id"
+                        + " WHERE (v.flow_id, v.version) IN (SELECT * FROM unnest($1::uuid[], $2::int[]))")
+                .execute(Tuple.of(ids, versions))
+                .map(rows -> {
+                    Map<VersionKey, FlowRecord> found = new java.util.HashMap<>();
+                    rows.forEach(row -> {
+                        FlowRecord flow = toRecord(row);
+                        found.put(new VersionKey(flow.id(), flow.version()), flow);
+                    });
+                    return found;
+                });
+    }
+
+    /** A flow version's columns in the order {@link #toRecord(io.vertx.mutiny.sqlclient.Row)} reads them. */
+    private static final String RECORD_COLUMNS = "f.id, f.owner_id, v.version, f.title, f.subtitle, f.description, "
+            + "f.keywords::text, f.roles::text, v.definition::text, v.input_schema::text, f.created_at, f.updated_at";
+
+    private FlowRecord toRecord(io.vertx.mutiny.sqlclient.Row row) {
+        return new FlowRecord(row.getUUID(0), row.getString(1), row.getInteger(2), row.getString(3), row.getString(4),
+                row.getString(5), readList(read(row.getString(6))), read(row.getString(7)), read(row.getString(8)),
+                read(row.getString(9)), row.getOffsetDateTime(10).toInstant(), row.getOffsetDateTime(11).toInstant());
+    }
+
     /** Plain SQL, not HQL: filters on JSONB role lists and keyset paging (Keyset) are PostgreSQL's. */
     @Override
     public Uni<Slice<FlowRecord>> list(FlowQuery query, Viewer viewer) {
@@ -126,16 +157,12 @@ public class HibernateFlowStore implements FlowStore {
         if (!query.after().isEmpty()) {
             where.add(Keyset.after(keys, query.after(), params));
         }
-        String sql = "SELECT f.id, f.owner_id, v.version, f.title, f.subtitle, f.description, f.keywords::text, f.roles::text, "
-                + "v.definition::text, v.input_schema::text, f.created_at, f.updated_at, " + Keyset.selectKeys(keys)
+        String sql = "SELECT " + RECORD_COLUMNS + ", " + Keyset.selectKeys(keys)
                 + " FROM flows f JOIN flow_versions v ON v.flow_id = f.id AND v.version = f.current_version"
                 + " WHERE " + String.join(" AND ", where) + " ORDER BY " + Keyset.orderBy(keys)
                 + " LIMIT " + params.add(query.limit() + 1) + " OFFSET " + params.add(query.offset());
         return pool.preparedQuery(sql).execute(Tuple.from(params.values))
-                .map(rows -> Keyset.slice(rows, query.limit(), 12, keys.size(), row -> new FlowRecord(row.getUUID(0),
-                        row.getString(1), row.getInteger(2), row.getString(3), row.getString(4), row.getString(5),
-                        readList(read(row.getString(6))), read(row.getString(7)), read(row.getString(8)),
-                        read(row.getString(9)), row.getOffsetDateTime(10).toInstant(), row.getOffsetDateTime(11).toInstant())));
+                .map(rows -> Keyset.slice(rows, query.limit(), 12, keys.size(), this::toRecord));
     }
 
     private static void contains(String column, List<String> values, Keyset.Params params, List<String> where) {
