@@ -79,7 +79,7 @@ export class DevicesPage {
     const withGpus = this.sites.filter(s => s.gpuSamples?.length);
     return html`<h1>Edge devices and clusters</h1>
       ${when(this.error, () => html`<p role="alert" class="error">${this.error}</p>`)}
-      <table class="sites"><caption class="sr-only">Sites the planner knows</caption>
+      <div class="table-wrap" tabindex="0" role="region" aria-label="Sites"><table class="sites"><caption class="sr-only">Sites the planner knows</caption>
         <thead><tr><th scope="col">Site</th><th scope="col">Kind</th><th scope="col">State</th><th scope="col">Queue</th>
           <th scope="col">Loaded models</th><th scope="col">GPUs</th><th scope="col">Now</th></tr></thead>
         <tbody>${this.sites.length === 0 ? html`<tr><td colspan="7">The planner knows no sites yet.</td></tr>` : ''}
@@ -87,18 +87,18 @@ export class DevicesPage {
             <th scope="row">${s.name}</th><td>${s.kind} (${s.serves.join(', ')})</td>
             <td><span class="badge ${s.online ? 'status-succeeded' : 'status-failed'}">${s.online ? 'online' : 'offline'}</span></td>
             <td>${s.queuedTasks}</td><td>${s.models.length ? s.models.join(', ') : 'any, on demand'}</td>
-            <td>${s.gpus}${s.gpuModel ? ` × ${s.gpuModel}` : ''}</td><td>${latest(s)}</td></tr>`)}</tbody></table>
+            <td>${s.gpus}${s.gpuModel ? ` × ${s.gpuModel}` : ''}</td><td>${latest(s)}</td></tr>`)}</tbody></table></div>
       ${when(withGpus.length, () => html`<h2>GPUs over the recent heartbeats</h2>
         <div class="charts">${withGpus.flatMap(gpuCharts).map(c => html`<figure><figcaption>${c.title}</figcaption>
           <continuum-chart .spec=${c}></continuum-chart></figure>`)}</div>`)}
       <h2>Training jobs (last 24 hours)</h2>
-      <table class="training"><caption class="sr-only">Training jobs and what the planner decided about them</caption>
+      <div class="table-wrap" tabindex="0" role="region" aria-label="Training jobs"><table class="training"><caption class="sr-only">Training jobs and what the planner decided about them</caption>
         <thead><tr><th scope="col">Job</th><th scope="col">Now</th><th scope="col">History</th></tr></thead>
         <tbody>${this.jobs.size === 0 ? html`<tr><td colspan="3">No training jobs.</td></tr>` : ''}
           ${[...this.jobs.entries()].map(([id, ds]) => html`<tr data-job=${id}>
             <th scope="row">${ds[0].runId ? html`<a href="#/runs/${ds[0].runId}">${id}</a>` : id}</th>
             <td>${ds[ds.length - 1].status}${ds[ds.length - 1].site ? ` on ${ds[ds.length - 1].site}` : ''}</td>
             <td><ol class="moves">${ds.map(d => html`<li data-status=${d.status}>${new Date(d.at).toLocaleString()}: ${said(d)}</li>`)}</ol></td>
-          </tr>`)}</tbody></table>`;
+          </tr>`)}</tbody></table></div>`;
   }
 }

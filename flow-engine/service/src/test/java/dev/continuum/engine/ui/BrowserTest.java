@@ -68,6 +68,11 @@ abstract class BrowserTest {
         }
     }
 
+    /** True when the page needs no horizontal scrolling at the current viewport width. */
+    boolean fitsTheWidth() {
+        return (Boolean) page.evaluate("() => document.documentElement.scrollWidth <= document.documentElement.clientWidth");
+    }
+
     /** Opens a page of the UI as a signed-out user and signs in on Keycloak's login page. */
     void signIn(String user, String hash) {
         Browser.signIn(page, base.toString(), user, hash, console);

@@ -172,22 +172,34 @@ class OpsPagesBrowserTest extends BrowserTest {
                 new String[] {"Runs", "Flows", "Triggers", "Transfers", "Devices & clusters", "Simulator"});
     }
 
+    /** Deliverable 4 for every page but the runs and run pages (RunControlsBrowserTest): axe-core clean and no sideways scrolling, at a tablet's and a laptop's width. */
     @Test
-    void shouldPassAnAxeAccessibilityCheckOnTheTriggerAndSimulatorPages() throws IOException, URISyntaxException {
+    void shouldPassAnAxeAccessibilityCheckAndFitATabletOnTheFlowTriggerSimulatorTransfersAndDevicesPages()
+            throws IOException, URISyntaxException {
         String trigger = triggerWithEveryOutcome("axe " + UUID.randomUUID().toString().substring(0, 6));
-        signIn("scientist", "#/triggers");
-        for (String hash : List.of("#/triggers", "#/triggers/" + trigger, "#/simulator", "#/transfers", "#/devices")) {
-            page.navigate(base + hash);
-            page.locator("main h1").waitFor();
-            if (hash.equals("#/simulator")) {
-                page.locator("#report-files").setInputFiles(simulatorReport());
-                page.locator("continuum-chart canvas").first().waitFor();
-            } else if (hash.startsWith("#/triggers")) {
-                page.locator("main table tbody tr").first().waitFor();
-            } else {
-                page.waitForTimeout(500);
+        String flow = WebUiBrowserTest.publish("scientist", WebUiBrowserTest.GREET, WebUiBrowserTest.GREET_SCHEMA, null);
+        for (int[] size : new int[][] {{768, 1024}, {1280, 900}}) {
+            open(size[0], size[1]);
+            signIn("scientist", "#/triggers");
+            for (String hash : List.of("#/flows", "#/flows/" + flow, "#/flows/new", "#/triggers", "#/triggers/" + trigger,
+                    "#/simulator", "#/transfers", "#/devices")) {
+                page.navigate(base + hash);
+                page.locator("main h1").waitFor();
+                if (hash.equals("#/simulator")) {
+                    page.locator("#report-files").setInputFiles(simulatorReport());
+                    page.locator("continuum-chart canvas").first().waitFor();
+                } else if (hash.startsWith("#/triggers") || hash.equals("#/flows")) {
+                    page.locator("main table tbody tr").first().waitFor();
+                } else if (hash.equals("#/flows/" + flow)) {
+                    page.locator("form.start-form").waitFor();
+                } else {
+                    page.waitForTimeout(500);
+                }
+                String where = hash + " at " + size[0] + " px";
+                assertThat(Browser.axeViolations(page)).as("axe-core violations on " + where).isEmpty();
+                assertThat(fitsTheWidth()).as(where + " without horizontal scrolling").isTrue();
             }
-            assertThat(Browser.axeViolations(page)).as("axe-core violations on " + hash).isEmpty();
+            Browser.screenshot(page, "devices-not-configured-" + size[0] + "px");
         }
     }
 

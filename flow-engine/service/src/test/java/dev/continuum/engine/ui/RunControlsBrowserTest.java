@@ -176,10 +176,6 @@ class RunControlsBrowserTest extends BrowserTest {
         throw new AssertionError("Tab never reached " + selector + " in " + presses + " presses");
     }
 
-    boolean fitsTheWidth() {
-        return (Boolean) page.evaluate("() => document.documentElement.scrollWidth <= document.documentElement.clientWidth");
-    }
-
     void checkAxe(String axe, String where) {
         page.waitForTimeout(300);
         page.addScriptTag(new Page.AddScriptTagOptions().setContent(axe));
