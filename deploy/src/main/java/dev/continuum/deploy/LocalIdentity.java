@@ -90,6 +90,9 @@ final class LocalIdentity {
         running.add(keycloak);
         engine.put("CONTINUUM_AUTH_ISSUER", keycloak.issuer());
         engine.put("CONTINUUM_AUTH_CLIENT_SECRET", LOCAL_ENGINE_SECRET);
+        // the local realm's trigger service account, so an administrator can bind triggers to it (docs/triggers.md)
+        engine.put("CONTINUUM_AUTH_TRIGGER_CLIENT_ID", "continuum-triggers");
+        engine.put("CONTINUUM_AUTH_TRIGGER_CLIENT_SECRET", "continuum-triggers-local-secret");
         say.accept("Issuer:         " + keycloak.issuer());
         say.accept("Demo users:     " + String.join(", ", DEMO_USERS));
         say.accept("                LOCAL USE ONLY: these users and passwords are public; they exist only in this Keycloak,");

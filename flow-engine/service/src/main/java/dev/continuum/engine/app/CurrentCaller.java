@@ -21,6 +21,14 @@ public interface CurrentCaller {
         return id != null && id.matches("[^@\\s:]+@[^@\\s]+\\.[^@\\s]+") ? java.util.Optional.of(id) : java.util.Optional.empty();
     }
 
+    /**
+     * Whether the caller administers this Continuum (the identity provider's realm role {@code continuum-admin}); with
+     * authentication off the one local user does.
+     */
+    default boolean administrator() {
+        return false;
+    }
+
     /** The caller as the use cases see them; unrestricted only when authentication is off. */
     default Viewer viewer() {
         return Viewer.of(userId());

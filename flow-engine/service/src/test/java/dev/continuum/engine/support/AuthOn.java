@@ -18,7 +18,10 @@ public class AuthOn implements QuarkusTestProfile {
     public Map<String, String> getConfigOverrides() {
         return Map.of(
                 "continuum.auth.vault-key", VAULT_KEY,
-                "continuum.auth.provider-audiences", REFUSED_PROVIDER + "=>continuum-provider-nope actions:builtin");
+                "continuum.auth.provider-audiences", REFUSED_PROVIDER + "=>continuum-provider-nope actions:builtin",
+                // the realm's trigger service account (docs/triggers.md, "run_as")
+                "continuum.auth.trigger-client-id", "continuum-triggers",
+                "continuum.auth.trigger-client-secret", "continuum-triggers-local-secret");
     }
 
     @Override

@@ -174,4 +174,16 @@ class TriggerApiTest {
         given().when().get("/triggers/" + triggerId).then().statusCode(404);
         Triggers.deliver(triggerId, "late", "{}").statusCode(404);
     }
+
+    @Test
+    void shouldRefuseAServiceAccountThisEngineDoesNotHaveAndAnUnknownRunAs() {
+        String flowId = Flows.publish(Triggers.KEEP_INPUT);
+        given().contentType(ContentType.JSON).body("""
+                {"title":"t","source":{"type":"api"},"flow_id":"%s","run_as":"service_account"}""".formatted(flowId))
+                .when().post("/triggers").then().statusCode(400).body("errors[0].pointer", equalTo("/run_as"))
+                .body("errors[0].message", containsString("continuum.auth.trigger-client-id"));
+        given().contentType(ContentType.JSON).body("""
+                {"title":"t","source":{"type":"api"},"flow_id":"%s","run_as":"robot"}""".formatted(flowId))
+                .when().post("/triggers").then().statusCode(400).body("errors[0].pointer", equalTo("/run_as"));
+    }
 }

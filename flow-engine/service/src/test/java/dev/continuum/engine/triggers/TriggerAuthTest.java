@@ -1,5 +1,7 @@
 package dev.continuum.engine.triggers;
 
+import dev.continuum.auth.keycloak.KeycloakAdmin;
+import dev.continuum.auth.keycloak.KeycloakServer;
 import dev.continuum.engine.app.triggers.WebhookSignature;
 import dev.continuum.engine.support.AuthOn;
 import dev.continuum.engine.support.Flows;
@@ -12,6 +14,7 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 
 import static dev.continuum.engine.support.Tokens.as;
@@ -132,6 +135,42 @@ class TriggerAuthTest {
                 .body("events[0].outcome", equalTo("rejected"))
                 .body("events[0].reason", org.hamcrest.Matchers.containsString("may not see run " + run))
                 .body("events[0].event.output", org.hamcrest.Matchers.nullValue());
+    }
+
+    @Test
+    void shouldKeepStartingRunsAsTheServiceAccountAfterTheOwnersSessionIsGone() {
+        String admin = Tokens.of("admin");
+        String account = "service-account-continuum-triggers";
+        String flow = as(admin).body("{\"title\":\"unattended\",\"definition\":" + Triggers.KEEP_INPUT
+                        + ",\"flow_starters\":[\"" + account + "\"]}")
+                .when().post("/flows").then().statusCode(201).extract().path("id");
+        String hook = """
+                {"title":"%s","source":{"type":"webhook"},"flow_id":"%s"%s}""";
+        as(Tokens.of("scientist")).body(hook.formatted("not mine to bind", flow, ",\"run_as\":\"service_account\""))
+                .when().post("/triggers").then().statusCode(403);
+        var bound = as(admin).body(hook.formatted("as the service account", flow, ",\"run_as\":\"service_account\""))
+                .when().post("/triggers").then().statusCode(201).body("run_as", equalTo("service_account")).extract();
+        var personal = as(admin).body(hook.formatted("as its owner", flow, ""))
+                .when().post("/triggers").then().statusCode(201).body("run_as", equalTo("owner")).extract();
+
+        new KeycloakAdmin(KeycloakServer.shared()).signOutEverywhere("admin");
+        clock.advance(Duration.ofHours(2)); // past any access token the engine still held for the owner
+
+        deliver(personal.path("id"), personal.path("webhook.secret"), "p-1").body("outcome", equalTo("rejected"));
+        String run = deliver(bound.path("id"), bound.path("webhook.secret"), "b-1").body("outcome", equalTo("started"))
+                .extract().path("run_id");
+        String again = Tokens.of("admin"); // a new session, only to read what happened
+        DelegatedRunsWait.succeeded(again, run);
+        as(again).when().get("/runs/" + run).then().body("run_owner", equalTo(account));
+    }
+
+    private io.restassured.response.ValidatableResponse deliver(String trigger, String secret, String delivery) {
+        byte[] body = "{\"n\":1}".getBytes(StandardCharsets.UTF_8);
+        String timestamp = String.valueOf(clock.instant().getEpochSecond());
+        return given().header("X-Continuum-Delivery", delivery).header("X-Continuum-Timestamp", timestamp)
+                .header("X-Continuum-Signature", WebhookSignature.sign(secret, timestamp, body))
+                .contentType(ContentType.JSON).body(body)
+                .when().post("/triggers/" + trigger + "/webhook").then().log().ifValidationFails().statusCode(202);
     }
 
     /** Bounded wait for a run to succeed, read with the owner's token. */

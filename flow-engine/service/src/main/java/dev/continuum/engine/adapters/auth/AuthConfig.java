@@ -53,4 +53,13 @@ public interface AuthConfig {
     Optional<String> flowClientId();
 
     Optional<String> flowClientSecret();
+
+    /**
+     * The confidential client (client credentials) whose service account starts the runs of triggers an administrator
+     * bound to it ({@code "run_as": "service_account"}), so they keep working without their owner's session; the realm
+     * the project ships has {@code continuum-triggers}. Unset: triggers act only as their owner.
+     */
+    Optional<String> triggerClientId();
+
+    Optional<String> triggerClientSecret();
 }

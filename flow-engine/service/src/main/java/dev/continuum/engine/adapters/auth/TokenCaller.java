@@ -14,6 +14,9 @@ import jakarta.inject.Inject;
 @ApplicationScoped
 public class TokenCaller implements CurrentCaller {
 
+    /** The realm role of Continuum's administrators (auth/.../continuum-realm.json). */
+    static final String ADMINISTRATOR_ROLE = "continuum-admin";
+
     private final AuthConfig auth;
     private final String localUser;
 
@@ -55,6 +58,11 @@ public class TokenCaller implements CurrentCaller {
             return java.util.Optional.of(claim.toString().replace("\"", ""));
         }
         return CurrentCaller.super.email();
+    }
+
+    @Override
+    public boolean administrator() {
+        return !auth.enabled() || !identity.isAnonymous() && identity.hasRole(ADMINISTRATOR_ROLE);
     }
 
     @Override

@@ -34,12 +34,18 @@ public class TriggerOwnerGrants implements OwnerGrants {
     private final boolean enabled;
     private final Audience engine;
     private final DelegatedTokens delegated;
+    private final TokenClient idp;
+    private final Optional<ClientCredentials> serviceClient;
 
     public TriggerOwnerGrants(AuthConfig auth, EngineVault vault, SealedGrants grants, Clock clock) {
         this.enabled = auth.enabled();
         // continuum-api: the realm's scope that puts the engine in a token's audience (an optional scope of the engine client)
         this.engine = new Audience(auth.clientId(), "continuum-api");
-        this.delegated = new DelegatedTokens(new TokenClient(auth.issuer()),
+        this.idp = new TokenClient(auth.issuer());
+        this.serviceClient = auth.enabled() && auth.triggerClientId().isPresent()
+                ? Optional.of(ClientCredentials.confidential(auth.triggerClientId().get(), auth.triggerClientSecret().orElse("")))
+                : Optional.empty();
+        this.delegated = new DelegatedTokens(idp,
                 ClientCredentials.confidential(auth.clientId(), auth.clientSecret().orElse("")), vault.vault(), grants, clock,
                 auth.renewBefore());
     }
@@ -79,6 +85,25 @@ public class TriggerOwnerGrants implements OwnerGrants {
             delegated.forget(triggerId);
             return null;
         }) : Uni.createFrom().voidItem();
+    }
+
+    @Override
+    public Optional<String> serviceAccount() {
+        return serviceClient.map(client -> "service-account-" + client.clientId());
+    }
+
+    @Override
+    public Uni<RunService.Credentials> serviceAccountCredentials() {
+        ClientCredentials client = serviceClient.orElseThrow(() -> new IllegalStateException("no trigger service account"));
+        return blocking(() -> {
+            try {
+                // continuum-api puts the engine in the token's audience, as a person's trigger grant has it
+                return new RunService.Credentials(Optional.of(idp.clientCredentials(client, engine.scope()).accessToken()), Map.of());
+            } catch (TokenRefusedException e) {
+                throw new SignInRequired("The identity provider refused the trigger service account " + client.clientId()
+                        + " (" + e.error() + "): check continuum.auth.trigger-client-secret.");
+            }
+        });
     }
 
     /** Identity provider and JDBC calls block: off the event loop, answered on a worker. */

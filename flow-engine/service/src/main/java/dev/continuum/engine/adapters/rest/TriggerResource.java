@@ -52,7 +52,7 @@ public class TriggerResource {
     @POST
     @Operation(summary = "Create a trigger: a source bound to a flow; its runs start as you")
     public Uni<Response> create(TriggerDraft body) {
-        return triggers.create(required(body), caller.viewer(), caller.accessToken()).flatMap(t -> webhooks.first(t)
+        return triggers.create(required(body), caller.viewer(), caller.administrator(), caller.accessToken()).flatMap(t -> webhooks.first(t)
                 .map(secret -> Response.created(URI.create("/triggers/" + t.id()))
                         .entity(TriggerViews.TriggerView.of(t, caller.viewer(), secret.orElse(null))).build()));
     }
@@ -74,7 +74,7 @@ public class TriggerResource {
     @Path("/{id}")
     @Operation(summary = "Replace a trigger's settings (owner and administrators)")
     public Uni<TriggerViews.TriggerView> update(@PathParam("id") String id, TriggerDraft body) {
-        return triggers.update(Ids.parse(id, "id"), required(body), caller.viewer(), caller.accessToken())
+        return triggers.update(Ids.parse(id, "id"), required(body), caller.viewer(), caller.administrator(), caller.accessToken())
                 .map(t -> TriggerViews.TriggerView.of(t, caller.viewer()));
     }
 

@@ -18,7 +18,7 @@ final class TriggerViews {
 
     record TriggerView(UUID id, String owner, String title, JsonNode source, UUID flowId, Integer flowVersion, String filter,
                        JsonNode inputTemplate, String runLabel, List<String> runTags, List<String> administrators,
-                       List<String> viewers, String status, int consecutiveFailures, String userRole,
+                       List<String> viewers, String runAs, String status, int consecutiveFailures, String userRole,
                        Webhook webhook, Instant createdAt, Instant updatedAt) {
         static TriggerView of(Trigger t, Viewer viewer) {
             return of(t, viewer, null);
@@ -31,7 +31,7 @@ final class TriggerViews {
                     : t.administeredBy(viewer.id()) ? "administrator" : "viewer";
             return new TriggerView(t.id(), t.ownerId(), spec.title(), spec.source(), spec.flowId(), spec.flowVersion(),
                     spec.filter(), spec.inputTemplate(), spec.runLabel(), spec.runTags(), spec.administrators(), spec.viewers(),
-                    t.status().name().toLowerCase(), t.consecutiveFailures(), role,
+                    spec.runAs(), t.status().name().toLowerCase(), t.consecutiveFailures(), role,
                     t.sourceType().equals("webhook") ? Webhook.of(t, secret) : null, t.createdAt(), t.updatedAt());
         }
     }

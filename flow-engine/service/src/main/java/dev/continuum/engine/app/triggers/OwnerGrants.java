@@ -9,7 +9,8 @@ import java.util.UUID;
 
 /**
  * A trigger starts runs long after its owner signed in: it keeps the owner's delegated grant (sealed, like a
- * run's) and turns it into the credentials a run start needs. With authentication off there is nothing to keep.
+ * run's) and turns it into the credentials a run start needs — or, bound by an administrator to the engine's trigger
+ * service account, starts them as that account. With authentication off there is nothing to keep.
  */
 public interface OwnerGrants {
 
@@ -23,4 +24,13 @@ public interface OwnerGrants {
     Viewer starter(String ownerId);
 
     Uni<Void> forget(UUID triggerId);
+
+    /**
+     * The user name of the service account an administrator may bind triggers to, when this engine has one
+     * ({@code continuum.auth.trigger-client-id}; Keycloak names a client's service account {@code service-account-<client>}).
+     */
+    Optional<String> serviceAccount();
+
+    /** The service account's credentials for one run start: a fresh client-credentials token, no person's session. */
+    Uni<RunService.Credentials> serviceAccountCredentials();
 }

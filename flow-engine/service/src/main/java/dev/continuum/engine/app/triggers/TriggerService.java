@@ -58,8 +58,9 @@ public class TriggerService {
         this.clock = clock;
     }
 
-    public Uni<Trigger> create(TriggerDraft draft, Viewer caller, Optional<String> token) {
-        return checked(draft, caller).flatMap(ok -> {
+    public Uni<Trigger> create(TriggerDraft draft, Viewer caller, boolean administrator, Optional<String> token) {
+        checkRunAs(draft, administrator);
+        return checked(draft, starter(draft, caller.id(), caller)).flatMap(ok -> {
             var now = clock.instant();
             Trigger trigger = new Trigger(UUID.randomUUID(), caller.id(), draft, false, 0, now, now);
             return grants.keep(trigger.id(), token)
@@ -69,6 +70,28 @@ public class TriggerService {
                     .onFailure().call(() -> grants.forget(trigger.id()).onFailure().recoverWithNull())
                     .replaceWith(trigger);
         });
+    }
+
+    /**
+     * {@code run_as: service_account}: this engine must have the trigger service account, and only an administrator
+     * (realm role continuum-admin) may bind a trigger to it, since its runs then act as that account, not as a person.
+     */
+    private void checkRunAs(TriggerDraft draft, boolean administrator) {
+        if (!draft.runsAsServiceAccount()) {
+            return;
+        }
+        if (grants.serviceAccount().isEmpty()) {
+            throw EngineError.invalidField("/run_as", "this engine has no trigger service account: its operator sets "
+                    + "continuum.auth.trigger-client-id and continuum.auth.trigger-client-secret");
+        }
+        if (!administrator) {
+            throw new AccessDenied("Only an administrator may bind a trigger to the service account " + grants.serviceAccount().get() + ".");
+        }
+    }
+
+    /** Who starts the trigger's runs: its owner, or the service account it is bound to. */
+    private Viewer starter(TriggerDraft draft, String ownerId, Viewer owner) {
+        return draft.runsAsServiceAccount() ? grants.starter(grants.serviceAccount().orElseThrow()) : owner;
     }
 
     /** The draft is valid and the caller may start its flow (at the pinned version, when pinned). */
@@ -139,8 +162,10 @@ public class TriggerService {
      * Replaces the trigger's settings. Runs still start as the owner; when the owner changes it, the grant is
      * renewed from their current token.
      */
-    public Uni<Trigger> update(UUID id, TriggerDraft draft, Viewer viewer, Optional<String> token) {
-        return administered(id, viewer).flatMap(trigger -> checked(draft, grants.starter(trigger.ownerId()))
+    public Uni<Trigger> update(UUID id, TriggerDraft draft, Viewer viewer, boolean administrator, Optional<String> token) {
+        // binding a trigger to the service account is an administrator's; keeping it bound, anyone's who may change it
+        return administered(id, viewer).invoke(trigger -> checkRunAs(draft, administrator || trigger.spec().runsAsServiceAccount()))
+                .flatMap(trigger -> checked(draft, starter(draft, trigger.ownerId(), grants.starter(trigger.ownerId())))
                 .flatMap(ok -> trigger.ownerId().equals(viewer.id()) ? grants.keep(id, token) : Uni.createFrom().voidItem())
                 .map(ok -> new Trigger(id, trigger.ownerId(), draft, trigger.paused(), trigger.consecutiveFailures(),
                         trigger.createdAt(), clock.instant()))
@@ -270,11 +295,14 @@ public class TriggerService {
 
     private Uni<EventOutcome> start(Trigger trigger, JsonNode input, UUID runId) {
         var spec = trigger.spec();
+        // a service account's runs are managed by the trigger's owner too, who would otherwise not see them
         var request = new RunService.StartRequest(input, spec.runLabel() != null ? spec.runLabel() : spec.title(),
-                trigger.runTags(), null, null);
-        return grants.credentials(trigger.id())
-                .flatMap(credentials -> runService.start(spec.flowId(), spec.flowVersion(), runId, request,
-                        grants.starter(trigger.ownerId()), credentials))
+                trigger.runTags(), spec.runsAsServiceAccount() ? List.of(trigger.ownerId()) : null, null);
+        Uni<RunService.Credentials> credentials = spec.runsAsServiceAccount() && grants.serviceAccount().isPresent()
+                ? grants.serviceAccountCredentials() : grants.credentials(trigger.id());
+        return credentials
+                .flatMap(given -> runService.start(spec.flowId(), spec.flowVersion(), runId, request,
+                        starter(spec, trigger.ownerId(), grants.starter(trigger.ownerId())), given))
                 .<EventOutcome>map(started -> new EventOutcome.Started(runId))
                 // The event is fine to keep but cannot start a run as it is: record why, and let the source ack it.
                 .onFailure(e -> e instanceof EngineError || e instanceof AccessDenied || e instanceof SignInRequired)

@@ -38,6 +38,9 @@ public final class TriggerRules {
         } else if (source.path("type").asText().equals(RunSources.TYPE)) {
             RunSources.check(source, issues);
         }
+        if (!draft.runAs().equals(TriggerDraft.RUN_AS_OWNER) && !draft.runsAsServiceAccount()) {
+            issues.add(new FieldIssue("/run_as", "'owner' (default) or 'service_account'"));
+        }
         if (draft.flowId() == null) {
             issues.add(new FieldIssue("/flow_id", "the id of the flow to start is required"));
         }
