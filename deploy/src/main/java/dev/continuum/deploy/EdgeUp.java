@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -35,6 +36,8 @@ final class EdgeUp implements AutoCloseable {
     /** host:port of an MQTT broker to use instead of the embedded one. */
     static final String BROKER_KEY = "CONTINUUM_MQTT_BROKER";
     static final List<String> GATEWAYS = List.of("gw-1", "gw-2");
+    /** The demo classifier's name on the gateways: a first version at start, the retrained one deployed by a flow. */
+    static final String DEMO_MODEL = "demo-cls";
     /** Where the example flow's input_ref points, inside each gateway's data directory. */
     static final String EXAMPLE_FRAME = "frames/example-frame.json";
 
@@ -55,6 +58,7 @@ final class EdgeUp implements AutoCloseable {
     }
 
     private final Path dir;
+    private final Path modelRoot;
     private final ChildProcesses children;
     private String providerUrl;
     private Link link;
@@ -62,6 +66,7 @@ final class EdgeUp implements AutoCloseable {
 
     private EdgeUp(Path dataDir) {
         this.dir = dataDir.resolve("edge");
+        this.modelRoot = dataDir.resolve(TransferUp.DATACENTER);
         this.children = new ChildProcesses(dir);
     }
 
@@ -80,7 +85,7 @@ final class EdgeUp implements AutoCloseable {
         }
         EdgeUp edge = new EdgeUp(dataDir);
         try {
-            edge.startAll(providerJar.get(), gatewayJar.get(), model, providerAuth);
+            edge.startAll(providerJar.get(), gatewayJar.get(), model, providerAuth, repo);
             return Optional.of(edge);
         } catch (Exception | Error e) {
             edge.close();
@@ -107,8 +112,18 @@ final class EdgeUp implements AutoCloseable {
         return dir.resolve(gateway).resolve("data");
     }
 
-    private void startAll(Path providerJar, Path gatewayJar, Path model, Map<String, String> providerAuth) throws Exception {
+    private void startAll(Path providerJar, Path gatewayJar, Path model, Map<String, String> providerAuth, Path repo)
+            throws Exception {
         Files.createDirectories(dir);
+        // made while the provider starts: the gateways need it at their start
+        Optional<Path> trainer = TrainingUp.runnerJar(repo);
+        CompletableFuture<Optional<Path>> demoModel = CompletableFuture.supplyAsync(() -> trainer.map(jar -> {
+            try {
+                return TrainingUp.baselineModel(jar, dir.resolve("demo-model-v0"));
+            } catch (Exception e) {
+                throw new IllegalStateException(e.getMessage(), e);
+            }
+        }));
         String secret = secret();
         String configured = System.getenv(BROKER_KEY);
         String broker;
@@ -135,13 +150,21 @@ final class EdgeUp implements AutoCloseable {
         String root = "continuum-" + Integer.toHexString(dir.toAbsolutePath().toString().hashCode());
         link = new Link(broker, root, operatorLogin);
         providerArgs.addAll(List.of("--port", String.valueOf(port), "--broker", broker, "--topic-root", root,
-                "--client-id", root + "-inference", "--state-dir", dir.resolve("provider").toString()));
+                "--client-id", root + "-inference", "--state-dir", dir.resolve("provider").toString(),
+                // models a flow deploys come from the datacenter endpoint (TransferUp), fetched by the gateways from here
+                "--model-root", Files.createDirectories(modelRoot).toString(), "--public-url", "http://127.0.0.1:" + port));
         Map<String, String> env = new HashMap<>(providerAuth);
         env.put("CONTINUUM_EDGE_SECRET", secret);
         Process provider = children.launch("inference-provider", providerJar, providerArgs, env);
         awaitHealth(provider, 0);
         say("Inference:      " + providerUrl + " (actions kept in " + dir.resolve("provider") + ")");
 
+        Optional<Path> demo;
+        try {
+            demo = demoModel.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            throw e.getCause() instanceof IllegalStateException ise ? ise : new IllegalStateException(e.getCause());
+        }
         for (String id : GATEWAYS) {
             Path state = dir.resolve(id);
             Path frame = dataDir(id).resolve(EXAMPLE_FRAME);
@@ -149,12 +172,15 @@ final class EdgeUp implements AutoCloseable {
             Files.writeString(frame, exampleFrame());
             String token = providerPrints(providerJar, secret, "--bootstrap-token", id);
             bootstrapTokens.put(id, token);
-            children.launch(id, gatewayJar, List.of("--device-id", id, "--broker", broker, "--topic-root", root,
-                    "--state-dir", state.toString(), "--model", "ocr-cls@1=" + model),
+            List<String> gatewayArgs = new ArrayList<>(List.of("--device-id", id, "--broker", broker, "--topic-root", root,
+                    "--state-dir", state.toString(), "--model", "ocr-cls@1=" + model));
+            demo.ifPresent(m -> gatewayArgs.addAll(List.of("--model", DEMO_MODEL + "@0=" + m)));
+            children.launch(id, gatewayJar, gatewayArgs,
                     Map.of("CONTINUUM_BOOTSTRAP_TOKEN", token)); // in the environment, not on a command line others can read
         }
         awaitHealth(provider, GATEWAYS.size());
-        say("Gateways:       " + String.join(", ", GATEWAYS) + " online with model ocr-cls@1 (state and logs in " + dir + ")");
+        say("Gateways:       " + String.join(", ", GATEWAYS) + " online with model ocr-cls@1"
+                + (demo.isPresent() ? " and " + DEMO_MODEL + "@0" : "") + " (state and logs in " + dir + ")");
     }
 
     /**

@@ -32,7 +32,7 @@ final class LocalIdentity {
     static final String LOCAL_ENGINE_SECRET = "continuum-engine-local-secret";
     private static final ClientCredentials CLI = ClientCredentials.publicClient("continuum-cli");
     private static final List<String> DEMO_USERS = List.of(
-            "scientist / scientist-local-only", "scientist2 / scientist2-local-only", "admin / admin-local-only (continuum-admin)");
+            "scientist / scientist-local-only (continuum-model-deployer)", "scientist2 / scientist2-local-only", "admin / admin-local-only (continuum-admin)");
 
     /** What the engine is started with, and how to get a token for the example (local realm only). */
     record Setup(Map<String, String> engineEnv, Optional<String> issuer, boolean local) {

@@ -2,6 +2,8 @@ package dev.continuum.deploy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 import java.io.IOException;
@@ -28,7 +30,8 @@ import java.util.Optional;
  * `continuum up`: brings the platform up on one machine with nothing installed but a JDK —
  * Keycloak and PostgreSQL from Maven artifacts when no external ones are configured, then the
  * engine with sign-in required, the edge ({@link EdgeUp}: MQTT broker, inference provider, two
- * gateways) and the transfer provider with the gateways' storage ({@link TransferUp}) — and runs the
+ * gateways), the transfer provider with the gateways' storage ({@link TransferUp}) and the training
+ * provider ({@link TrainingUp}) — and runs the
  * example flows to completion, as the local demo scientist, so the user sees it work.
  */
 public final class Up {
@@ -36,6 +39,10 @@ public final class Up {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Where the demo instrument beside gw-1 drops its file, in the gateway's storage. */
     static final String INSTRUMENT_FILE = "instrument/frame-0001.json";
+    /** The labelled points the demo instrument beside gw-1 leaves for retraining, in the gateway's storage. */
+    static final String TRAINING_POINTS = "instrument/training-points.json";
+    /** A point the retrained model classifies afterwards, in gw-1's storage (the middle of class 0). */
+    static final String SAMPLE_POINT = "samples/point.json";
     /** Who owns the transfer endpoints; default {@link LocalIdentity.Setup#localUser()}. */
     static final String OWNER_KEY = "CONTINUUM_ENDPOINT_OWNER";
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -60,6 +67,7 @@ public final class Up {
         // the transfer provider and the gateways' storage before the edge (its broker)
         Optional<EdgeUp> edge = Optional.empty();
         Optional<TransferUp> transfer = Optional.empty();
+        Optional<TrainingUp> training = Optional.empty();
         try {
             // with sign-in on, a provider accepts only tokens issued for it (the engine's delegated ones)
             Map<String, String> providerAuth = identity.enabled()
@@ -71,6 +79,10 @@ public final class Up {
             if (edge.isPresent()) {
                 transfer = TransferUp.start(repo, options.dataDir(), edge.get(), endpointOwner(identity), providerAuth);
                 transfer.ifPresent(t -> running.add(0, t));
+            }
+            if (transfer.isPresent()) {
+                training = TrainingUp.start(repo, options.dataDir(), transfer.get().datacenter(), providerAuth);
+                training.ifPresent(t -> running.add(0, t));
             }
         } catch (IllegalStateException e) {
             fail("cannot bring the edge up: " + e.getMessage() + " (--no-edge starts without it)");
@@ -92,6 +104,9 @@ public final class Up {
             }
             if (transfer.isPresent() && exit == 0) {
                 exit = runInstrumentExample(api, identity, edge.get(), transfer.get());
+            }
+            if (training.isPresent() && exit == 0) {
+                exit = runRetrainExample(api, identity, edge.get(), transfer.get(), training.get());
             }
         }
         if (options.exitAfterExample()) {
@@ -130,7 +145,11 @@ public final class Up {
                               runs a second example that classifies an image on a gateway; with the edge, the transfer
                               provider (endpoints: datacenter = <data-dir>/datacenter, gw-1 and gw-2 = the gateways'
                               storage) and a third example: a file dropped on gw-1 moves to the datacenter and is
-                              classified on gw-1.
+                              classified on gw-1; with the transfer provider, the training provider (local backend) and
+                              a fourth example: gw-1's labelled points are gathered, a model is trained on them and
+                              deployed to both gateways (its digest replaces the first version's), then classifies.
+                              CONTINUUM_TRAINING_BACKEND=slurm with CONTINUUM_SLURM_URL, CONTINUUM_SLURM_TOKEN_FILE
+                                [CONTINUUM_SLURM_USER, CONTINUUM_SLURM_PARTITIONS, CONTINUUM_SLURM_CONF]  train on Slurm
                               CONTINUUM_ENDPOINT_OWNER=<user>  who owns those endpoints (default: the signed-in demo user)
                               --exit  stop everything after the example runs (exit code 0 when they succeeded)
                               CONTINUUM_AUTH_ENABLED=false  no sign-in at all (development only; keep it on this machine)""");
@@ -235,6 +254,55 @@ public final class Up {
                 "{\"body\":{\"gateway\":\"" + gateway + "\",\"file\":\"" + INSTRUMENT_FILE + "\"},\"label\":\"instrument example\"}");
     }
 
+    /**
+     * "Train on the cluster, push the new model to the edge": the instrument beside gw-1 leaves labelled points;
+     * the flow gathers them to the datacenter, trains the demo classifier on them with the training provider,
+     * deploys the model to both gateways (replacing the first version they started with) and classifies a sample
+     * on gw-1 with it.
+     */
+    private static int runRetrainExample(String api, LocalIdentity.Setup identity, EdgeUp edge, TransferUp transfer,
+                                         TrainingUp training) throws Exception {
+        String gateway = EdgeUp.GATEWAYS.getFirst();
+        Path points = edge.dataDir(gateway).resolve(TRAINING_POINTS);
+        Files.createDirectories(points.getParent());
+        Files.writeString(points, instrumentPoints(300, new java.util.Random(Instant.now().toEpochMilli())));
+        Path sample = edge.dataDir(gateway).resolve(SAMPLE_POINT);
+        Files.createDirectories(sample.getParent());
+        Files.writeString(sample, "{\"shape\": [1, 4], \"data\": [2.0, 0.0, -1.0, 0.0]}");
+        say("Instrument:     left " + points + " (300 labelled points) for retraining");
+        List<String> trainer = training.demoTrainerCommand();
+        ArrayNode devices = JSON.createArrayNode();
+        EdgeUp.GATEWAYS.forEach(devices::add);
+        ObjectNode body = JSON.createObjectNode().put("gateway", gateway).put("data_file", TRAINING_POINTS).put("sample", SAMPLE_POINT);
+        body.set("devices", devices);
+        ObjectNode start = JSON.createObjectNode().put("label", "retrain example");
+        start.set("body", body);
+        return runExample(api, identity, "/examples/retrain-and-deploy.json",
+                Map.of("${transfer}", transfer.providerUrl(), "${inference}", edge.providerUrl(),
+                        "${training}", training.providerUrl(), "${datacenter}", transfer.datacenter().toString(),
+                        "${java}", trainer.get(0), "${trainer_jar}", trainer.get(2)),
+                JSON.writeValueAsString(start));
+    }
+
+    /**
+     * What the demo instrument measures: points of three clusters in four features (class c around
+     * (2 cos θ, 2 sin θ, c − 1, 0) with θ = 2πc/3), labelled, as the demo trainer reads them.
+     */
+    static String instrumentPoints(int n, java.util.Random random) throws IOException {
+        ObjectNode doc = JSON.createObjectNode();
+        ArrayNode features = doc.putArray("features");
+        ArrayNode labels = doc.putArray("labels");
+        for (int i = 0; i < n; i++) {
+            int c = i % 3;
+            double angle = 2 * Math.PI * c / 3;
+            features.addArray().add(2 * Math.cos(angle) + random.nextGaussian() * 0.9)
+                    .add(2 * Math.sin(angle) + random.nextGaussian() * 0.9).add(c - 1 + random.nextGaussian() * 1.2)
+                    .add(random.nextGaussian());
+            labels.add(c);
+        }
+        return JSON.writeValueAsString(doc);
+    }
+
     private static String endpointOwner(LocalIdentity.Setup identity) {
         String configured = System.getenv(OWNER_KEY);
         return configured == null || configured.isBlank() ? identity.localUser() : configured.trim();
@@ -264,7 +332,7 @@ public final class Up {
         say("Run:            " + runId + " started" + (bearer.isEmpty() ? "" : " as " + LocalIdentity.DEMO_USER)
                 + "; watch it with: ./continuum cli watch " + runId + " (after ./continuum cli login)");
         say("In the browser: " + api + "/#/runs/" + runId);
-        Instant deadline = Instant.now().plus(Duration.ofMinutes(2));
+        Instant deadline = Instant.now().plus(Duration.ofMinutes(5)); // a training run on a busy machine
         String status = run.path("status").asText();
         Progress progress = Progress.onStdout();
         while (status.equals("ACTIVE") && Instant.now().isBefore(deadline)) {

@@ -72,7 +72,8 @@ class UpIT {
                     .contains("\"checksum_algorithm\" : \"BLAKE3\"")
                     .contains("\"checksum_mismatches\" : 0")
                     .contains("\"device\" : \"gw-1\"");
-            assertThat(text.split("finished: SUCCEEDED", -1)).as("all three example runs succeeded").hasSize(4);
+            assertThat(text.split("finished: SUCCEEDED", -1)).as("all four example runs succeeded").hasSize(5);
+            assertRetrainedModelDeployedAndUsed(text, dataDir);
             assertThat(text).as("JVM notices were on stderr all along").contains("Picked up JAVA_TOOL_OPTIONS")
                     .as("a run is watched with the CLI, not an API URL that answers 401")
                     .containsPattern("watch it with: ./continuum cli watch [0-9a-f-]{36}")
@@ -96,6 +97,11 @@ class UpIT {
                     .POST(HttpRequest.BodyPublishers.ofString("{\"body\":{\"model\":\"ocr-cls@1\",\"input_ref\":\"file:x\"}}"))
                     .build(), HttpResponse.BodyHandlers.ofString());
             assertThat(anonymousRun.statusCode()).as("the inference provider refuses a run without a token").isEqualTo(401);
+            HttpResponse<String> anonymousDeploy = HTTP.send(HttpRequest.newBuilder(URI.create(inference.group(1) + "/deploy/run"))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"body\":{\"model_path\":\"x.onnx\",\"name\":\"m\",\"version\":\"1\",\"devices\":[\"gw-1\"]}}"))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(anonymousDeploy.statusCode()).as("model deployment refuses a call without a token").isEqualTo(401);
             Matcher mqtt = Pattern.compile("MQTT broker:\\s+starting embedded Moquette on 127\\.0\\.0\\.1:(\\d+)").matcher(text);
             assertThat(mqtt.find()).as("up printed the embedded broker's port").isTrue();
             assertThat(mqttConnAckCode(Integer.parseInt(mqtt.group(1)))).as("the broker refuses an anonymous MQTT client")
@@ -149,6 +155,43 @@ class UpIT {
     }
 
     /**
+     * The retrain example: the model the training provider left in the datacenter is what both gateways loaded
+     * (its digest, replacing the first version they started with) and what classified the sample on gw-1, as
+     * class 0 (the sample is the middle of that class).
+     */
+    private static void assertRetrainedModelDeployedAndUsed(String text, Path dataDir) throws Exception {
+        assertThat(text).containsPattern("Training:\\s+http://\\S+/providers/training \\(backend local")
+                .contains("Retrain and deploy");
+        String run = text.substring(text.indexOf("Retrain and deploy"));
+        // the run's result (its output also holds each action's whole status, which repeats these fields)
+        String retrain = run.substring(run.indexOf("\"result\" :"), run.indexOf("\"sample\" :"));
+        Matcher deployed = Pattern.compile("\"deployed_digest\" : \"(sha256:[0-9a-f]{64})\"").matcher(retrain);
+        assertThat(deployed.find()).as("the deployment's digest in the output").isTrue();
+        String digest = deployed.group(1);
+        Matcher previous = Pattern.compile("\"previous_digest\" : \"(sha256:[0-9a-f]{64})\"").matcher(retrain);
+        int gateways = 0;
+        while (previous.find()) {
+            assertThat(previous.group(1)).as("the gateway's digest changed").isNotEqualTo(digest);
+            gateways++;
+        }
+        assertThat(gateways).as("both gateways had the first version before").isEqualTo(2);
+        assertThat(retrain.split("\"changed\" : true", -1)).as("both gateways loaded the new model").hasSize(3);
+        Matcher used = Pattern.compile("\"model_digest\" : \"(sha256:[0-9a-f]{64})\"").matcher(retrain);
+        assertThat(used.find()).isTrue();
+        assertThat(used.group(1)).as("the classification ran with the retrained model").isEqualTo(digest);
+        Matcher p = Pattern.compile("\"probabilities\" : \\[\\s*([-0-9.Ee]+),\\s*([-0-9.Ee]+),\\s*([-0-9.Ee]+)").matcher(retrain);
+        assertThat(p.find()).as("the prediction's probabilities").isTrue();
+        assertThat(Double.parseDouble(p.group(1))).as("the middle of class 0 is class 0")
+                .isGreaterThan(Double.parseDouble(p.group(2))).isGreaterThan(Double.parseDouble(p.group(3)));
+        Matcher model = Pattern.compile("\"model\" : \"([^\"]+)\"").matcher(retrain);
+        assertThat(model.find()).as("the training output's location").isTrue();
+        Path file = Path.of(model.group(1)).resolve("model.onnx");
+        assertThat(file).startsWith(dataDir.resolve("datacenter/training").toRealPath());
+        assertThat("sha256:" + java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                .digest(Files.readAllBytes(file)))).as("the deployed file is the trained model").isEqualTo(digest);
+    }
+
+    /**
      * Each example run's "In the browser:" link names that run on the engine's origin: the page answers, the run it
      * names is the scientist's and succeeded, and (with chromium on the machine) the link opened in a browser signs in
      * on Keycloak's page and shows that run.
@@ -164,7 +207,7 @@ class UpIT {
         while (link.find()) {
             links.add(link.group(1));
         }
-        assertThat(runs).as("three example runs").hasSize(3);
+        assertThat(runs).as("four example runs").hasSize(4);
         assertThat(links).as("one UI link per example run").containsExactlyElementsOf(runs.stream().map(r -> api + "/#/runs/" + r).toList());
         HttpResponse<String> page = get(api + "/", null);
         assertThat(page.statusCode()).as("the UI page answers without a token (it signs in itself)").isEqualTo(200);

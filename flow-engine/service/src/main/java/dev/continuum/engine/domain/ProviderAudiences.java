@@ -11,7 +11,7 @@ import java.util.function.Supplier;
  * Which identity-provider client (audience) and scope a provider's tokens must carry, found from the
  * provider's resolved URL. Configured rules ("https://transfer.example.org/=>continuum-provider-transfer
  * actions:transfer", longest prefix wins) come first; then the defaults: a path under
- * {@code /providers/transfer} or {@code /providers/inference} (where those providers serve themselves)
+ * {@code /providers/transfer}, {@code /providers/inference} or {@code /providers/training} (where those providers serve themselves)
  * goes to their clients, and anything under the engine's own providers base to the built-ins.
  */
 public final class ProviderAudiences {
@@ -22,6 +22,7 @@ public final class ProviderAudiences {
     public static final Audience BUILTIN = new Audience("continuum-provider-builtin", "actions:builtin");
     public static final Audience TRANSFER = new Audience("continuum-provider-transfer", "actions:transfer");
     public static final Audience INFERENCE = new Audience("continuum-provider-inference", "actions:inference");
+    public static final Audience TRAINING = new Audience("continuum-provider-training", "actions:training");
 
     private record Rule(String prefix, Audience audience) {}
 
@@ -65,6 +66,9 @@ public final class ProviderAudiences {
         }
         if (path.startsWith("/providers/inference/") || path.equals("/providers/inference")) {
             return Optional.of(INFERENCE);
+        }
+        if (path.startsWith("/providers/training/") || path.equals("/providers/training")) {
+            return Optional.of(TRAINING);
         }
         return under(providerUrl, builtinBase.get()).map(rest -> BUILTIN);
     }

@@ -31,9 +31,11 @@ class ProviderAudiencesTest {
     }
 
     @Test
-    void shouldNameTransferAndInferenceByTheirServingPathOnAnyHost() {
+    void shouldNameTransferInferenceAndTrainingByTheirServingPathOnAnyHost() {
         assertThat(audiences().of("https://dtn.example.org/providers/transfer/transfer")).contains(ProviderAudiences.TRANSFER);
         assertThat(audiences().of("http://10.0.0.5:8093/providers/inference")).contains(ProviderAudiences.INFERENCE);
+        assertThat(audiences().of("http://10.0.0.5:8093/providers/inference/deploy")).contains(ProviderAudiences.INFERENCE);
+        assertThat(audiences().of("http://10.0.0.6:8096/providers/training")).contains(ProviderAudiences.TRAINING);
     }
 
     @Test

@@ -9,30 +9,17 @@ import java.util.Random;
 
 /**
  * A two-layer perceptron (4 → 16 ReLU → 3 softmax) learning which of three clusters a point
- * belongs to, with full-batch gradient descent on 900 generated points (fixed seed, so every run
- * and every resume sees the same data). Small enough to learn in well under a second of CPU.
+ * belongs to, with full-batch gradient descent on a {@link Dataset} (by default 900 generated points,
+ * fixed seed, so every run and every resume sees the same data). Small enough to learn in well under a
+ * second of CPU.
  */
 final class Classifier {
     static final int IN = 4;
     static final int HIDDEN = 16;
     static final int CLASSES = 3;
-    private static final int SAMPLES = 900;
     private static final float RATE = 0.2f;
-    private static final float[][] X = new float[SAMPLES][IN];
-    private static final int[] Y = new int[SAMPLES];
-
-    static {
-        Random r = new Random(42);
-        for (int i = 0; i < SAMPLES; i++) {
-            int c = i % CLASSES;
-            double angle = 2 * Math.PI * c / CLASSES;
-            X[i][0] = (float) (2 * Math.cos(angle) + r.nextGaussian() * 0.9);
-            X[i][1] = (float) (2 * Math.sin(angle) + r.nextGaussian() * 0.9);
-            X[i][2] = (float) (c - 1 + r.nextGaussian() * 1.2);
-            X[i][3] = (float) r.nextGaussian();
-            Y[i] = c;
-        }
-    }
+    /** The points the demo learns when it is given none: 900 of three clusters, fixed seed. */
+    static final Dataset GENERATED = Dataset.generated(900, 42);
 
     final float[][] w1 = new float[IN][HIDDEN];
     final float[] b1 = new float[HIDDEN];
@@ -56,18 +43,21 @@ final class Classifier {
     }
 
     /** One gradient step over all points; returns the mean cross-entropy before the step. */
-    double step() {
+    double step(Dataset data) {
+        float[][] x = data.features();
+        int[] y = data.labels();
+        int samples = y.length;
         float[][] gw1 = new float[IN][HIDDEN];
         float[] gb1 = new float[HIDDEN];
         float[][] gw2 = new float[HIDDEN][CLASSES];
         float[] gb2 = new float[CLASSES];
         double loss = 0;
-        for (int n = 0; n < SAMPLES; n++) {
-            float[] h = hidden(X[n]);
+        for (int n = 0; n < samples; n++) {
+            float[] h = hidden(x[n]);
             float[] p = softmax(h);
-            loss -= Math.log(Math.max(p[Y[n]], 1e-7));
+            loss -= Math.log(Math.max(p[y[n]], 1e-7));
             float[] dz = p.clone();
-            dz[Y[n]] -= 1;
+            dz[y[n]] -= 1;
             float[] dh = new float[HIDDEN];
             for (int j = 0; j < HIDDEN; j++) {
                 for (int k = 0; k < CLASSES; k++) {
@@ -77,14 +67,14 @@ final class Classifier {
                 dh[j] = h[j] > 0 ? dh[j] : 0;
                 gb1[j] += dh[j];
                 for (int i = 0; i < IN; i++) {
-                    gw1[i][j] += X[n][i] * dh[j];
+                    gw1[i][j] += x[n][i] * dh[j];
                 }
             }
             for (int k = 0; k < CLASSES; k++) {
                 gb2[k] += dz[k];
             }
         }
-        float scale = RATE / SAMPLES;
+        float scale = RATE / samples;
         for (int j = 0; j < HIDDEN; j++) {
             b1[j] -= scale * gb1[j];
             for (int i = 0; i < IN; i++) {
@@ -97,29 +87,29 @@ final class Classifier {
         for (int k = 0; k < CLASSES; k++) {
             b2[k] -= scale * gb2[k];
         }
-        return loss / SAMPLES;
+        return loss / samples;
     }
 
-    double accuracy() {
+    double accuracy(Dataset data) {
         int right = 0;
-        for (int n = 0; n < SAMPLES; n++) {
-            float[] p = softmax(hidden(X[n]));
+        for (int n = 0; n < data.labels().length; n++) {
+            float[] p = softmax(hidden(data.features()[n]));
             int best = 0;
             for (int k = 1; k < CLASSES; k++) {
                 best = p[k] > p[best] ? k : best;
             }
-            right += best == Y[n] ? 1 : 0;
+            right += best == data.labels()[n] ? 1 : 0;
         }
-        return (double) right / SAMPLES;
+        return (double) right / data.labels().length;
     }
 
     /** A sample point of class {@code c} (for checking the exported model). */
     static float[] sample(int index) {
-        return X[index].clone();
+        return GENERATED.features()[index].clone();
     }
 
     static int label(int index) {
-        return Y[index];
+        return GENERATED.labels()[index];
     }
 
     float[] predict(float[] x) {

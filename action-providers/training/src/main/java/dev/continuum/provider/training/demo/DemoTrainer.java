@@ -18,11 +18,14 @@ import java.util.Optional;
  * 85), and finally writes {@code model.onnx} to CONTINUUM_OUTPUT_DIR.
  *
  * <p>{@code java -cp continuum-training-provider-*-runner.jar dev.continuum.provider.training.demo.DemoTrainer
- * [--steps 400] [--step-millis 0] [--checkpoint-every 50] [--ignore-signals]}. With
+ * [--steps 400] [--step-millis 0] [--checkpoint-every 50] [--ignore-signals] [--data FILE]}. {@code --data} (or the
+ * environment's {@value #ENV_DATA}) names a {@link Dataset} file to learn instead of the generated points. With
  * {@code --ignore-signals} it behaves like a script that cannot handle signals (it still takes
  * its periodic checkpoints). Ranks above 0 have no work: the demo is small enough for one process.
  */
 public final class DemoTrainer {
+    /** A dataset file to learn, when {@code --data} is not given (a flow sets it in the job's {@code env}). */
+    public static final String ENV_DATA = "CONTINUUM_DEMO_DATA";
     private static volatile boolean stopRequested;
 
     private DemoTrainer() {
@@ -52,6 +55,10 @@ public final class DemoTrainer {
                 }
             });
         }
+        String dataFile = textArg(args, "--data", env.get(ENV_DATA));
+        Dataset data = dataFile == null ? Classifier.GENERATED : Dataset.read(Path.of(dataFile));
+        System.out.println("learning " + data.labels().length + " points"
+                + (dataFile == null ? " (generated)" : " from " + dataFile));
         Classifier model = Classifier.fresh();
         long start = 0;
         Optional<Checkpoints.Checkpoint> newest = Checkpoints.newest(checkpoints);
@@ -64,7 +71,7 @@ public final class DemoTrainer {
                 + env.getOrDefault(CheckpointProtocol.ENV_CUDA_VISIBLE_DEVICES, ""));
         long saved = start;
         for (long step = start + 1; step <= steps; step++) {
-            double loss = model.step();
+            double loss = model.step(data);
             System.out.println(Progress.of(step, loss).line());
             if (step % every == 0) {
                 save(model, checkpoints, step);
@@ -85,7 +92,7 @@ public final class DemoTrainer {
         Path tmp = output.resolve(".model.onnx.tmp");
         Files.write(tmp, model.onnx());
         Files.move(tmp, output.resolve("model.onnx"), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        System.out.printf("done: accuracy %.3f on the training set, model in %s%n", model.accuracy(),
+        System.out.printf("done: accuracy %.3f on the training set, model in %s%n", model.accuracy(data),
                 output.resolve("model.onnx"));
     }
 
@@ -102,12 +109,17 @@ public final class DemoTrainer {
         }
     }
 
-    private static int intArg(String[] args, String name, int fallback) {
+    private static String textArg(String[] args, String name, String fallback) {
         for (int i = 0; i + 1 < args.length; i++) {
             if (args[i].equals(name)) {
-                return Integer.parseInt(args[i + 1]);
+                return args[i + 1];
             }
         }
         return fallback;
+    }
+
+    private static int intArg(String[] args, String name, int fallback) {
+        String value = textArg(args, name, null);
+        return value == null ? fallback : Integer.parseInt(value);
     }
 }

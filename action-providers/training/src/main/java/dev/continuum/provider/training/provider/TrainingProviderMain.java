@@ -1,5 +1,8 @@
 package dev.continuum.provider.training.provider;
 
+import dev.continuum.auth.oidc.ClientCredentials;
+import dev.continuum.auth.oidc.ServiceAccountToken;
+import dev.continuum.auth.oidc.TokenClient;
 import dev.continuum.provider.server.ActionProviderServer;
 import dev.continuum.provider.server.CallerResolver;
 import dev.continuum.provider.server.FileActionStore;
@@ -9,10 +12,12 @@ import dev.continuum.provider.server.ProviderServerOptions;
 import dev.continuum.provider.server.auth.JwtCallerResolver;
 import dev.continuum.provider.training.backend.TrainingBackend;
 import dev.continuum.provider.training.core.TrainingScheduler;
+import dev.continuum.provider.training.planner.PartitionReporter;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -29,6 +34,7 @@ public final class TrainingProviderMain {
             usage: continuum-training-provider --work-dir DIR [--port 8096] [--host 0.0.0.0]
                    [--base-path /providers/training] [--allowed-roots DIR[,DIR...]]
                    [--policy priority] [--grace-seconds 30] [--admin-role continuum-admin] [--state-dir DIR]
+                   [--planner-url http://planner:8083 [--planner-report-seconds 30]]
                    [--backend local]      [--gpu-slots N]
                    [--backend slurm]      --slurm-url URL --slurm-token-file FILE [--slurm-user NAME]
                                           [--slurm-conf FILE] [--slurm-attempts 3] [--partitions P[,P...]] [--site NAME]
@@ -42,7 +48,8 @@ public final class TrainingProviderMain {
     }
 
     record Settings(int port, String host, String basePath, Path workDir, String allowedRoots, BackendChoice backend,
-                    String policy, int graceSeconds, String adminRole, Path stateDir) {}
+                    String policy, int graceSeconds, String adminRole, Path stateDir, String plannerUrl,
+                    int plannerReportSeconds) {}
 
     public static void main(String[] args) {
         Settings s = ProviderLauncher.settingsOrExit(args, USAGE, TrainingProviderMain::parse);
@@ -58,6 +65,7 @@ public final class TrainingProviderMain {
                     Duration.ofSeconds(s.graceSeconds()), Duration.ofSeconds(1));
             new OperatorRoutes(provider, callers, s.adminRole()).mount(router, s.basePath());
             ActionProviderServer.mount(router, s.basePath(), provider, options);
+            reportToPlanner(vertx, s, backend);
             return () -> {
                 provider.close();
                 backend.close();
@@ -65,6 +73,40 @@ public final class TrainingProviderMain {
         });
         System.out.println("training provider on http://127.0.0.1:" + port + s.basePath() + " (backend "
                 + s.backend().getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT) + ")");
+    }
+
+    /**
+     * With {@code --planner-url} and a client for the planner in the environment ({@code CONTINUUM_AUTH_ISSUER},
+     * {@code CONTINUUM_PLANNER_CLIENT_ID}, {@code CONTINUUM_PLANNER_CLIENT_SECRET}; its tokens must carry the API audience):
+     * the backend's partitions now, then whenever they changed (docs/training.md, "Reporting partitions to the planner").
+     */
+    private static void reportToPlanner(io.vertx.core.Vertx vertx, Settings s, TrainingBackend backend) {
+        if (s.plannerUrl() == null) {
+            return;
+        }
+        Map<String, String> env = System.getenv();
+        String issuer = env.get("CONTINUUM_AUTH_ISSUER");
+        String clientId = env.get("CONTINUUM_PLANNER_CLIENT_ID");
+        String secret = env.get("CONTINUUM_PLANNER_CLIENT_SECRET");
+        if (issuer == null || clientId == null || secret == null) {
+            System.err.println("--planner-url is set but CONTINUUM_AUTH_ISSUER, CONTINUUM_PLANNER_CLIENT_ID and "
+                    + "CONTINUUM_PLANNER_CLIENT_SECRET are not: the planner is not told about this backend");
+            return;
+        }
+        // the provider's own client-credentials token, renewed before it runs out; the secret is never logged
+        ServiceAccountToken token = new ServiceAccountToken(new TokenClient(issuer.trim()),
+                ClientCredentials.confidential(clientId.trim(), secret.trim()), Clock.systemUTC());
+        PartitionReporter reporter = new PartitionReporter(backend, java.net.URI.create(s.plannerUrl()), token::current);
+        Runnable check = () -> vertx.executeBlocking(() -> {
+            PartitionReporter.Outcome outcome = reporter.check();
+            if (outcome.sent()) {
+                System.out.println(outcome.status() == 200 ? "reported the backend's partitions to the planner"
+                        : "the planner did not take the partitions report (" + outcome.status() + "): " + outcome.body());
+            }
+            return null;
+        }, false);
+        check.run();
+        vertx.setPeriodic(s.plannerReportSeconds() * 1000L, t -> check.run());
     }
 
     private static dev.continuum.provider.server.ActionStore store(Settings s) {
@@ -79,7 +121,8 @@ public final class TrainingProviderMain {
     /** Returns null when help was asked for. */
     static Settings parse(String[] args) {
         Set<String> options = new java.util.HashSet<>(Set.of("--port", "--host", "--base-path", "--work-dir",
-                "--allowed-roots", "--policy", "--grace-seconds", "--admin-role", "--state-dir"));
+                "--allowed-roots", "--policy", "--grace-seconds", "--admin-role", "--state-dir", "--planner-url",
+                "--planner-report-seconds"));
         options.addAll(BackendChoice.OPTIONS);
         Arguments a = Arguments.parse(args, options, Set.of());
         if (a == null) {
@@ -90,6 +133,7 @@ public final class TrainingProviderMain {
                 a.basePath("--base-path", "/providers/training"), work,
                 a.text("--allowed-roots", work.resolve("data").toString()), BackendChoice.parse(a),
                 a.text("--policy", "priority"), a.number("--grace-seconds", 30, 0, 3600),
-                a.text("--admin-role", "continuum-admin"), a.path("--state-dir").orElse(work.resolve("actions")));
+                a.text("--admin-role", "continuum-admin"), a.path("--state-dir").orElse(work.resolve("actions")),
+                a.text("--planner-url").orElse(null), a.number("--planner-report-seconds", 30, 1, 86_400));
     }
 }

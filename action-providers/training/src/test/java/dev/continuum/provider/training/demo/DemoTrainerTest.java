@@ -58,6 +58,41 @@ public class DemoTrainerTest {
         }
     }
 
+    @Test
+    void learnsFromADatasetFileNamedInItsEnvironmentAsAFlowGathersIt(@TempDir Path dir) throws Exception {
+        Dataset gathered = Dataset.generated(300, 2026);
+        StringBuilder json = new StringBuilder("{\"features\": [");
+        for (int i = 0; i < gathered.labels().length; i++) {
+            float[] f = gathered.features()[i];
+            json.append(i == 0 ? "" : ",").append("[").append(f[0]).append(",").append(f[1]).append(",").append(f[2])
+                    .append(",").append(f[3]).append("]");
+        }
+        json.append("], \"labels\": ").append(java.util.Arrays.toString(gathered.labels())).append("}");
+        Path data = Files.writeString(dir.resolve("points.json"), json);
+        ProcessBuilder pb = new ProcessBuilder(command("--steps", "200")).redirectErrorStream(true);
+        pb.environment().put("CONTINUUM_CHECKPOINT_DIR", dir.resolve("ckpt").toString());
+        pb.environment().put("CONTINUUM_OUTPUT_DIR", dir.resolve("out").toString());
+        pb.environment().put(DemoTrainer.ENV_DATA, data.toString());
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(p.exitValue()).as(out).isZero();
+        assertThat(out).contains("learning 300 points from " + data);
+        try (OnnxModel model = OnnxModel.load(dir.resolve("out/model.onnx"), false)) {
+            // the middle of each cluster is classified as that cluster
+            assertThat(argmax(model.run(new long[] {1, 4}, new float[] {2, 0, -1, 0}).values())).isZero();
+            assertThat(argmax(model.run(new long[] {1, 4}, new float[] {-1, 1.73f, 0, 0}).values())).isEqualTo(1);
+        }
+
+        Files.writeString(data, "{\"features\": [[1, 2, 3]], \"labels\": [0]}");
+        Process bad = new ProcessBuilder(command("--steps", "5", "--data", data.toString())).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("bad.log").toFile()).start();
+        assertThat(bad.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(bad.exitValue()).isNotZero();
+        assertThat(Files.readString(dir.resolve("bad.log"))).contains("features[0] must be 4 numbers");
+    }
+
     private static int argmax(float[] v) {
         int best = 0;
         for (int i = 1; i < v.length; i++) {
