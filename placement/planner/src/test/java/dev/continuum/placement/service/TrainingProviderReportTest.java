@@ -10,6 +10,7 @@ import dev.continuum.auth.oidc.ServiceAccountToken;
 import dev.continuum.auth.oidc.TokenClient;
 import dev.continuum.placement.service.support.KeycloakResource;
 import dev.continuum.placement.service.support.PlannerTestProfile;
+import dev.continuum.provider.client.PlannerClient;
 import dev.continuum.provider.training.backend.local.LocalBackend;
 import dev.continuum.provider.training.backend.local.LocalBackendConfig;
 import dev.continuum.provider.training.planner.PartitionReporter;
@@ -22,7 +23,6 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,15 +40,16 @@ class TrainingProviderReportTest {
     @Test
     void shouldShowATrainingBackendsPartitionsOnceItsProviderReportsThemAndTheirNewShapeAfterARestart() {
         String site = "local-" + UUID.randomUUID().toString().substring(0, 6);
-        // the instrument's service account: its tokens carry the API audience, as a provider's own client's would
+        // the realm's service account for reporting to the planner, as the provider's main signs its reports
         ServiceAccountToken account = new ServiceAccountToken(new TokenClient(KeycloakServer.shared().issuer()),
-                ClientCredentials.confidential("continuum-instrument", "continuum-instrument-local-secret"), Clock.systemUTC());
-        Supplier<String> token = account::current;
-        PartitionReporter reporter = new PartitionReporter(new LocalBackend(config(site, 2)), planner, token);
+                ClientCredentials.confidential("continuum-planner-reporter", "continuum-planner-reporter-local-secret"),
+                Clock.systemUTC());
+        PlannerClient client = new PlannerClient(planner, account::current);
+        PartitionReporter reporter = new PartitionReporter(new LocalBackend(config(site, 2)), client);
 
         PartitionReporter.Outcome first = reporter.check();
 
-        assertThat(first.status()).as(first.body()).isEqualTo(200);
+        assertThat(first.status()).as(first.detail()).isEqualTo(200);
         JsonPath sites = given().auth().oauth2(KeycloakResource.token("scientist")).get("/inventory")
                 .then().statusCode(200).extract().jsonPath();
         assertThat(sites.getInt("sites.find { it.name == '" + site + "' }.gpus")).isEqualTo(2);
@@ -56,13 +57,16 @@ class TrainingProviderReportTest {
                 .containsExactly("local");
         assertThat(reporter.check().sent()).as("an unchanged inventory is not sent again").isFalse();
 
-        PartitionReporter restarted = new PartitionReporter(new LocalBackend(config(site, 1)), planner, token);
+        PartitionReporter restarted = new PartitionReporter(new LocalBackend(config(site, 1)), client);
         assertThat(restarted.check().status()).isEqualTo(200);
         given().auth().oauth2(KeycloakResource.token("scientist")).get("/inventory").then().statusCode(200)
                 .body("sites.find { it.name == '" + site + "' }.gpus", equalTo(1));
 
-        PartitionReporter anonymous = new PartitionReporter(new LocalBackend(config(site, 3)), planner, () -> "not-a-token");
-        assertThat(anonymous.check().status()).as("the planner refuses a report without a valid token").isEqualTo(401);
+        PartitionReporter forged = new PartitionReporter(new LocalBackend(config(site, 3)),
+                new PlannerClient(planner, () -> "not-a-token"));
+        PartitionReporter.Outcome refused = forged.check();
+        assertThat(refused.status()).as("the planner refuses a report without a valid token").isEqualTo(401);
+        assertThat(forged.check().sent()).as("a refused report is tried again at the next check").isTrue();
     }
 
     private static LocalBackendConfig config(String site, int slots) {

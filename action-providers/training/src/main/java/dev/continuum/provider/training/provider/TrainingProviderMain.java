@@ -1,8 +1,7 @@
 package dev.continuum.provider.training.provider;
 
-import dev.continuum.auth.oidc.ClientCredentials;
 import dev.continuum.auth.oidc.ServiceAccountToken;
-import dev.continuum.auth.oidc.TokenClient;
+import dev.continuum.provider.client.PlannerClient;
 import dev.continuum.provider.server.ActionProviderServer;
 import dev.continuum.provider.server.CallerResolver;
 import dev.continuum.provider.server.FileActionStore;
@@ -17,7 +16,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.Map;
+import java.util.function.Supplier;
 import java.util.Set;
 
 /**
@@ -34,7 +33,7 @@ public final class TrainingProviderMain {
             usage: continuum-training-provider --work-dir DIR [--port 8096] [--host 0.0.0.0]
                    [--base-path /providers/training] [--allowed-roots DIR[,DIR...]]
                    [--policy priority] [--grace-seconds 30] [--admin-role continuum-admin] [--state-dir DIR]
-                   [--planner-url http://planner:8083 [--planner-report-seconds 30]]
+                   [--planner http://planner:8083 [--planner-report-seconds 30]]
                    [--backend local]      [--gpu-slots N]
                    [--backend slurm]      --slurm-url URL --slurm-token-file FILE [--slurm-user NAME]
                                           [--slurm-conf FILE] [--slurm-attempts 3] [--partitions P[,P...]] [--site NAME]
@@ -76,32 +75,23 @@ public final class TrainingProviderMain {
     }
 
     /**
-     * With {@code --planner-url} and a client for the planner in the environment ({@code CONTINUUM_AUTH_ISSUER},
-     * {@code CONTINUUM_PLANNER_CLIENT_ID}, {@code CONTINUUM_PLANNER_CLIENT_SECRET}; its tokens must carry the API audience):
+     * With a planner ({@code --planner} or {@code CONTINUUM_PLANNER_URL}), signed as the service account
+     * {@code CONTINUUM_PLANNER_CLIENT_ID}/{@code _SECRET} at {@code CONTINUUM_AUTH_ISSUER}:
      * the backend's partitions now, then whenever they changed (docs/training.md, "Reporting partitions to the planner").
      */
     private static void reportToPlanner(io.vertx.core.Vertx vertx, Settings s, TrainingBackend backend) {
-        if (s.plannerUrl() == null) {
+        if (s.plannerUrl() == null || s.plannerUrl().isBlank()) {
             return;
         }
-        Map<String, String> env = System.getenv();
-        String issuer = env.get("CONTINUUM_AUTH_ISSUER");
-        String clientId = env.get("CONTINUUM_PLANNER_CLIENT_ID");
-        String secret = env.get("CONTINUUM_PLANNER_CLIENT_SECRET");
-        if (issuer == null || clientId == null || secret == null) {
-            System.err.println("--planner-url is set but CONTINUUM_AUTH_ISSUER, CONTINUUM_PLANNER_CLIENT_ID and "
-                    + "CONTINUUM_PLANNER_CLIENT_SECRET are not: the planner is not told about this backend");
-            return;
-        }
-        // the provider's own client-credentials token, renewed before it runs out; the secret is never logged
-        ServiceAccountToken token = new ServiceAccountToken(new TokenClient(issuer.trim()),
-                ClientCredentials.confidential(clientId.trim(), secret.trim()), Clock.systemUTC());
-        PartitionReporter reporter = new PartitionReporter(backend, java.net.URI.create(s.plannerUrl()), token::current);
+        // the provider's own service account (CONTINUUM_PLANNER_CLIENT_ID/_SECRET), renewed before it runs out
+        Supplier<String> token = ServiceAccountToken.forPlanner(System.getenv()).<Supplier<String>>map(t -> t::current)
+                .orElse(() -> null);
+        PartitionReporter reporter = new PartitionReporter(backend, new PlannerClient(java.net.URI.create(s.plannerUrl()), token));
         Runnable check = () -> vertx.executeBlocking(() -> {
             PartitionReporter.Outcome outcome = reporter.check();
             if (outcome.sent()) {
                 System.out.println(outcome.status() == 200 ? "reported the backend's partitions to the planner"
-                        : "the planner did not take the partitions report (" + outcome.status() + "): " + outcome.body());
+                        : "the planner did not take the partitions report (" + outcome.status() + "): " + outcome.detail());
             }
             return null;
         }, false);
@@ -121,7 +111,7 @@ public final class TrainingProviderMain {
     /** Returns null when help was asked for. */
     static Settings parse(String[] args) {
         Set<String> options = new java.util.HashSet<>(Set.of("--port", "--host", "--base-path", "--work-dir",
-                "--allowed-roots", "--policy", "--grace-seconds", "--admin-role", "--state-dir", "--planner-url",
+                "--allowed-roots", "--policy", "--grace-seconds", "--admin-role", "--state-dir", "--planner",
                 "--planner-report-seconds"));
         options.addAll(BackendChoice.OPTIONS);
         Arguments a = Arguments.parse(args, options, Set.of());
@@ -134,6 +124,6 @@ public final class TrainingProviderMain {
                 a.text("--allowed-roots", work.resolve("data").toString()), BackendChoice.parse(a),
                 a.text("--policy", "priority"), a.number("--grace-seconds", 30, 0, 3600),
                 a.text("--admin-role", "continuum-admin"), a.path("--state-dir").orElse(work.resolve("actions")),
-                a.text("--planner-url").orElse(null), a.number("--planner-report-seconds", 30, 1, 86_400));
+                a.text("--planner").orElse(System.getenv("CONTINUUM_PLANNER_URL")), a.number("--planner-report-seconds", 30, 1, 86_400));
     }
 }
