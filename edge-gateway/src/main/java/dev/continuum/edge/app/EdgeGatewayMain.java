@@ -11,7 +11,7 @@ import java.util.concurrent.CountDownLatch;
 /**
  * {@code java -jar continuum-edge-gateway-*-runner.jar --device-id gw-1 --broker 127.0.0.1:1883
  * --state-dir /var/lib/continuum/gw-1 [--data-dir DIR] --bootstrap-token TOKEN [--model name@version=path.onnx]...
- * [--topic-root continuum] [--heartbeat-seconds 5] [--keep-alive-seconds 10] [--max-batch 16]
+ * [--topic-root continuum] [--heartbeat-seconds 5] [--keep-alive-seconds 10] [--ack-timeout-seconds 60] [--max-batch 16]
  * [--durability broker|disk] [--mqtt-password P] [--role edge|datacenter]}. {@code --role datacenter} runs the same
  * runtime as the datacenter's inference pool: its heartbeats say so and the planner sees a datacenter site. The gateway logs in to the broker as its
  * device id with its device credential (or bootstrap token); {@code --mqtt-password} (or {@code CONTINUUM_MQTT_PASSWORD})
@@ -32,6 +32,7 @@ public final class EdgeGatewayMain {
         String root = "continuum";
         int heartbeat = 5;
         int keepAlive = 10;
+        Duration ackTimeout = GatewayConfig.DEFAULT_LINK_ACK_TIMEOUT;
         int maxBatch = 16;
         String role = Heartbeat.ROLE_EDGE;
         GatewayConfig.Durability durability = GatewayConfig.Durability.BROKER;
@@ -47,6 +48,7 @@ public final class EdgeGatewayMain {
                 case "--topic-root" -> root = args[++i];
                 case "--heartbeat-seconds" -> heartbeat = Integer.parseInt(args[++i]);
                 case "--keep-alive-seconds" -> keepAlive = Integer.parseInt(args[++i]);
+                case "--ack-timeout-seconds" -> ackTimeout = Duration.ofSeconds(Integer.parseInt(args[++i]));
                 case "--max-batch" -> maxBatch = Integer.parseInt(args[++i]);
                 case "--model" -> models.add(args[++i]);
                 case "--role" -> role = args[++i];
@@ -72,6 +74,7 @@ public final class EdgeGatewayMain {
                 .withDurability(durability)
                 .withBrokerPassword(brokerPassword)
                 .withRole(role)
+                .withLinkAckTimeout(ackTimeout)
                 .withDataDir(dataDir != null ? dataDir : stateDir.resolve("data"));
         Vertx vertx = Vertx.vertx();
         EdgeGateway gateway = new EdgeGateway(config, vertx, Clock.systemUTC());
@@ -100,7 +103,7 @@ public final class EdgeGatewayMain {
         System.err.println(problem);
         System.err.println("usage: --device-id ID [--broker host:port] [--state-dir DIR] [--data-dir DIR (input_ref root; default STATE/data)] [--bootstrap-token T] "
                 + "[--model name@version=file.onnx]... [--topic-root R] [--heartbeat-seconds N] "
-                + "[--keep-alive-seconds N] [--max-batch N] [--durability broker|disk] [--mqtt-password P] [--role edge|datacenter]");
+                + "[--keep-alive-seconds N] [--ack-timeout-seconds N] [--max-batch N] [--durability broker|disk] [--mqtt-password P] [--role edge|datacenter]");
         System.exit(2);
     }
 }

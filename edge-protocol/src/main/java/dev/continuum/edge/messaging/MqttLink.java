@@ -121,6 +121,12 @@ public final class MqttLink implements AutoCloseable {
                     maxMessageBytes, ackTimeout);
         }
 
+        /** A PUBACK awaited up to {@code timeout} before the publish fails (the sender may then publish again). */
+        public Options withAckTimeout(Duration timeout) {
+            return new Options(host, port, clientId, cleanSession, keepAliveSeconds, will, reconnectMin, reconnectMax, login,
+                    maxMessageBytes, timeout);
+        }
+
         /** Messages up to {@code bytes} each way, a PUBACK awaited up to {@code timeout} (large chunks on slow links). */
         public Options withLargeMessages(int bytes, Duration timeout) {
             return new Options(host, port, clientId, cleanSession, keepAliveSeconds, will, reconnectMin, reconnectMax, login,
