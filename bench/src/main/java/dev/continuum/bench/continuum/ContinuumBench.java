@@ -1,0 +1,467 @@
+package dev.continuum.bench.continuum;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.continuum.edge.cloud.Fleet;
+import dev.continuum.edge.cloud.FleetSites;
+import dev.continuum.edge.identity.DeviceCredentials;
+import dev.continuum.edge.protocol.ResultMessage;
+import dev.continuum.edge.protocol.TaskMessage;
+import dev.continuum.edge.protocol.Tensor;
+import dev.continuum.edge.protocol.Topics;
+import dev.continuum.placement.cli.ContinuumComparison;
+import dev.continuum.placement.model.Cluster;
+import dev.continuum.placement.model.Demand;
+import dev.continuum.placement.model.Link;
+import dev.continuum.placement.model.NodeSpec;
+import dev.continuum.placement.model.Site;
+import dev.continuum.placement.planner.DataReference;
+import dev.continuum.placement.planner.Inventory;
+import dev.continuum.placement.planner.Observation;
+import dev.continuum.placement.planner.OnlinePlanner;
+import dev.continuum.placement.planner.PlacementDecision;
+import dev.continuum.placement.planner.PlacementRequest;
+import dev.continuum.placement.planner.PlannerConfig;
+import dev.continuum.placement.planner.SiteStatus;
+import dev.continuum.placement.sim.ContinuumSimulator;
+import dev.continuum.provider.inference.EdgeCloud;
+import io.vertx.core.Vertx;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The emulated continuum (docs/benchmarks.md, "Planner: emulated continuum"); prints numbers, asserts nothing.
+ * Run by {@code bench/scripts/continuum-bench.sh}, which makes the network: two gateway processes each in its own
+ * Linux network namespace behind a veth pair rate-limited by {@code tc tbf} — {@code gw-fast} at 1 Gbit/s,
+ * {@code gw-slow} at 10 Mbit/s, each way — a third gateway process in the root namespace as the
+ * datacenter pool ({@code dc-pool}), a Mosquitto broker, and in each namespace an HTTP server over the gateway's
+ * data directory: the path an input takes when it leaves its gateway. Every gateway runs the real OCR classifier on
+ * ONNX Runtime.
+ * <p>
+ * A job's input (a tensor document, ~300 kB) sits at gw-fast or gw-slow. Run where it is: the task names the file
+ * ({@code input_ref}). Run elsewhere: the driver fetches it from the holder's namespace over its shaped link, then
+ * sends it inline to the chosen gateway over MQTT (which crosses that gateway's link). The same Poisson stream of
+ * jobs runs under planner (the online planner's {@link OnlinePlanner}, fed the fleet's heartbeats, the tasks in
+ * flight, each completion's compute time and each fetch's measured rate), edge-only, datacenter-only, round-robin
+ * and least-loaded; then the same jobs go through the simulator ({@link ContinuumSimulator}) on the configured links
+ * and the compute times measured in the warm-up, and the two rankings are compared.
+ */
+public final class ContinuumBench {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String MODEL = "ocr-cls";
+    private static final long[] SHAPE = {1, 3, 48, 192};
+    private static final List<String> EDGE = List.of("gw-fast", "gw-slow");
+    private static final String DC = "dc-pool";
+    private static final List<String> POLICIES = List.of("planner", "edge-only", "datacenter-only", "round-robin",
+            "least-loaded");
+
+    /** Where a gateway runs: its namespace (null: the root one), the broker address it sees, its data server. */
+    private record Gateway(String name, String namespace, String broker, String dataHost) {
+    }
+
+    private record Job(int index, long atMillis, String holder, String file, long bytes) {
+    }
+
+    /** One job's outcome. */
+    private record Outcome(String site, long latencyMillis, long predictedMillis) {
+    }
+
+    private final Path work;
+    private final Path gatewayJar;
+    private final Path model;
+    private final int brokerPort;
+    private final int jobs;
+    private final double rate;
+    private final long sloMillis;
+    private final List<Gateway> gateways;
+    private final List<Process> children = new ArrayList<>();
+    private final Map<String, Process> gatewayProcesses = new LinkedHashMap<>();
+    private final String edgeCpu;
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final Map<String, AtomicInteger> inFlight = new ConcurrentHashMap<>();
+    private EdgeCloud cloud;
+
+    private ContinuumBench(Map<String, String> a) {
+        this.work = Path.of(a.getOrDefault("--work", "/tmp/continuum-bench"));
+        this.gatewayJar = Path.of(a.get("--gateway-jar"));
+        this.model = Path.of(a.get("--model"));
+        this.brokerPort = Integer.parseInt(a.getOrDefault("--broker-port", "18833"));
+        this.jobs = Integer.parseInt(a.getOrDefault("--jobs", "400"));
+        this.rate = Double.parseDouble(a.getOrDefault("--rate", "8"));
+        this.sloMillis = Long.parseLong(a.getOrDefault("--slo-ms", "1000"));
+        this.edgeCpu = a.getOrDefault("--edge-cgroup", "");
+        this.gateways = List.of(
+                new Gateway("gw-fast", a.getOrDefault("--fast-ns", "c13-fast"), a.getOrDefault("--fast-broker", "10.213.1.1"),
+                        a.getOrDefault("--fast-host", "10.213.1.2")),
+                new Gateway("gw-slow", a.getOrDefault("--slow-ns", "c13-slow"), a.getOrDefault("--slow-broker", "10.213.2.1"),
+                        a.getOrDefault("--slow-host", "10.213.2.2")),
+                new Gateway(DC, null, "127.0.0.1", null));
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> a = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            a.put(args[i], args[i + 1]);
+        }
+        ContinuumBench bench = new ContinuumBench(a);
+        try {
+            bench.run();
+        } finally {
+            bench.stop();
+        }
+        System.exit(0);
+    }
+
+    /** The links as configured for the planner and the simulator: what tc makes them (rates; no added delay). */
+    private static List<Link> links() {
+        return List.of(new Link("gw-fast", DC, 1.0, 1), new Link("gw-slow", DC, 0.01, 1),
+                new Link("gw-fast", "gw-slow", 0.01, 1));
+    }
+
+    private void run() throws Exception {
+        Files.createDirectories(work);
+        String secret = HexFormat.of().formatHex(new SecureRandom().generateSeed(16));
+        DeviceCredentials credentials = DeviceCredentials.fromSecret(secret, Clock.systemUTC());
+        String root = "c13-" + Long.toHexString(System.nanoTime());
+        Topics topics = new Topics(root);
+        Vertx vertx = Vertx.vertx();
+        cloud = new EdgeCloud(vertx, "127.0.0.1", brokerPort, root + "-driver", topics, credentials, Clock.systemUTC());
+        cloud.start().get(20, TimeUnit.SECONDS);
+        for (Gateway g : gateways) {
+            start(g, root, credentials.bootstrapToken(g.name()));
+            inFlight.put(g.name(), new AtomicInteger());
+        }
+        long until = System.currentTimeMillis() + 120_000;
+        while (cloud.fleet().usable().size() < gateways.size()) {
+            if (System.currentTimeMillis() > until) {
+                throw new IllegalStateException("gateways not online after 120 s; logs in " + work);
+            }
+            Thread.sleep(200);
+        }
+        System.out.printf(Locale.ROOT, "gateways online: %s; load average %s%n",
+                cloud.fleet().usable().stream().map(Fleet.Device::deviceId).sorted().toList(), load());
+        if (!edgeCpu.isEmpty()) {
+            // an edge device is weaker than the datacenter: each edge gateway gets the CPU share its cgroup allows
+            for (String g : EDGE) {
+                Files.writeString(Path.of(edgeCpu + "-" + g, "cgroup.procs"), String.valueOf(gatewayProcesses.get(g).pid()));
+            }
+            System.out.println("edge gateways capped by " + edgeCpu + "-{gw-fast,gw-slow}: cpu.cfs_quota_us "
+                    + Files.readString(Path.of(edgeCpu + "-gw-fast", "cpu.cfs_quota_us")).trim() + " per cpu.cfs_period_us "
+                    + Files.readString(Path.of(edgeCpu + "-gw-fast", "cpu.cfs_period_us")).trim());
+        }
+
+        List<Job> stream = jobs();
+        long bytes = stream.stream().mapToLong(Job::bytes).sum() / stream.size();
+        Map<String, Double> compute = warmUp(stream);
+        System.out.printf(Locale.ROOT, "%d jobs, Poisson at %.1f/s, input ~%d kB at gw-fast or gw-slow (half each), SLO %d ms; "
+                + "measured service time per task, one at a time (median ms from send to result): %s%n", stream.size(), rate, bytes / 1000, sloMillis, compute);
+
+        Map<String, List<Outcome>> results = new LinkedHashMap<>();
+        for (String policy : POLICIES) {
+            results.put(policy, play(policy, stream, topics));
+            Thread.sleep(3000); // the queues drain and heartbeats catch up between policies
+        }
+        System.out.println();
+        System.out.println("emulated (real gateways, ONNX Runtime, MQTT, tc-shaped links); load average " + load());
+        System.out.printf(Locale.ROOT, "%-16s %10s %10s %8s %18s  %s%n", "policy", "p50", "p95", "SLO met",
+                "prediction error", "jobs per site");
+        List<String> emulatedRanking = new ArrayList<>(POLICIES);
+        emulatedRanking.sort((x, y) -> Long.compare(p(results.get(x), 0.95), p(results.get(y), 0.95)));
+        for (String policy : emulatedRanking) {
+            List<Outcome> o = results.get(policy);
+            System.out.printf(Locale.ROOT, "%-16s %7d ms %7d ms %6.1f %% %18s  %s%n", policy, p(o, 0.5), p(o, 0.95),
+                    100.0 * o.stream().filter(x -> x.latencyMillis() <= sloMillis).count() / o.size(),
+                    policy.equals("planner") ? String.format(Locale.ROOT, "%.1f %% median", 100 * medianError(o)) : "-",
+                    perSite(o));
+        }
+        System.out.println("emulated ranking by p95: " + String.join(" < ", emulatedRanking));
+        Map<String, List<Outcome>> bySite = new java.util.TreeMap<>();
+        results.get("planner").forEach(o -> bySite.computeIfAbsent(o.site(), k -> new ArrayList<>()).add(o));
+        bySite.forEach((site, os) -> System.out.printf(Locale.ROOT,
+                "  planner at %-8s %3d jobs: median predicted %5d ms, actual %5d ms, |error| %.1f %%%n", site, os.size(),
+                median(os.stream().mapToLong(Outcome::predictedMillis).toArray()),
+                median(os.stream().mapToLong(Outcome::latencyMillis).toArray()), 100 * medianError(os)));
+        long worse = Math.max(p(results.get("edge-only"), 0.95), p(results.get("datacenter-only"), 0.95));
+        System.out.printf(Locale.ROOT, "planner p95 vs the worse single-site policy: %.1fx lower (target ≥ 3x)%n",
+                worse / (double) Math.max(1, p(results.get("planner"), 0.95)));
+
+        ContinuumSimulator.Topology topology = topology(compute);
+        List<ContinuumSimulator.Arrival> arrivals = stream.stream().map(j -> new ContinuumSimulator.Arrival(
+                "job-" + j.index(), j.atMillis(), MODEL, j.holder(), j.bytes(), sloMillis)).toList();
+        var simulated = ContinuumComparison.run(topology, arrivals);
+        System.out.println();
+        System.out.println("the same jobs in the simulator (configured links, measured compute):");
+        java.io.PrintWriter out = new java.io.PrintWriter(System.out, true);
+        ContinuumComparison.print(simulated, out);
+        List<String> simRanking = ContinuumComparison.ranking(simulated).stream().map(ContinuumSimulator.Choice::label).toList();
+        System.out.println("rankings agree: " + (simRanking.equals(emulatedRanking) ? "yes"
+                : "no (emulated " + emulatedRanking + ", simulated " + simRanking + ")")
+                + "; best policy agrees: " + (simRanking.getFirst().equals(emulatedRanking.getFirst()) ? "yes" : "no"));
+        cloud.close();
+        vertx.close();
+    }
+
+    private ContinuumSimulator.Topology topology(Map<String, Double> compute) {
+        List<ContinuumSimulator.SiteSpec> sites = new ArrayList<>();
+        for (Gateway g : gateways) {
+            sites.add(new ContinuumSimulator.SiteSpec(g.name(), g.name().equals(DC) ? Site.Kind.DATACENTER : Site.Kind.EDGE,
+                    1, "cpu", Map.of(MODEL, compute.getOrDefault(g.name(), 10.0))));
+        }
+        return new ContinuumSimulator.Topology(sites, links(), Map.of("gw-fast", "gw-fast", "gw-slow", "gw-slow", DC, DC));
+    }
+
+    /** A gateway process, in its namespace when it has one; its data directory holds the jobs' inputs. */
+    private void start(Gateway g, String root, String token) throws IOException {
+        Path state = work.resolve(g.name());
+        Files.createDirectories(state.resolve("data/frames"));
+        List<String> command = new ArrayList<>();
+        if (g.namespace() != null) {
+            command.addAll(List.of("ip", "netns", "exec", g.namespace()));
+        }
+        command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-jar",
+                gatewayJar.toString(), "--device-id", g.name(), "--broker", g.broker() + ":" + brokerPort,
+                "--topic-root", root, "--state-dir", state.toString(), "--heartbeat-seconds", "1",
+                "--model", MODEL + "@1=" + model));
+        ProcessBuilder b = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(work.resolve(g.name() + ".log").toFile());
+        b.environment().put("CONTINUUM_BOOTSTRAP_TOKEN", token);
+        Process p = b.start(); // `ip netns exec` execs java: the pid is the gateway's
+        children.add(p);
+        gatewayProcesses.put(g.name(), p);
+        if (g.dataHost() != null) {
+            children.add(new ProcessBuilder("ip", "netns", "exec", g.namespace(), "python3", "-m", "http.server", "8000",
+                    "--bind", g.dataHost(), "--directory", state.resolve("data").toString()).redirectErrorStream(true)
+                    .redirectOutput(work.resolve(g.name() + "-data.log").toFile()).start());
+        }
+    }
+
+    private List<Job> jobs() throws IOException {
+        Random random = new Random(13);
+        List<Job> out = new ArrayList<>();
+        double t = 0;
+        for (int i = 0; i < jobs; i++) {
+            t += -Math.log(1 - random.nextDouble()) / rate * 1000;
+            String holder = EDGE.get(random.nextInt(2));
+            String file = "frames/job-" + i + ".json";
+            float[] v = new float[(int) (SHAPE[1] * SHAPE[2] * SHAPE[3])];
+            for (int k = 0; k < v.length; k++) {
+                v[k] = random.nextFloat();
+            }
+            Path p = work.resolve(holder).resolve("data").resolve(file);
+            JSON.writeValue(p.toFile(), Map.of("shape", SHAPE, "data", v));
+            out.add(new Job(i, Math.round(t), holder, file, Files.size(p)));
+        }
+        return out;
+    }
+
+    /** 30 tasks per site, one at a time, from its own data (or the first gateway's file, inline, for the pool). */
+    private Map<String, Double> warmUp(List<Job> stream) throws Exception {
+        Map<String, Double> medians = new LinkedHashMap<>();
+        for (Gateway g : gateways) {
+            List<Double> ms = new ArrayList<>();
+            for (int i = 0; i < 30; i++) {
+                Job j = stream.get(i);
+                TaskMessage task = g.name().equals(j.holder())
+                        ? new TaskMessage("warm-" + g.name() + "-" + i, MODEL, null, "file:" + j.file(), deadline(), null)
+                        : new TaskMessage("warm-" + g.name() + "-" + i, MODEL, tensor(Files.readAllBytes(
+                        work.resolve(j.holder()).resolve("data").resolve(j.file()))), null, deadline(), null);
+                long t = System.currentTimeMillis();
+                ResultMessage r = cloud.dispatcher().send(g.name(), task).get(60, TimeUnit.SECONDS);
+                if (i >= 10) {
+                    ms.add((double) (System.currentTimeMillis() - t) - r.queuedMs());
+                }
+            }
+            Collections.sort(ms);
+            medians.put(g.name(), Math.round(ms.get(ms.size() / 2) * 10) / 10.0);
+        }
+        return medians;
+    }
+
+    private List<Outcome> play(String policy, List<Job> stream, Topics topics) throws Exception {
+        OnlinePlanner planner = new OnlinePlanner(PlannerConfig.DEFAULT);
+        Object plannerLock = new Object();
+        List<Outcome> outcomes = Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch done = new CountDownLatch(stream.size());
+        ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor();
+        AtomicInteger roundRobin = new AtomicInteger();
+        String run = policy + "-" + Long.toHexString(System.nanoTime());
+        long start = System.currentTimeMillis() + 500;
+        for (Job j : stream) {
+            clock.schedule(() -> {
+                long t0 = System.currentTimeMillis();
+                long[] predicted = {0};
+                String site = switch (policy) {
+                    case "edge-only" -> j.holder();
+                    case "datacenter-only" -> DC;
+                    case "round-robin" -> gateways.get(roundRobin.getAndIncrement() % gateways.size()).name();
+                    case "least-loaded" -> gateways.stream().map(Gateway::name)
+                            .min((x, y) -> Integer.compare(inFlight.get(x).get(), inFlight.get(y).get())).orElseThrow();
+                    default -> {
+                        synchronized (plannerLock) {
+                            planner.update(inventory(), t0);
+                            PlacementDecision d = planner.place(PlacementRequest.inference(run + "-" + j.index(), MODEL,
+                                    Demand.wholeGpus(0), List.of(new DataReference(j.holder(), "/" + j.file(), j.bytes())),
+                                    sloMillis), t0).decision();
+                            if (d instanceof PlacementDecision.Placed p) {
+                                predicted[0] = p.chosen().latency().totalMillis();
+                                yield p.chosen().site();
+                            }
+                            yield j.holder();
+                        }
+                    }
+                };
+                inFlight.get(site).incrementAndGet();
+                String id = run + "-" + j.index();
+                CompletableFuture<TaskMessage> task = site.equals(j.holder())
+                        ? CompletableFuture.completedFuture(new TaskMessage(id, MODEL, null, "file:" + j.file(), deadline(), null))
+                        : fetch(j).thenApply(body -> {
+                            if (policy.equals("planner")) {
+                                double seconds = (System.currentTimeMillis() - t0) / 1000.0;
+                                synchronized (plannerLock) {
+                                    planner.observe(new Observation.TransferMeasured(j.holder(), site,
+                                            body.length / Math.max(0.001, seconds), System.currentTimeMillis()));
+                                }
+                            }
+                            return new TaskMessage(id, MODEL, tensor(body), null, deadline(), null);
+                        });
+                long[] sent = {0};
+                task.thenCompose(m -> {
+                    sent[0] = System.currentTimeMillis();
+                    return cloud.dispatcher().send(site, m);
+                }).whenComplete((r, e) -> {
+                    long t1 = System.currentTimeMillis();
+                    inFlight.get(site).decrementAndGet();
+                    if (e == null && policy.equals("planner")) {
+                        // what the site took for the task once it was sent, less its time in the gateway's queue
+                        // (the planner predicts that part itself): the MQTT hops, reading the input, the ONNX run
+                        long service = Math.max(1, t1 - sent[0] - Math.round(r.queuedMs()));
+                        synchronized (plannerLock) {
+                            planner.observe(new Observation.JobCompleted(id, site, MODEL, service, t1));
+                        }
+                    }
+                    outcomes.add(new Outcome(e == null ? site : site + " (failed)", t1 - t0, predicted[0]));
+                    done.countDown();
+                });
+            }, Math.max(0, start + j.atMillis() - System.currentTimeMillis()), TimeUnit.MILLISECONDS);
+        }
+        if (!done.await(15, TimeUnit.MINUTES)) {
+            System.out.println(policy + ": " + done.getCount() + " jobs not finished after 15 min");
+        }
+        clock.shutdown();
+        System.out.printf(Locale.ROOT, "  %s: p50 %d ms, p95 %d ms (load average %s)%n", policy, p(outcomes, 0.5),
+                p(outcomes, 0.95), load());
+        return new ArrayList<>(outcomes);
+    }
+
+    /** The planner's view: each gateway from its heartbeat, with the tasks this driver has in flight there. */
+    private Inventory inventory() {
+        List<Cluster> clusters = new ArrayList<>();
+        Map<String, SiteStatus> status = new LinkedHashMap<>();
+        for (Fleet.Device d : cloud.fleet().devices()) {
+            Cluster c = FleetSites.cluster(d.deviceId(), d.heartbeat());
+            if (d.deviceId().equals(DC)) {
+                NodeSpec n = c.nodes().getFirst();
+                c = new Cluster(new Site(DC, Site.Kind.DATACENTER), List.of(n), List.of(), List.of(), c.topology());
+            }
+            clusters.add(c);
+            SiteStatus s = FleetSites.status(d, inFlight.getOrDefault(d.deviceId(), new AtomicInteger()).get());
+            status.put(d.deviceId(), new SiteStatus(s.online(), s.queuedTasks(), Set.of(),
+                    Set.of(PlacementRequest.Kind.INFERENCE)));
+        }
+        return new Inventory(clusters, links(), Map.of("gw-fast", "gw-fast", "gw-slow", "gw-slow", DC, DC), status);
+    }
+
+    private CompletableFuture<byte[]> fetch(Job j) {
+        Gateway holder = gateways.stream().filter(g -> g.name().equals(j.holder())).findFirst().orElseThrow();
+        return http.sendAsync(HttpRequest.newBuilder(URI.create("http://" + holder.dataHost() + ":8000/" + j.file())).build(),
+                HttpResponse.BodyHandlers.ofByteArray()).thenApply(HttpResponse::body);
+    }
+
+    private static Tensor tensor(byte[] document) {
+        try {
+            JsonNode n = JSON.readTree(document);
+            float[] v = new float[n.get("data").size()];
+            for (int i = 0; i < v.length; i++) {
+                v[i] = (float) n.get("data").get(i).asDouble();
+            }
+            return Tensor.framed(SHAPE, v);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static String deadline() {
+        return Instant.now().plusSeconds(600).toString();
+    }
+
+    private static long p(List<Outcome> o, double q) {
+        long[] l = o.stream().mapToLong(Outcome::latencyMillis).sorted().toArray();
+        return l.length == 0 ? 0 : l[(int) Math.min(l.length - 1, Math.ceil(q * l.length) - 1)];
+    }
+
+    private static long median(long[] v) {
+        java.util.Arrays.sort(v);
+        return v.length == 0 ? 0 : v[v.length / 2];
+    }
+
+    private static double medianError(List<Outcome> o) {
+        double[] e = o.stream().filter(x -> x.predictedMillis() > 0).mapToDouble(x ->
+                Math.abs(x.predictedMillis() - x.latencyMillis()) / (double) Math.max(1, x.latencyMillis())).sorted().toArray();
+        return e.length == 0 ? Double.NaN : e[e.length / 2];
+    }
+
+    private static String perSite(List<Outcome> o) {
+        Map<String, Integer> n = new java.util.TreeMap<>();
+        o.forEach(x -> n.merge(x.site(), 1, Integer::sum));
+        return n.toString();
+    }
+
+    private static String load() {
+        try {
+            String[] parts = Files.readString(Path.of("/proc/loadavg")).split(" ");
+            return parts[0] + " " + parts[1] + " " + parts[2];
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
+    private void stop() {
+        for (Process p : children) {
+            p.destroy();
+        }
+        for (Process p : children) {
+            try {
+                if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                    p.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}
