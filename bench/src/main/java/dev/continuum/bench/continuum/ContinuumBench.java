@@ -13,7 +13,6 @@ import dev.continuum.placement.cli.ContinuumComparison;
 import dev.continuum.placement.model.Cluster;
 import dev.continuum.placement.model.Demand;
 import dev.continuum.placement.model.Link;
-import dev.continuum.placement.model.NodeSpec;
 import dev.continuum.placement.model.Site;
 import dev.continuum.placement.planner.DataReference;
 import dev.continuum.placement.planner.Inventory;
@@ -61,7 +60,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code gw-slow} at 10 Mbit/s, each way — a third gateway process in the root namespace as the
  * datacenter pool ({@code dc-pool}), a Mosquitto broker, and in each namespace an HTTP server over the gateway's
  * data directory: the path an input takes when it leaves its gateway. Every gateway runs the real OCR classifier on
- * ONNX Runtime.
+ * ONNX Runtime; dc-pool is the gateway runtime in the datacenter role ({@code --role datacenter}).
  * <p>
  * A job's input (a tensor document, ~300 kB) sits at gw-fast or gw-slow. Run where it is: the task names the file
  * ({@code input_ref}). Run elsewhere: the driver fetches it from the holder's namespace over its shaped link, then
@@ -246,7 +245,7 @@ public final class ContinuumBench {
         command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-jar",
                 gatewayJar.toString(), "--device-id", g.name(), "--broker", g.broker() + ":" + brokerPort,
                 "--topic-root", root, "--state-dir", state.toString(), "--heartbeat-seconds", "1",
-                "--model", MODEL + "@1=" + model));
+                "--model", MODEL + "@1=" + model, "--role", g.name().equals(DC) ? "datacenter" : "edge"));
         ProcessBuilder b = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(work.resolve(g.name() + ".log").toFile());
         b.environment().put("CONTINUUM_BOOTSTRAP_TOKEN", token);
@@ -383,12 +382,7 @@ public final class ContinuumBench {
         List<Cluster> clusters = new ArrayList<>();
         Map<String, SiteStatus> status = new LinkedHashMap<>();
         for (Fleet.Device d : cloud.fleet().devices()) {
-            Cluster c = FleetSites.cluster(d.deviceId(), d.heartbeat());
-            if (d.deviceId().equals(DC)) {
-                NodeSpec n = c.nodes().getFirst();
-                c = new Cluster(new Site(DC, Site.Kind.DATACENTER), List.of(n), List.of(), List.of(), c.topology());
-            }
-            clusters.add(c);
+            clusters.add(FleetSites.cluster(d.deviceId(), d.heartbeat())); // dc-pool's heartbeat says datacenter
             SiteStatus s = FleetSites.status(d, inFlight.getOrDefault(d.deviceId(), new AtomicInteger()).get());
             status.put(d.deviceId(), new SiteStatus(s.online(), s.queuedTasks(), Set.of(),
                     Set.of(PlacementRequest.Kind.INFERENCE)));
