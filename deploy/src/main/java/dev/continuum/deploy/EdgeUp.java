@@ -27,9 +27,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The edge half of {@code continuum up}: an MQTT broker (the machine's when {@code CONTINUUM_MQTT_BROKER}
- * names one, else Moquette embedded in the inference provider's process), the inference provider and
- * two edge gateways with the demo classifier, each a child process with its log in {@code <data>/edge}.
- * Everything it starts is stopped by {@link #close()}.
+ * names one, else Moquette embedded in the inference provider's process), the inference provider, two
+ * edge gateways and the datacenter inference pool (the gateway runtime in the datacenter role) with the demo
+ * classifier, and — with sign-in on — the placement planner service, which places every inference job; each a
+ * child process with its log in {@code <data>/edge}. Everything it starts is stopped by {@link #close()}.
  */
 final class EdgeUp implements AutoCloseable {
 
@@ -38,6 +39,20 @@ final class EdgeUp implements AutoCloseable {
     static final List<String> GATEWAYS = List.of("gw-1", "gw-2");
     /** The demo classifier's name on the gateways: a first version at start, the retrained one deployed by a flow. */
     static final String DEMO_MODEL = "demo-cls";
+    /** The datacenter inference pool: the gateway runtime in the datacenter role, its storage the datacenter endpoint's. */
+    static final String POOL = "dc-pool";
+    /** The realm's service account for reporting to the planner (local realm only; its secret is public and local). */
+    static final String REPORTER = "continuum-planner-reporter";
+    /**
+     * How the planner is reached and signs in: the issuer, the database environment (empty: inherited), the
+     * service account the provider asks it with. Null: no planner (sign-in off — it takes tokens only).
+     */
+    record PlannerAccess(String issuer, Map<String, String> db, String clientId, String clientSecret) {
+        @Override
+        public String toString() {
+            return "PlannerAccess[" + issuer + ", " + clientId + "]";
+        }
+    }
     /** Where the example flow's input_ref points, inside each gateway's data directory. */
     static final String EXAMPLE_FRAME = "frames/example-frame.json";
 
@@ -61,6 +76,8 @@ final class EdgeUp implements AutoCloseable {
     private final Path modelRoot;
     private final ChildProcesses children;
     private String providerUrl;
+    private String plannerUrl;
+    private Map<String, String> plannerLogin = Map.of();
     private Link link;
     private final Map<String, String> bootstrapTokens = new HashMap<>();
 
@@ -74,8 +91,14 @@ final class EdgeUp implements AutoCloseable {
      * Starts the edge, or says why not and returns empty (the rest of the platform works without it).
      * {@code repo} is where the runner jars and the model were built.
      */
-    static Optional<EdgeUp> start(Path repo, Path dataDir, Map<String, String> providerAuth) throws Exception {
+    static Optional<EdgeUp> start(Path repo, Path dataDir, Map<String, String> providerAuth, PlannerAccess planner)
+            throws Exception {
         Optional<Path> providerJar = ChildProcesses.runner(repo.resolve("action-providers/inference/target"), "continuum-inference-provider-");
+        Path plannerJar = repo.resolve("placement/planner/target/quarkus-app/quarkus-run.jar");
+        if (planner != null && !Files.isRegularFile(plannerJar)) {
+            say("Planner:        skipped — " + plannerJar + " is not built; inference is placed inside the provider");
+            planner = null;
+        }
         Optional<Path> gatewayJar = ChildProcesses.runner(repo.resolve("edge-gateway/target"), "continuum-edge-gateway-");
         Path model = repo.resolve(MODEL);
         if (providerJar.isEmpty() || gatewayJar.isEmpty() || !Files.isRegularFile(model)) {
@@ -85,7 +108,7 @@ final class EdgeUp implements AutoCloseable {
         }
         EdgeUp edge = new EdgeUp(dataDir);
         try {
-            edge.startAll(providerJar.get(), gatewayJar.get(), model, providerAuth, repo);
+            edge.startAll(providerJar.get(), gatewayJar.get(), model, providerAuth, repo, planner, plannerJar);
             return Optional.of(edge);
         } catch (Exception | Error e) {
             edge.close();
@@ -96,6 +119,16 @@ final class EdgeUp implements AutoCloseable {
     /** The inference provider's action URL, for flows. */
     String providerUrl() {
         return providerUrl;
+    }
+
+    /** The placement planner service's URL, or empty when up runs without one. */
+    Optional<String> plannerUrl() {
+        return Optional.ofNullable(plannerUrl);
+    }
+
+    /** The environment that signs a reporter's calls to the planner (empty without a planner). */
+    Map<String, String> plannerLogin() {
+        return plannerLogin;
     }
 
     Link link() {
@@ -112,8 +145,8 @@ final class EdgeUp implements AutoCloseable {
         return dir.resolve(gateway).resolve("data");
     }
 
-    private void startAll(Path providerJar, Path gatewayJar, Path model, Map<String, String> providerAuth, Path repo)
-            throws Exception {
+    private void startAll(Path providerJar, Path gatewayJar, Path model, Map<String, String> providerAuth, Path repo,
+                          PlannerAccess planner, Path plannerJar) throws Exception {
         Files.createDirectories(dir);
         // made while the provider starts: the gateways need it at their start
         Optional<Path> trainer = TrainingUp.runnerJar(repo);
@@ -155,9 +188,18 @@ final class EdgeUp implements AutoCloseable {
                 "--model-root", Files.createDirectories(modelRoot).toString(), "--public-url", "http://127.0.0.1:" + port));
         Map<String, String> env = new HashMap<>(providerAuth);
         env.put("CONTINUUM_EDGE_SECRET", secret);
+        if (planner != null) {
+            plannerUrl = "http://127.0.0.1:" + ChildProcesses.freePort();
+            providerArgs.addAll(List.of("--planner", plannerUrl, "--data-endpoint", "datacenter"));
+            plannerLogin = Map.of("CONTINUUM_AUTH_ISSUER", planner.issuer(), "CONTINUUM_PLANNER_CLIENT_ID", planner.clientId(),
+                    "CONTINUUM_PLANNER_CLIENT_SECRET", planner.clientSecret());
+            env.putAll(plannerLogin);
+        }
         Process provider = children.launch("inference-provider", providerJar, providerArgs, env);
         awaitHealth(provider, 0);
         say("Inference:      " + providerUrl + " (actions kept in " + dir.resolve("provider") + ")");
+        // the planner boots (Quarkus, Flyway) while the gateways start; it needs the broker the provider hosts
+        Process plannerProcess = planner == null ? null : startPlanner(plannerJar, planner, broker, root, secret);
 
         Optional<Path> demo;
         try {
@@ -166,21 +208,67 @@ final class EdgeUp implements AutoCloseable {
             throw e.getCause() instanceof IllegalStateException ise ? ise : new IllegalStateException(e.getCause());
         }
         for (String id : GATEWAYS) {
-            Path state = dir.resolve(id);
-            Path frame = dataDir(id).resolve(EXAMPLE_FRAME);
-            Files.createDirectories(frame.getParent());
-            Files.writeString(frame, exampleFrame());
-            String token = providerPrints(providerJar, secret, "--bootstrap-token", id);
-            bootstrapTokens.put(id, token);
-            List<String> gatewayArgs = new ArrayList<>(List.of("--device-id", id, "--broker", broker, "--topic-root", root,
-                    "--state-dir", state.toString(), "--model", "ocr-cls@1=" + model));
-            demo.ifPresent(m -> gatewayArgs.addAll(List.of("--model", DEMO_MODEL + "@0=" + m)));
-            children.launch(id, gatewayJar, gatewayArgs,
-                    Map.of("CONTINUUM_BOOTSTRAP_TOKEN", token)); // in the environment, not on a command line others can read
+            List<String> models = new ArrayList<>(List.of("--model", "ocr-cls@1=" + model));
+            demo.ifPresent(m -> models.addAll(List.of("--model", DEMO_MODEL + "@0=" + m)));
+            startGateway(providerJar, gatewayJar, secret, broker, root, id, dataDir(id), "edge", models);
         }
-        awaitHealth(provider, GATEWAYS.size());
+        startGateway(providerJar, gatewayJar, secret, broker, root, POOL, poolDataDir(), "datacenter",
+                List.of("--model", "ocr-cls@1=" + model));
+        awaitHealth(provider, GATEWAYS.size() + 1);
         say("Gateways:       " + String.join(", ", GATEWAYS) + " online with model ocr-cls@1"
                 + (demo.isPresent() ? " and " + DEMO_MODEL + "@0" : "") + " (state and logs in " + dir + ")");
+        say("Datacenter:     inference pool " + POOL + " online with model ocr-cls@1 (the gateway runtime in the "
+                + "datacenter role; its storage is the datacenter endpoint's " + poolDataDir() + ")");
+        if (plannerProcess != null) {
+            URI ready = URI.create(plannerUrl + "/q/health/ready");
+            children.await(plannerProcess, "planner", "the placement planner to start", Duration.ofSeconds(120), () ->
+                    HTTP.send(HttpRequest.newBuilder(ready).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
+            say("Planner:        " + plannerUrl + " places every inference job (decisions in PostgreSQL; "
+                    + "./continuum cli placement explain RUN_ID --planner " + plannerUrl + ")");
+        } else {
+            say("Planner:        none (sign-in is off, and the planner takes tokens only): the provider places jobs itself");
+        }
+    }
+
+    /** The datacenter pool's data directory: the {@code datacenter} endpoint's directory, where transfers deliver. */
+    Path poolDataDir() {
+        return dir.getParent().resolve("datacenter");
+    }
+
+    private void startGateway(Path providerJar, Path gatewayJar, String secret, String broker, String root,
+                              String id, Path data, String role, List<String> models) throws Exception {
+        Path frame = data.resolve(EXAMPLE_FRAME);
+        Files.createDirectories(frame.getParent());
+        Files.writeString(frame, exampleFrame());
+        String token = providerPrints(providerJar, secret, "--bootstrap-token", id);
+        bootstrapTokens.put(id, token);
+        List<String> args = new ArrayList<>(List.of("--device-id", id, "--broker", broker, "--topic-root", root,
+                "--state-dir", dir.resolve(id).toString(), "--data-dir", data.toString(), "--role", role));
+        args.addAll(models);
+        children.launch(id, gatewayJar, args,
+                Map.of("CONTINUUM_BOOTSTRAP_TOKEN", token)); // in the environment, not on a command line others can read
+    }
+
+    /**
+     * The planner service: gateways and the pool from the broker, every gateway one 1 Gbit/s, 5 ms link from the
+     * pool (loopback here; the figures are what the planner predicts with until transfers measure the link).
+     */
+    private Process startPlanner(Path jar, PlannerAccess planner, String broker, String root, String secret) throws Exception {
+        Path topology = dir.resolve("planner-topology.json");
+        Files.writeString(topology, """
+                {"sites": [],
+                 "endpoints": {"datacenter": "%s"},
+                 "edgeLinks": [{"to": "%s", "bandwidthGbps": 1.0, "latencyMs": 5}]}
+                """.formatted(POOL, POOL));
+        Map<String, String> env = new HashMap<>(planner.db());
+        env.put("QUARKUS_HTTP_PORT", plannerUrl.substring(plannerUrl.lastIndexOf(':') + 1));
+        env.put("CONTINUUM_AUTH_ISSUER", planner.issuer());
+        env.put("CONTINUUM_EDGE_SECRET", secret);
+        env.put("CONTINUUM_PLACEMENT_TOPOLOGY", topology.toString());
+        env.put("CONTINUUM_PLACEMENT_MQTT_BROKER", broker);
+        env.put("CONTINUUM_PLACEMENT_MQTT_TOPIC_ROOT", root);
+        say("Planner:        starting on " + plannerUrl + " (log in " + dir.resolve("planner.log") + ")");
+        return children.launch("planner", jar, List.of(), env);
     }
 
     /**

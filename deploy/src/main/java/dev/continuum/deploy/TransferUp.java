@@ -81,10 +81,16 @@ final class TransferUp implements AutoCloseable {
         providerUrl = "http://127.0.0.1:" + port + "/providers/transfer";
         Map<String, String> providerEnv = new java.util.HashMap<>(providerAuth);
         providerEnv.putAll(edge.link().operatorLogin()); // the cloud half logs in to the broker as the operator
+        List<String> args = new ArrayList<>(List.of("--endpoints", endpoints.toString(),
+                "--state", dir.resolve("state").toString(), "--port", String.valueOf(port)));
+        if (edge.plannerUrl().isPresent()) {
+            // each transfer's measured rate corrects the planner's link model (docs/placement.md)
+            args.addAll(List.of("--planner", edge.plannerUrl().get()));
+            providerEnv.putAll(edge.plannerLogin());
+        }
         // the Vector API module lets the provider hash BLAKE3 on 512-bit lanes, its default then (ADR 0010)
         Process provider = children.launch("transfer-provider", List.of("--add-modules", "jdk.incubator.vector"), jar,
-                List.of("--endpoints", endpoints.toString(),
-                "--state", dir.resolve("state").toString(), "--port", String.valueOf(port)), providerEnv);
+                args, providerEnv);
         // the device halves connect out to the broker, as the gateways do, logging in as their device (ADR 0011)
         List<Process> storage = new ArrayList<>();
         for (String id : EdgeUp.GATEWAYS) {

@@ -22,6 +22,7 @@ import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -74,7 +75,8 @@ public final class Up {
                     ? Map.of("CONTINUUM_AUTH_ENABLED", "true", "CONTINUUM_AUTH_ISSUER", identity.issuer().orElseThrow())
                     : Map.of();
             Path repo = Path.of("").toAbsolutePath();
-            edge = options.edge() ? EdgeUp.start(repo, options.dataDir(), providerAuth) : Optional.empty();
+            edge = options.edge() ? EdgeUp.start(repo, options.dataDir(), providerAuth, plannerAccess(identity, db))
+                    : Optional.empty();
             edge.ifPresent(e -> running.add(0, e));
             if (edge.isPresent()) {
                 transfer = TransferUp.start(repo, options.dataDir(), edge.get(), endpointOwner(identity), providerAuth);
@@ -98,9 +100,16 @@ public final class Up {
             exit = runExample(api, identity, "/examples/hello-continuum.json", Map.of("${providers}", api + "/providers"),
                     "{\"body\":{\"name\":\"Continuum\"},\"label\":\"example\"}");
             if (edge.isPresent() && exit == 0) {
-                exit = runExample(api, identity, "/examples/edge-inference.json",
+                // the frame lies on gw-1 (its instrument's gateway); the planner weighs running there against moving it
+                long frameBytes = Files.size(edge.get().dataDir(EdgeUp.GATEWAYS.getFirst()).resolve(EdgeUp.EXAMPLE_FRAME));
+                JsonNode run = runExampleToEnd(api, identity, "/examples/edge-inference.json",
                         Map.of("${inference}", edge.get().providerUrl()),
-                        "{\"body\":{\"frame\":\"file:" + EdgeUp.EXAMPLE_FRAME + "\"},\"label\":\"edge example\"}");
+                        "{\"body\":{\"frame\":\"file:" + EdgeUp.EXAMPLE_FRAME + "\",\"frame_location\":{\"endpoint_id\":\""
+                                + EdgeUp.GATEWAYS.getFirst() + "\",\"size_bytes\":" + frameBytes + "}},\"label\":\"edge example\"}");
+                exit = succeeded(run);
+                if (run != null) {
+                    PlacementReport.print(run, edge.get().plannerUrl());
+                }
             }
             if (transfer.isPresent() && exit == 0) {
                 exit = runInstrumentExample(api, identity, edge.get(), transfer.get());
@@ -196,13 +205,42 @@ public final class Up {
                 .start();
         running.add(pg);
         try (Connection c = DriverManager.getConnection(pg.getJdbcUrl("postgres", "postgres"))) {
-            ResultSet rs = c.createStatement().executeQuery("SELECT 1 FROM pg_database WHERE datname = 'continuum'");
-            if (!rs.next()) {
-                c.createStatement().execute("CREATE DATABASE continuum");
-            }
+            createIfMissing(c, "continuum");
         }
         return Map.of("CONTINUUM_DB_HOST", "127.0.0.1", "CONTINUUM_DB_PORT", String.valueOf(port),
                 "CONTINUUM_DB_NAME", "continuum", "CONTINUUM_DB_USER", "postgres");
+    }
+
+    /** The planner's own database: each service's Flyway wants a schema that holds only its own tables. */
+    static final String PLANNER_DB = "continuum_planner";
+
+    private static void createIfMissing(Connection c, String database) throws java.sql.SQLException {
+        ResultSet rs = c.createStatement().executeQuery("SELECT 1 FROM pg_database WHERE datname = '" + database + "'");
+        if (!rs.next()) {
+            c.createStatement().execute("CREATE DATABASE " + database);
+        }
+    }
+
+    /**
+     * The planner's database environment: on the same server as the engine's (embedded or configured), database
+     * {@code CONTINUUM_PLANNER_DB_NAME} (default {@value #PLANNER_DB}), made if missing. Empty when it cannot be made.
+     */
+    private static Optional<Map<String, String>> plannerDatabase(Map<String, String> db) {
+        Map<String, String> env = new HashMap<>(System.getenv());
+        env.putAll(db);
+        String name = env.getOrDefault("CONTINUUM_PLANNER_DB_NAME", PLANNER_DB);
+        String url = "jdbc:postgresql://" + env.getOrDefault("CONTINUUM_DB_HOST", "127.0.0.1") + ":"
+                + env.getOrDefault("CONTINUUM_DB_PORT", "5432") + "/postgres";
+        try (Connection c = DriverManager.getConnection(url, env.getOrDefault("CONTINUUM_DB_USER", "postgres"),
+                env.getOrDefault("CONTINUUM_DB_PASSWORD", ""))) {
+            createIfMissing(c, name);
+        } catch (java.sql.SQLException e) {
+            say("Planner:        skipped — cannot make its database " + name + ": " + e.getMessage());
+            return Optional.empty();
+        }
+        Map<String, String> planner = new HashMap<>(db);
+        planner.put("CONTINUUM_DB_NAME", name);
+        return Optional.of(planner);
     }
 
     private static Process startEngine(Options options, Map<String, String> db, Map<String, String> auth) throws IOException {
@@ -308,13 +346,44 @@ public final class Up {
         return configured == null || configured.isBlank() ? identity.localUser() : configured.trim();
     }
 
+    /**
+     * How the planner is reached from up's children: with sign-in on, the issuer, the database and the realm's
+     * reporter service account (local realm, or {@code CONTINUUM_PLANNER_CLIENT_ID/SECRET} for another issuer);
+     * null — no planner — when sign-in is off or no account is known for another issuer.
+     */
+    private static EdgeUp.PlannerAccess plannerAccess(LocalIdentity.Setup identity, Map<String, String> db) {
+        if (!identity.enabled()) {
+            return null;
+        }
+        String id = identity.local() ? EdgeUp.REPORTER : System.getenv("CONTINUUM_PLANNER_CLIENT_ID");
+        String secret = identity.local() ? EdgeUp.REPORTER + "-local-secret" : System.getenv("CONTINUUM_PLANNER_CLIENT_SECRET");
+        if (id == null || secret == null) {
+            say("Planner:        skipped — set CONTINUUM_PLANNER_CLIENT_ID/CONTINUUM_PLANNER_CLIENT_SECRET (a service account"
+                    + " of " + identity.issuer().orElseThrow() + " with audience continuum-engine) to start it");
+            return null;
+        }
+        return plannerDatabase(db).map(plannerDb -> new EdgeUp.PlannerAccess(identity.issuer().orElseThrow(), plannerDb, id, secret))
+                .orElse(null);
+    }
+
     private static int runExample(String api, LocalIdentity.Setup identity, String resource,
                                   Map<String, String> placeholders, String start) throws Exception {
+        return succeeded(runExampleToEnd(api, identity, resource, placeholders, start));
+    }
+
+    /** 0 when the run succeeded or was skipped (null), else 1: up's exit code after {@code --exit}. */
+    private static int succeeded(JsonNode run) {
+        return run == null || run.path("status").asText().equals("SUCCEEDED") ? 0 : 1;
+    }
+
+    /** Deploys and runs one example flow to its end; null when skipped (no demo user to run it as). */
+    private static JsonNode runExampleToEnd(String api, LocalIdentity.Setup identity, String resource,
+                                            Map<String, String> placeholders, String start) throws Exception {
         Optional<String> token = identity.enabled() ? identity.demoToken() : Optional.of("");
         if (token.isEmpty()) {
             say("Example:        skipped: the demo users exist only in the Keycloak that `up` starts. Sign in with"
                     + " `./continuum cli login` and deploy deploy/src/main/resources/examples/hello-continuum.json.");
-            return 0;
+            return null;
         }
         String bearer = token.get();
         String flow;
@@ -344,7 +413,7 @@ public final class Up {
         progress.done();
         say("Run " + runId + " finished: " + status);
         say("Output:         " + JSON.writerWithDefaultPrettyPrinter().writeValueAsString(run.path("details")));
-        return status.equals("SUCCEEDED") ? 0 : 1;
+        return run;
     }
 
     private static JsonNode post(String url, String body, int expected, String bearer) throws Exception {

@@ -53,6 +53,7 @@ class UpIT {
         Process first = launch(dataDir, firstOutput, apiPort, keycloakPort, false);
         String text;
         int transferPort = -1;
+        int plannerPort = -1;
         try {
             text = awaitLine(first, firstOutput, "Continuum is up.");
             assertThat(text).contains("starting Keycloak " + "26.7.3" + " on 127.0.0.1:" + keycloakPort)
@@ -66,6 +67,15 @@ class UpIT {
                     .contains("Edge inference example")
                     .containsPattern("\"device\" : \"gw-[12]\"")
                     .contains("\"model_digest\" : \"sha256:");
+            assertThat(text).as("the datacenter pool and the planner started; where the edge example ran and why")
+                    .containsPattern("Datacenter:\\s+inference pool dc-pool online with model ocr-cls@1")
+                    .containsPattern("Planner:\\s+http://127\\.0\\.0\\.1:\\d+ places every inference job")
+                    .containsPattern("Ran on:\\s+gw-1, placed by the planner service")
+                    .containsPattern("  predicted:\\s+\\d+ ms = transfer 0 \\+ queue \\d+ \\+ compute \\d+ ms")
+                    .containsPattern("  actual:\\s+\\d+ ms = transfer \\d+ \\+ queue \\d+ \\+ compute \\d+ ms")
+                    .containsPattern("  why:\\s+gw-1: predicted \\d+ ms, the fastest of 2 sites that can run ocr-cls@1")
+                    .containsPattern("  instead:\\s+dc-pool: ruled out|  instead:\\s+dc-pool: \\d+ ms = transfer \\d+ ms");
+            plannerPort = assertThePlannerLoggedTheEdgeExample(text);
             assertThat(text).as("the instrument example: transferred with BLAKE3 verification, classified on gw-1")
                     .contains("Instrument to datacenter")
                     .containsPattern("Endpoints:\\s+datacenter = .*owner scientist")
@@ -135,6 +145,7 @@ class UpIT {
         assertThat(listening(keycloakPort)).as("Keycloak stopped with the engine").isFalse();
         assertThat(listening(apiPort)).as("engine stopped").isFalse();
         assertThat(listening(transferPort)).as("transfer provider stopped").isFalse();
+        assertThat(listening(plannerPort)).as("planner stopped").isFalse();
         Path vaultKey = dataDir.resolve("vault.key");
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(vaultKey))).isEqualTo("rw-------");
         String key = Files.readString(vaultKey);
@@ -218,6 +229,27 @@ class UpIT {
             assertThat(JSON.readTree(named.body()).path("status").asText()).isEqualTo("SUCCEEDED");
         }
         UiLink.assertOpensAfterSignIn(links.get(0), "scientist", runs.get(0));
+    }
+
+    /**
+     * The planner service logged the edge example's inference decision under its run: placed on gw-1, the datacenter
+     * pool scored beside it. Returns the planner's port.
+     */
+    private static int assertThePlannerLoggedTheEdgeExample(String text) throws Exception {
+        Matcher planner = Pattern.compile("Planner:\\s+(http://\\S+) places every inference job").matcher(text);
+        assertThat(planner.find()).isTrue();
+        Matcher started = Pattern.compile("Run:\\s+([0-9a-f-]{36}) started").matcher(text);
+        assertThat(started.find() && started.find()).as("the edge example's run").isTrue();
+        String scientist = new TokenClient(issuer(text)).password(ClientCredentials.publicClient("continuum-cli"),
+                "scientist", "scientist-local-only", "openid").accessToken();
+        HttpResponse<String> log = get(planner.group(1) + "/placements?subject=" + started.group(1), scientist);
+        assertThat(log.statusCode()).as(log.body()).isEqualTo(200);
+        JsonNode decision = JSON.readTree(log.body()).path("placements").path(0);
+        assertThat(decision.path("runId").asText()).isEqualTo(started.group(1));
+        assertThat(decision.path("site").asText()).isEqualTo("gw-1");
+        assertThat(decision.at("/decision/alternatives/0/site").asText()).isEqualTo("dc-pool");
+        assertThat(get(planner.group(1) + "/placements", null).statusCode()).as("the planner wants a token").isEqualTo(401);
+        return URI.create(planner.group(1)).getPort();
     }
 
     /** Runs a one-state flow that lists the datacenter endpoint, as the owner of {@code token}; the run at its end. */

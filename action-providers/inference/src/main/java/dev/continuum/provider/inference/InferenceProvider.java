@@ -1,6 +1,7 @@
 package dev.continuum.provider.inference;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.continuum.edge.cloud.Fleet;
@@ -196,6 +197,11 @@ public final class InferenceProvider implements ActionProvider {
                 .put("total_ms", latency.path("transferMillis").asLong() + latency.path("queueMillis").asLong()
                         + latency.path("computeMillis").asLong());
         p.set("reasons", decision.path("reasons"));
+        // the sites scored and not chosen, each with its own breakdown: "move the data" beside "run beside it"
+        ArrayNode others = p.putArray("alternatives");
+        for (JsonNode alt : decision.path("alternatives")) {
+            others.addObject().put("site", alt.path("site").asText()).put("explanation", alt.path("explanation").asText());
+        }
     }
 
     /**
@@ -339,8 +345,10 @@ public final class InferenceProvider implements ActionProvider {
                 long total = clock.millis() - out.sentAtMillis();
                 // what happened, beside what the planner predicted: compute and queue as the gateway measured them,
                 // the rest of the round trip (moving the task and its input, the broker's hops) as transfer
-                d.putObject("actual").put("transfer_ms", Math.max(0, total - (long) result.inferenceMs() - result.queuedMs()))
-                        .put("queue_ms", result.queuedMs()).put("compute_ms", (long) result.inferenceMs()).put("total_ms", total);
+                long queued = (long) result.queuedMs();
+                long compute = (long) result.inferenceMs();
+                d.putObject("actual").put("transfer_ms", Math.max(0, total - compute - queued)).put("queue_ms", queued)
+                        .put("compute_ms", compute).put("total_ms", total);
             }
             planner.completed(job, deviceId, (long) result.inferenceMs());
             ctx.complete(d);

@@ -158,6 +158,22 @@ class InferenceProviderTest {
     }
 
     @Test
+    void shouldSayWhereTheJobRanAndWhyBesideWhatItTook() throws Exception {
+        JsonNode done = awaitFinal(Wire.mapper().readTree(run("r-why", job("ocr-cls@1"), null).body()).get("action_id").asText());
+
+        assertThat(done.path("status").asText()).as(done.toString()).isEqualTo("SUCCEEDED");
+        JsonNode d = done.get("details");
+        assertThat(d.at("/placement/site").asText()).isEqualTo(d.get("device_id").asText());
+        assertThat(d.at("/placement/reasons/0").asText()).startsWith(d.get("device_id").asText() + ": predicted");
+        assertThat(d.at("/placement/predicted/total_ms").asLong()).isEqualTo(d.at("/placement/predicted/transfer_ms").asLong()
+                + d.at("/placement/predicted/queue_ms").asLong() + d.at("/placement/predicted/compute_ms").asLong());
+        assertThat(d.at("/placement/alternatives").findValuesAsText("site")).as("the other gateway with the model, scored")
+                .containsAnyOf(cpuGw, gpuGw).doesNotContain(d.get("device_id").asText());
+        assertThat(d.at("/actual/compute_ms").asLong()).isEqualTo((long) d.get("inference_ms").asDouble());
+        assertThat(d.at("/actual/total_ms").asLong()).isGreaterThanOrEqualTo(d.at("/actual/compute_ms").asLong());
+    }
+
+    @Test
     void shouldPlaceOnTheGatewayWithEnoughGpuMemory() throws Exception {
         ObjectNode body = job("ocr-cls");
         body.putObject("constraints").put("min_gpu_memory_mb", 4000);
