@@ -164,6 +164,30 @@ class TriggerAuthTest {
         as(again).when().get("/runs/" + run).then().body("run_owner", equalTo(account));
     }
 
+    @Test
+    void shouldCallProvidersAsTheServiceAccountWhenATriggerBoundToItStartsARun() {
+        String admin = Tokens.of("admin");
+        String account = "service-account-continuum-triggers";
+        String definition = "{\"StartAt\":\"Who\",\"States\":{\"Who\":{\"Type\":\"Action\",\"ActionUrl\":\""
+                + Flows.provider("whoami") + "\",\"Parameters\":{},\"ResultPath\":\"$.who\",\"End\":true}}}";
+        String flow = as(admin).body("{\"title\":\"who, unattended\",\"definition\":" + definition
+                        + ",\"flow_starters\":[\"" + account + "\"]}")
+                .when().post("/flows").then().statusCode(201).extract().path("id");
+        var bound = as(admin).body("""
+                        {"title":"calls a provider as the account","source":{"type":"webhook"},"flow_id":"%s",
+                         "run_as":"service_account"}""".formatted(flow))
+                .when().post("/triggers").then().statusCode(201).extract();
+
+        // the provider checks the token the engine exchanged from the account's client-credentials token
+        String run = deliver(bound.path("id"), bound.path("webhook.secret"), "who-1").body("outcome", equalTo("started"))
+                .extract().path("run_id");
+
+        DelegatedRunsWait.succeeded(admin, run);
+        as(admin).when().get("/runs/" + run).then()
+                .body("run_owner", equalTo(account))
+                .body("details.output.who.details.caller", equalTo(account));
+    }
+
     private io.restassured.response.ValidatableResponse deliver(String trigger, String secret, String delivery) {
         byte[] body = "{\"n\":1}".getBytes(StandardCharsets.UTF_8);
         String timestamp = String.valueOf(clock.instant().getEpochSecond());
