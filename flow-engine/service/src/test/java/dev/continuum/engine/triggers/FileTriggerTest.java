@@ -17,6 +17,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -28,6 +30,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.everyItem;
 import static org.hamcrest.Matchers.hasItem;
 
 /**
@@ -163,6 +166,64 @@ class FileTriggerTest {
         awaitWatches(w -> w.watches().size() == 1);
         given().when().delete("/triggers/" + triggerId).then().statusCode(204);
         awaitWatches(w -> w.watches().isEmpty());
+    }
+
+    @Test
+    void shouldStartOneRunPerCompleteFileInADatacenterDirectoryWatchedByAGatewayProcessInTheDatacenterRole() throws Exception {
+        // a datacenter directory endpoint as the transfer provider serves it (docs/transfer.md): one directory, its
+        // root the endpoint root; a real gateway process in the datacenter role watches it, named as the endpoint
+        String endpoint = "dc-" + UUID.randomUUID().toString().substring(0, 8);
+        Path root = Files.createTempDirectory("continuum-dc-endpoint");
+        Path incoming = Files.createDirectories(root.resolve("incoming"));
+        String triggerId = Triggers.create("""
+                {"title":"datacenter frames","flow_id":"%s",
+                 "source":{"type":"file","gateway":"%s","path":"incoming/","glob":"*.tif","ignore":["*.part"],
+                           "complete":{"stable_seconds":1}},
+                 "input_template":{"endpoint.$":"$.endpoint","path.$":"$.path","size.$":"$.size"}}"""
+                .formatted(Flows.publish(Triggers.KEEP_INPUT), endpoint));
+        Process gatewayProcess = datacenterGateway(endpoint, root);
+        try {
+            Files.writeString(incoming.resolve("frame-1.tif"), "a complete frame");
+            String first = awaitEvents(triggerId, 1).extract().path("events[0].run_id");
+            assertThat(Flows.awaitStatus(first, Duration.ofSeconds(20), "SUCCEEDED", "FAILED")).isEqualTo("SUCCEEDED");
+            Flows.run(first).body("details.output.endpoint", equalTo(endpoint))
+                    .body("details.output.path", equalTo("incoming/frame-1.tif"));
+
+            Path frame2 = incoming.resolve("frame-2.tif");
+            Files.writeString(incoming.resolve("frame-3.tif.part"), "temporary");
+            try (var out = Files.newOutputStream(frame2)) {
+                for (int i = 0; i < 8; i++) { // 2.4 s of writing, longer than the watch's 1 s of stability
+                    out.write(("line " + i + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    out.flush();
+                    Flows.sleep(300);
+                }
+                Triggers.events(triggerId).body("events.size()", equalTo(1)); // nothing while frame-2 is written
+            }
+            String second = awaitEvents(triggerId, 2).extract().path("events.find { it.run_id != '" + first + "' }.run_id");
+            assertThat(Flows.awaitStatus(second, Duration.ofSeconds(20), "SUCCEEDED", "FAILED")).isEqualTo("SUCCEEDED");
+            Flows.run(second).body("details.output.path", equalTo("incoming/frame-2.tif"))
+                    .body("details.output.size", equalTo((int) Files.size(frame2)));
+
+            Flows.sleep(3000); // the gateway's next scans: no second event for either file, none for the .part
+            Triggers.events(triggerId).body("events.size()", equalTo(2)).body("events.outcome", everyItem(equalTo("started")));
+            given().when().get("/runs?filter_tags=trigger:" + triggerId).then().statusCode(200).body("runs.size()", equalTo(2));
+        } finally {
+            gatewayProcess.destroy();
+            if (!gatewayProcess.waitFor(10, TimeUnit.SECONDS)) {
+                gatewayProcess.destroyForcibly();
+            }
+        }
+    }
+
+    /** The gateway runtime as a datacenter runs it ({@code EdgeGatewayMain --role datacenter --data-dir}), on this JVM's class path. */
+    private static Process datacenterGateway(String id, Path dataDir) throws Exception {
+        Path state = Files.createTempDirectory("continuum-dc-gateway");
+        String java = ProcessHandle.current().info().command().orElse("java");
+        return new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "dev.continuum.edge.app.EdgeGatewayMain",
+                "--device-id", id, "--role", "datacenter", "--data-dir", dataDir.toString(), "--state-dir", state.toString(),
+                "--broker", EdgeBroker.BROKER.host() + ":" + EdgeBroker.BROKER.port(), "--topic-root", EdgeBroker.TOPICS.root(),
+                "--keep-alive-seconds", "2")
+                .redirectErrorStream(true).redirectOutput(Path.of("target", id + ".log").toFile()).start();
     }
 
     @Test
