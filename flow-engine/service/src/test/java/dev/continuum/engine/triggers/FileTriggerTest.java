@@ -16,6 +16,7 @@ import io.restassured.http.ContentType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -169,11 +170,11 @@ class FileTriggerTest {
     }
 
     @Test
-    void shouldStartOneRunPerCompleteFileInADatacenterDirectoryWatchedByAGatewayProcessInTheDatacenterRole() throws Exception {
+    void shouldStartOneRunPerCompleteFileInADatacenterDirectoryWatchedByAGatewayProcessInTheDatacenterRole(@TempDir Path dir) throws Exception {
         // a datacenter directory endpoint as the transfer provider serves it (docs/transfer.md): one directory, its
         // root the endpoint root; a real gateway process in the datacenter role watches it, named as the endpoint
         String endpoint = "dc-" + UUID.randomUUID().toString().substring(0, 8);
-        Path root = Files.createTempDirectory("continuum-dc-endpoint");
+        Path root = Files.createDirectories(dir.resolve("datacenter"));
         Path incoming = Files.createDirectories(root.resolve("incoming"));
         String triggerId = Triggers.create("""
                 {"title":"datacenter frames","flow_id":"%s",
@@ -181,7 +182,7 @@ class FileTriggerTest {
                            "complete":{"stable_seconds":1}},
                  "input_template":{"endpoint.$":"$.endpoint","path.$":"$.path","size.$":"$.size"}}"""
                 .formatted(Flows.publish(Triggers.KEEP_INPUT), endpoint));
-        Process gatewayProcess = datacenterGateway(endpoint, root);
+        Process gatewayProcess = datacenterGateway(endpoint, root, dir.resolve("gateway-state"));
         try {
             Files.writeString(incoming.resolve("frame-1.tif"), "a complete frame");
             String first = awaitEvents(triggerId, 1).extract().path("events[0].run_id");
@@ -216,8 +217,7 @@ class FileTriggerTest {
     }
 
     /** The gateway runtime as a datacenter runs it ({@code EdgeGatewayMain --role datacenter --data-dir}), on this JVM's class path. */
-    private static Process datacenterGateway(String id, Path dataDir) throws Exception {
-        Path state = Files.createTempDirectory("continuum-dc-gateway");
+    private static Process datacenterGateway(String id, Path dataDir, Path state) throws Exception {
         String java = ProcessHandle.current().info().command().orElse("java");
         return new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "dev.continuum.edge.app.EdgeGatewayMain",
                 "--device-id", id, "--role", "datacenter", "--data-dir", dataDir.toString(), "--state-dir", state.toString(),
