@@ -47,10 +47,10 @@ final class EdgeUp implements AutoCloseable {
      * How the planner is reached and signs in: the issuer, the database environment (empty: inherited), the
      * service account the provider asks it with. Null: no planner (sign-in off — it takes tokens only).
      */
-    record PlannerAccess(String issuer, Map<String, String> db, String clientId, String clientSecret) {
+    record PlannerAccess(String url, String issuer, Map<String, String> db, String clientId, String clientSecret) {
         @Override
         public String toString() {
-            return "PlannerAccess[" + issuer + ", " + clientId + "]";
+            return "PlannerAccess[" + url + ", " + issuer + ", " + clientId + "]";
         }
     }
     /** Where the example flow's input_ref points, inside each gateway's data directory. */
@@ -189,7 +189,7 @@ final class EdgeUp implements AutoCloseable {
         Map<String, String> env = new HashMap<>(providerAuth);
         env.put("CONTINUUM_EDGE_SECRET", secret);
         if (planner != null) {
-            plannerUrl = "http://127.0.0.1:" + ChildProcesses.freePort();
+            plannerUrl = planner.url();
             providerArgs.addAll(List.of("--planner", plannerUrl, "--data-endpoint", "datacenter"));
             plannerLogin = Map.of("CONTINUUM_AUTH_ISSUER", planner.issuer(), "CONTINUUM_PLANNER_CLIENT_ID", planner.clientId(),
                     "CONTINUUM_PLANNER_CLIENT_SECRET", planner.clientSecret());

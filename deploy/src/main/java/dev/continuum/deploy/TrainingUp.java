@@ -46,7 +46,8 @@ final class TrainingUp implements AutoCloseable {
     }
 
     /** Starts the provider, or says why not and returns empty (the rest of the platform works without it). */
-    static Optional<TrainingUp> start(Path repo, Path dataDir, Path datacenter, Map<String, String> providerAuth) throws Exception {
+    static Optional<TrainingUp> start(Path repo, Path dataDir, Path datacenter, Map<String, String> providerAuth,
+                                      Optional<String> plannerUrl, Map<String, String> plannerLogin) throws Exception {
         Optional<Path> jar = runnerJar(repo);
         if (jar.isEmpty()) {
             say("Training:       skipped — the training provider is not built (mvn -B -q install -DskipTests)");
@@ -54,7 +55,7 @@ final class TrainingUp implements AutoCloseable {
         }
         TrainingUp training = new TrainingUp(dataDir, jar.get());
         try {
-            training.startProvider(datacenter, providerAuth);
+            training.startProvider(datacenter, providerAuth, plannerUrl, plannerLogin);
             return Optional.of(training);
         } catch (Exception | Error e) {
             training.close();
@@ -95,7 +96,8 @@ final class TrainingUp implements AutoCloseable {
         return model;
     }
 
-    private void startProvider(Path datacenter, Map<String, String> providerAuth) throws Exception {
+    private void startProvider(Path datacenter, Map<String, String> providerAuth, Optional<String> plannerUrl,
+                               Map<String, String> plannerLogin) throws Exception {
         Files.createDirectories(dir);
         Path roots = Files.createDirectories(datacenter.resolve(TRAINING_DIR));
         int port = ChildProcesses.freePort();
@@ -104,6 +106,11 @@ final class TrainingUp implements AutoCloseable {
                 "--state-dir", dir.resolve("state").toString(), "--allowed-roots", roots.toString()));
         String backend = backendArgs(System.getenv(), args);
         Map<String, String> env = new HashMap<>(providerAuth);
+        // the backend's partitions go into the planner's inventory, signed as the planner's reporter account
+        plannerUrl.ifPresent(url -> {
+            args.addAll(List.of("--planner", url));
+            env.putAll(plannerLogin);
+        });
         Process provider = children.launch("training-provider", jar, args, env);
         URI health = URI.create("http://127.0.0.1:" + port + "/health");
         children.await(provider, "training-provider", "the training provider to start", Duration.ofSeconds(90),

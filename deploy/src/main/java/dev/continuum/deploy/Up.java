@@ -62,7 +62,13 @@ public final class Up {
 
         LocalIdentity.Setup identity = identity(options, running);
         Map<String, String> db = database(options, running);
-        Process engine = startEngine(options, db, identity.engineEnv());
+        // the planner's address is fixed before the engine starts, so the web UI's devices page can ask it
+        EdgeUp.PlannerAccess planner = options.edge() ? plannerAccess(identity, db) : null;
+        Map<String, String> engineEnv = new HashMap<>(identity.engineEnv());
+        if (planner != null) {
+            engineEnv.put("CONTINUUM_UI_PLANNER_URL", planner.url());
+        }
+        Process engine = startEngine(options, db, engineEnv);
         running.add(0, () -> stop(engine));
         // the edge and the transfer provider start while the engine boots; they are stopped before it,
         // the transfer provider and the gateways' storage before the edge (its broker)
@@ -75,7 +81,7 @@ public final class Up {
                     ? Map.of("CONTINUUM_AUTH_ENABLED", "true", "CONTINUUM_AUTH_ISSUER", identity.issuer().orElseThrow())
                     : Map.of();
             Path repo = Path.of("").toAbsolutePath();
-            edge = options.edge() ? EdgeUp.start(repo, options.dataDir(), providerAuth, plannerAccess(identity, db))
+            edge = options.edge() ? EdgeUp.start(repo, options.dataDir(), providerAuth, planner)
                     : Optional.empty();
             edge.ifPresent(e -> running.add(0, e));
             if (edge.isPresent()) {
@@ -83,7 +89,8 @@ public final class Up {
                 transfer.ifPresent(t -> running.add(0, t));
             }
             if (transfer.isPresent()) {
-                training = TrainingUp.start(repo, options.dataDir(), transfer.get().datacenter(), providerAuth);
+                training = TrainingUp.start(repo, options.dataDir(), transfer.get().datacenter(), providerAuth,
+                        edge.get().plannerUrl(), edge.get().plannerLogin());
                 training.ifPresent(t -> running.add(0, t));
             }
         } catch (IllegalStateException e) {
@@ -351,7 +358,7 @@ public final class Up {
      * reporter service account (local realm, or {@code CONTINUUM_PLANNER_CLIENT_ID/SECRET} for another issuer);
      * null — no planner — when sign-in is off or no account is known for another issuer.
      */
-    private static EdgeUp.PlannerAccess plannerAccess(LocalIdentity.Setup identity, Map<String, String> db) {
+    private static EdgeUp.PlannerAccess plannerAccess(LocalIdentity.Setup identity, Map<String, String> db) throws IOException {
         if (!identity.enabled()) {
             return null;
         }
@@ -362,7 +369,8 @@ public final class Up {
                     + " of " + identity.issuer().orElseThrow() + " with audience continuum-engine) to start it");
             return null;
         }
-        return plannerDatabase(db).map(plannerDb -> new EdgeUp.PlannerAccess(identity.issuer().orElseThrow(), plannerDb, id, secret))
+        String url = "http://127.0.0.1:" + ChildProcesses.freePort();
+        return plannerDatabase(db).map(plannerDb -> new EdgeUp.PlannerAccess(url, identity.issuer().orElseThrow(), plannerDb, id, secret))
                 .orElse(null);
     }
 

@@ -76,6 +76,7 @@ class UpIT {
                     .containsPattern("  why:\\s+gw-1: predicted \\d+ ms, the fastest of 2 sites that can run ocr-cls@1")
                     .containsPattern("  instead:\\s+dc-pool: ruled out|  instead:\\s+dc-pool: \\d+ ms = transfer \\d+ ms");
             plannerPort = assertThePlannerLoggedTheEdgeExample(text);
+            assertTheWebUiReachesThePlanner(text, "http://127.0.0.1:" + apiPort);
             assertThat(text).as("the instrument example: transferred with BLAKE3 verification, classified on gw-1")
                     .contains("Instrument to datacenter")
                     .containsPattern("Endpoints:\\s+datacenter = .*owner scientist")
@@ -250,6 +251,27 @@ class UpIT {
         assertThat(decision.at("/decision/alternatives/0/site").asText()).isEqualTo("dc-pool");
         assertThat(get(planner.group(1) + "/placements", null).statusCode()).as("the planner wants a token").isEqualTo(401);
         return URI.create(planner.group(1)).getPort();
+    }
+
+    /**
+     * The engine up started knows the planner, so the web UI's devices page (through the engine's relay, admin only)
+     * shows the gateways, the datacenter pool and the training provider's partitions the planner was told about.
+     */
+    private static void assertTheWebUiReachesThePlanner(String text, String api) throws Exception {
+        String admin = new TokenClient(issuer(text)).password(ClientCredentials.publicClient("continuum-cli"),
+                "admin", "admin-local-only", "openid").accessToken();
+        HttpResponse<String> inventory = get(api + "/ops/planner/inventory", admin);
+        assertThat(inventory.statusCode()).as(inventory.body()).isEqualTo(200);
+        JsonNode sites = JSON.readTree(inventory.body()).path("sites");
+        List<String> names = new ArrayList<>();
+        boolean trainingPartitions = false;
+        for (JsonNode site : sites) {
+            names.add(site.path("name").asText());
+            // the training provider's local backend reports itself as site "local"
+            trainingPartitions |= site.path("name").asText().equals("local") && !site.path("partitions").isEmpty();
+        }
+        assertThat(names).as(inventory.body()).contains("gw-1", "gw-2", "dc-pool");
+        assertThat(trainingPartitions).as("the training provider reported its partitions: " + inventory.body()).isTrue();
     }
 
     /** Runs a one-state flow that lists the datacenter endpoint, as the owner of {@code token}; the run at its end. */
