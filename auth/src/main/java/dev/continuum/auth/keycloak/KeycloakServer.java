@@ -24,8 +24,9 @@ import java.util.zip.ZipFile;
 /**
  * A real Keycloak for local use and tests, started from the Maven Central distribution zip
  * ({@code org.keycloak:keycloak-quarkus-dist}) in dev mode — no Docker. The zip is unpacked once
- * into {@code ~/.cache/continuum/keycloak-<version>} and reused; every start uses an in-memory
- * database and imports the Continuum realm, so each run begins from the same known state.
+ * into {@code ~/.cache/continuum/keycloak-<version>} and reused; every start gets a home of its own beside it
+ * (its own realm import folder and data), uses an in-memory database and imports the Continuum realm, so each run
+ * begins from the same known state whatever else runs on the machine.
  *
  * <p>Starting takes 20–45 s on two cores, so tests share one instance per JVM: {@link #shared()}.
  */
@@ -102,8 +103,9 @@ public final class KeycloakServer implements AutoCloseable {
      * beside its other data); returns when the Continuum realm answers.
      */
     public static KeycloakServer start(int port, Path log) {
-        Path home = install();
+        Path distribution = install();
         try {
+            Path home = instanceHome(distribution, port);
             Path imports = Files.createDirectories(home.resolve("data/import"));
             for (String resource : REALM_RESOURCES) {
                 copyResource(resource, imports.resolve(Path.of(resource).getFileName().toString()));
@@ -122,10 +124,55 @@ public final class KeycloakServer implements AutoCloseable {
             env.put("KC_BOOTSTRAP_ADMIN_PASSWORD", adminPassword);
             env.remove("JAVA_OPTS");
             KeycloakServer server = new KeycloakServer(builder.start(), port, log, adminPassword);
+            server.process.onExit().thenRun(() -> {
+                try {
+                    deleteTree(home);
+                } catch (IOException leftBehind) {
+                    // the next start on this port clears it
+                }
+            });
             server.awaitReady();
             return server;
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot start Keycloak from " + home, e);
+            throw new UncheckedIOException("cannot start Keycloak from " + distribution, e);
+        }
+    }
+
+    /**
+     * A home of this start's own beside the shared distribution: {@code kc.sh} copied (Keycloak takes its home from
+     * the script's real path), everything else linked, and {@code data/} private. Keycloak imports every realm file
+     * in {@code data/import}, so two checkouts starting Keycloak at once would otherwise import each other's realm.
+     */
+    static Path instanceHome(Path distribution, int port) throws IOException {
+        Path home = distribution.resolveSibling(distribution.getFileName() + "-instances").resolve(String.valueOf(port));
+        deleteTree(home);
+        Files.createDirectories(home.resolve("bin"));
+        try (var entries = Files.list(distribution)) {
+            for (Path entry : entries.toList()) {
+                String name = entry.getFileName().toString();
+                if (!name.equals("bin") && !name.equals("data")) {
+                    Files.createSymbolicLink(home.resolve(name), entry);
+                }
+            }
+        }
+        try (var scripts = Files.list(distribution.resolve("bin"))) {
+            for (Path script : scripts.toList()) {
+                Path copy = home.resolve("bin").resolve(script.getFileName());
+                Files.copy(script, copy, StandardCopyOption.COPY_ATTRIBUTES);
+            }
+        }
+        return home;
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        // walk does not follow the links into the shared distribution, so only this start's files go.
+        try (var paths = Files.walk(root)) {
+            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
         }
     }
 

@@ -63,4 +63,29 @@ class KeycloakDistributionTest {
         assertThat(before).as("the build passes " + KeycloakServer.ZIP_PROPERTY).isNotBlank();
         assertThat(Path.of(before)).isRegularFile().hasFileName("keycloak-quarkus-dist-" + KeycloakServer.VERSION + ".zip");
     }
+
+    @Test
+    void shouldGiveEachStartItsOwnImportFolderSoCheckoutsDoNotImportEachOthersRealm() throws IOException {
+        Path distribution = tmp.resolve("keycloak-" + KeycloakServer.VERSION);
+        Files.createDirectories(distribution.resolve("bin"));
+        Files.createDirectories(distribution.resolve("lib"));
+        Files.writeString(distribution.resolve("bin/kc.sh"), "#!/bin/sh\n");
+        Files.createDirectories(distribution.resolve("data/import"));
+        Files.writeString(distribution.resolve("data/import/stale-realm.json"), "{}");
+
+        Path first = KeycloakServer.instanceHome(distribution, 8181);
+        Path second = KeycloakServer.instanceHome(distribution, 8182);
+        Files.createDirectories(first.resolve("data/import"));
+        Files.writeString(first.resolve("data/import/continuum-realm.json"), "{\"realm\":\"first\"}");
+
+        assertThat(first).isNotEqualTo(second);
+        assertThat(second.resolve("data/import/continuum-realm.json")).doesNotExist();
+        assertThat(first.resolve("data/import/stale-realm.json")).doesNotExist();
+        assertThat(Files.isSymbolicLink(first.resolve("bin/kc.sh"))).as("kc.sh is copied: Keycloak takes its home from its real path").isFalse();
+        assertThat(first.resolve("lib")).isSymbolicLink();
+
+        KeycloakServer.instanceHome(distribution, 8181);
+        assertThat(first.resolve("data/import/continuum-realm.json")).as("a new start on the port begins clean").doesNotExist();
+        assertThat(distribution.resolve("lib")).isDirectory();
+    }
 }
