@@ -18,13 +18,20 @@ public final class ServiceAccountToken {
 
     private final TokenClient idp;
     private final ClientCredentials client;
+    private final String scope;
     private final Clock clock;
     private String token;
     private Instant renewAt = Instant.MIN;
 
     public ServiceAccountToken(TokenClient idp, ClientCredentials client, Clock clock) {
+        this(idp, client, null, clock);
+    }
+
+    /** Tokens with {@code scope} (e.g. {@code actions:transfer}, which makes a provider their audience); null for the client's defaults. */
+    public ServiceAccountToken(TokenClient idp, ClientCredentials client, String scope, Clock clock) {
         this.idp = idp;
         this.client = client;
+        this.scope = scope;
         this.clock = clock;
     }
 
@@ -34,15 +41,29 @@ public final class ServiceAccountToken {
      * calls to the placement planner (the realm's {@code continuum-planner-reporter}). Empty when no client id is set.
      */
     public static Optional<ServiceAccountToken> forPlanner(Map<String, String> env) {
-        String id = env.get("CONTINUUM_PLANNER_CLIENT_ID");
+        return fromEnvironment(env, "CONTINUUM_PLANNER_CLIENT", null);
+    }
+
+    /**
+     * The service account named by {@code CONTINUUM_TRANSFER_CLIENT_ID} and {@code CONTINUUM_TRANSFER_CLIENT_SECRET}
+     * at {@code CONTINUUM_AUTH_ISSUER}, with scope {@code actions:transfer}: how the training provider calls the
+     * transfer provider to carry checkpoints between sites (the realm's {@code continuum-checkpoint-carrier}).
+     * Empty when no client id is set.
+     */
+    public static Optional<ServiceAccountToken> forTransfer(Map<String, String> env) {
+        return fromEnvironment(env, "CONTINUUM_TRANSFER_CLIENT", "actions:transfer");
+    }
+
+    private static Optional<ServiceAccountToken> fromEnvironment(Map<String, String> env, String prefix, String scope) {
+        String id = env.get(prefix + "_ID");
         if (id == null || id.isBlank()) {
             return Optional.empty();
         }
-        String secret = env.get("CONTINUUM_PLANNER_CLIENT_SECRET");
+        String secret = env.get(prefix + "_SECRET");
         ClientCredentials client = secret == null || secret.isBlank() ? ClientCredentials.publicClient(id)
                 : ClientCredentials.confidential(id, secret);
         return Optional.of(new ServiceAccountToken(new TokenClient(env.getOrDefault("CONTINUUM_AUTH_ISSUER",
-                "http://127.0.0.1:8180/realms/continuum")), client, Clock.systemUTC()));
+                "http://127.0.0.1:8180/realms/continuum")), client, scope, Clock.systemUTC()));
     }
 
     public ClientCredentials client() {
@@ -52,7 +73,7 @@ public final class ServiceAccountToken {
     /** A token valid for at least the margin; throws {@link TokenRefusedException} when the IdP refuses the client. */
     public synchronized String current() {
         if (token == null || !clock.instant().isBefore(renewAt)) {
-            TokenResponse answer = idp.clientCredentials(client, null);
+            TokenResponse answer = idp.clientCredentials(client, scope);
             token = answer.accessToken();
             renewAt = clock.instant().plus(answer.expiresIn()).minus(MARGIN);
         }

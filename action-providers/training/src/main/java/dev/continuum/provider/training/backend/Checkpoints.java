@@ -57,6 +57,42 @@ public final class Checkpoints {
         return ".tmp-" + name(step);
     }
 
+    /**
+     * SHA-256 (hex) of a checkpoint's content: a file's bytes; for a directory, each regular file's path relative to
+     * it, size and bytes in path order. The same content gives the same digest wherever it lies, so a checkpoint
+     * carried to another site can be compared with its source.
+     */
+    public static String sha256(Path checkpoint) throws IOException {
+        java.security.MessageDigest digest;
+        try {
+            digest = java.security.MessageDigest.getInstance("SHA-256");
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e); // every JDK has SHA-256
+        }
+        List<Path> files;
+        if (Files.isDirectory(checkpoint)) {
+            try (Stream<Path> tree = Files.walk(checkpoint)) {
+                files = tree.filter(Files::isRegularFile).sorted(Comparator.comparing(f -> checkpoint.relativize(f).toString()))
+                        .toList();
+            }
+        } else {
+            files = List.of(checkpoint);
+        }
+        byte[] buffer = new byte[1 << 16];
+        for (Path f : files) {
+            if (Files.isDirectory(checkpoint)) {
+                digest.update((checkpoint.relativize(f) + "\0" + Files.size(f) + "\0")
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            }
+            try (var in = Files.newInputStream(f)) {
+                for (int n = in.read(buffer); n > 0; n = in.read(buffer)) {
+                    digest.update(buffer, 0, n);
+                }
+            }
+        }
+        return java.util.HexFormat.of().formatHex(digest.digest());
+    }
+
     private static Optional<Checkpoint> read(Path p) {
         Matcher m = NAME.matcher(p.getFileName().toString());
         if (!m.matches()) {

@@ -19,9 +19,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The planner's pure core seen from the provider: one {@link OnlinePlanner} per backend partition
- * (a partition is its own pool of nodes; the planner's own partitions are GPU quotas, another
- * thing), fed the partition's nodes and asked to place, complete and tick jobs.
+ * The planner's pure core seen from the provider: one {@link OnlinePlanner} per partition of each
+ * site (a partition is its own pool of nodes; the planner's own partitions are GPU quotas, another
+ * thing), fed the partition's nodes and asked to place, complete and tick jobs. Planner site names
+ * are {@code <site>/<partition>}.
  */
 final class PlannerBridge {
     private final Map<String, OnlinePlanner> planners = new java.util.HashMap<>();
@@ -29,13 +30,15 @@ final class PlannerBridge {
     /** The policy resizes elastic jobs itself: they ask for their minimum and grow while nobody waits. */
     private final boolean elasticPolicy;
 
-    PlannerBridge(BackendInventory inventory, String policy, long nowMillis) {
+    PlannerBridge(List<BackendInventory> sites, String policy, long nowMillis) {
         this.config = PlannerConfig.DEFAULT.withPolicy(policy);
         this.elasticPolicy = java.util.Arrays.asList(policy.split("\\+")).contains("elastic");
-        for (PartitionInventory p : inventory.partitions()) {
-            OnlinePlanner planner = new OnlinePlanner(config);
-            planner.update(inventoryOf(inventory.site(), p), nowMillis);
-            planners.put(p.name(), planner);
+        for (BackendInventory inventory : sites) {
+            for (PartitionInventory p : inventory.partitions()) {
+                OnlinePlanner planner = new OnlinePlanner(config);
+                planner.update(inventoryOf(inventory.site(), p), nowMillis);
+                planners.put(siteName(inventory.site(), p.name()), planner);
+            }
         }
     }
 
@@ -54,7 +57,8 @@ final class PlannerBridge {
         return new Inventory(List.of(c), List.of(), Map.of(), Map.of(name, SiteStatus.training()));
     }
 
-    List<PlacementDecision> place(String partition, TrainingJob job, int gpus, long nowMillis) {
+    /** {@code where} is {@link #siteName}(site, partition). */
+    List<PlacementDecision> place(String where, TrainingJob job, int gpus, long nowMillis) {
         TrainingRequest r = job.request();
         int min = Math.min(r.gpusMin(), gpus);
         // under an elastic policy the planner shrinks a job back to its demand when others wait: the minimum
@@ -63,11 +67,11 @@ final class PlannerBridge {
         long deadline = r.deadline().map(d -> Math.max(1, d.getEpochSecond())).orElse(0L);
         PlacementRequest req = new PlacementRequest(job.id(), PlacementRequest.Kind.TRAINING, "", min, gpus, demand,
                 List.of(), deadline, 0, r.priority(), "", "", r.timeLimit().toSeconds(), true);
-        return planners.get(partition).place(req, nowMillis).decisions();
+        return planners.get(where).place(req, nowMillis).decisions();
     }
 
-    List<PlacementDecision> completed(String partition, String jobId, long nowMillis) {
-        OnlinePlanner p = planners.get(partition);
+    List<PlacementDecision> completed(String where, String jobId, long nowMillis) {
+        OnlinePlanner p = planners.get(where);
         return p == null ? List.of() : p.observe(new dev.continuum.placement.planner.Observation.JobCompleted(jobId,
                 "", "", 0, nowMillis));
     }
@@ -83,5 +87,10 @@ final class PlannerBridge {
     /** The partition a planner site name stands for. */
     static String partitionOf(String site) {
         return site.substring(site.indexOf('/') + 1);
+    }
+
+    /** The training site a planner site name stands for. */
+    static String siteOf(String site) {
+        return site.substring(0, site.indexOf('/'));
     }
 }

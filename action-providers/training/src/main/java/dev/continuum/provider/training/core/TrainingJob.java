@@ -73,6 +73,11 @@ public record TrainingJob(String id, TrainingRequest request, JobState state, in
                 runningSince);
     }
 
+    public TrainingJob withHistory(List<Move> h) {
+        return new TrainingJob(id, request, state, attempt, handle, placement, target, progress, h, message,
+                runningSince);
+    }
+
     /** Completes the last move with where the job went. */
     public TrainingJob landed(Placement p) {
         if (history.isEmpty() || history.getLast().to().isPresent()) {

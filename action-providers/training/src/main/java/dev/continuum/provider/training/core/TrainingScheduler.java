@@ -4,6 +4,7 @@ import dev.continuum.placement.planner.PlacementDecision;
 import dev.continuum.provider.training.backend.BackendException;
 import dev.continuum.provider.training.backend.BackendInventory;
 import dev.continuum.provider.training.backend.BackendJobStatus;
+import dev.continuum.provider.training.backend.Checkpoints;
 import dev.continuum.provider.training.backend.Placement;
 import dev.continuum.provider.training.backend.TrainingBackend;
 import dev.continuum.provider.training.backend.TrainingJobSpec;
@@ -16,38 +17,64 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Runs training jobs on one backend as the planner decides: a new job is placed (or queued), a
- * {@code Preempted} decision checkpoints and stops a run, a {@code Moved} one checkpoints it and
- * starts the next attempt at the new placement (other GPUs count = resize), a completion frees
- * GPUs for what waits. {@link #poll} follows the backend's runs; everything is on the caller's
- * thread under this object's lock. Backend outages leave jobs as they are with a message; the
- * next poll tries again.
+ * Runs training jobs on the backends of one or more sites as the planner decides: a new job is placed (or
+ * queued), a {@code Preempted} decision checkpoints and stops a run, a {@code Moved} one checkpoints it and
+ * starts the next attempt at the new placement (other GPUs count = resize), a completion frees GPUs for what
+ * waits. A move to another site carries the newest checkpoint there first through the {@link CheckpointCarrier}
+ * (the transfer provider), checks its SHA-256 at the destination and resumes the job there; when the carry fails
+ * the job resumes where it was. {@link #poll} follows the backends' runs and the carries; everything is on the
+ * caller's thread under this object's lock. Backend outages leave jobs as they are with a message; the next poll
+ * tries again.
  */
 public final class TrainingScheduler {
-    private final TrainingBackend backend;
-    private final BackendInventory inventory;
+    private final Map<String, TrainingSite> sites = new LinkedHashMap<>();
+    private final TrainingSite home;
+    private final CheckpointCarrier carrier;
     private final PlannerBridge planner;
     private final Clock clock;
     private final JobListener listener;
-    private final Path workRoot;
     private final Map<String, TrainingJob> jobs = new LinkedHashMap<>();
     /** Why a job's current run was asked to checkpoint and stop, until it has. */
     private final Map<String, StopCause> stopping = new LinkedHashMap<>();
+    /** Checkpoints on their way to another site, by job. */
+    private final Map<String, Carry> carrying = new LinkedHashMap<>();
 
     private enum StopCause { PLANNER_PREEMPT, OPERATOR_PREEMPT, MOVE }
 
-    public TrainingScheduler(TrainingBackend backend, String policy, Clock clock, JobListener listener, Path workRoot)
-            throws BackendException {
-        this.backend = backend;
-        this.inventory = backend.inventory();
-        this.planner = new PlannerBridge(inventory, policy, clock.millis());
-        this.clock = clock;
-        this.listener = listener;
-        this.workRoot = workRoot;
+    /** A carry under way: the transfer action, where the job goes, what was sent and where it lands. */
+    private record Carry(String transferAction, Placement to, Checkpoints.Checkpoint checkpoint, String sha256,
+                         Path checkpointDir, Path outputDir, long startedMillis) {
     }
 
+    /** One site: {@code backend}, its work files under {@code workRoot}; jobs never leave it. */
+    public TrainingScheduler(TrainingBackend backend, String policy, Clock clock, JobListener listener, Path workRoot)
+            throws BackendException {
+        this(List.of(new TrainingSite(backend.inventory().site(), backend, backend.inventory(), Path.of("/"),
+                Optional.empty(), workRoot)), CheckpointCarrier.NONE, policy, clock, listener);
+    }
+
+    /** Several sites, the first the home of new jobs; {@code carrier} takes checkpoints from one to another. */
+    public TrainingScheduler(List<TrainingSite> sites, CheckpointCarrier carrier, String policy, Clock clock,
+                             JobListener listener) {
+        for (TrainingSite site : sites) {
+            if (this.sites.put(site.name(), site) != null) {
+                throw new IllegalArgumentException("two sites are named " + site.name());
+            }
+        }
+        this.home = sites.getFirst();
+        this.carrier = carrier;
+        this.planner = new PlannerBridge(sites.stream().map(TrainingSite::inventory).toList(), policy, clock.millis());
+        this.clock = clock;
+        this.listener = listener;
+    }
+
+    /** The home site's inventory: what a new request is checked against. */
     public BackendInventory inventory() {
-        return inventory;
+        return home.inventory();
+    }
+
+    public List<TrainingSite> sites() {
+        return List.copyOf(sites.values());
     }
 
     public synchronized Optional<TrainingJob> job(String id) {
@@ -65,7 +92,7 @@ public final class TrainingScheduler {
             }
         }
         int gpus = job.placement().map(Placement::gpus).orElse(job.request().preferredGpus());
-        apply(planner.place(partitionOf(job), job, gpus, clock.millis()));
+        apply(planner.place(where(job), job, gpus, clock.millis()));
     }
 
     /** Follows every unfinished job's run and lets the planner take a round. */
@@ -85,18 +112,25 @@ public final class TrainingScheduler {
     /** Operator: run the job on {@code gpus} GPUs from its next checkpoint on. */
     public synchronized void resize(String id, int gpus, String reason) {
         TrainingJob job = jobs.get(id);
-        relocate(job.withRequest(job.request().withGpus(gpus, gpus)), partitionOf(job), gpus, Move.Kind.RESIZED, reason);
+        relocate(job.withRequest(job.request().withGpus(gpus, gpus)), where(job), gpus, Move.Kind.RESIZED, reason);
     }
 
     /**
-     * Operator: move the job to {@code partition} from its next checkpoint on, with the GPUs it has. When that
-     * partition has no room now, the job checkpoints, stops and waits there (state preempted) for the planner.
+     * Operator: move the job to {@code partition} of {@code site} from its next checkpoint on, with the GPUs it has.
+     * When that partition has no room now, the job checkpoints, stops and waits there (state preempted) for the
+     * planner. Another site gets the checkpoint through the carrier before the job starts there.
      */
-    public synchronized void migrate(String id, String partition, String reason) {
+    public synchronized void migrate(String id, String site, String partition, String reason) {
         TrainingJob job = jobs.get(id);
         int gpus = job.placement().map(Placement::gpus).orElse(job.request().preferredGpus());
-        relocate(job.withRequest(job.request().withPartition(partition)), partitionOf(job), gpus, Move.Kind.MIGRATED,
-                reason);
+        TrainingRequest r = job.request();
+        relocate(job.withRequest(r.atSite(site, partition, r.checkpointDir(), r.outputDir())), where(job), gpus,
+                Move.Kind.MIGRATED, reason);
+    }
+
+    /** Operator: move the job to {@code partition} of the site it is at. */
+    public synchronized void migrate(String id, String partition, String reason) {
+        migrate(id, siteOf(jobs.get(id)), partition, reason);
     }
 
     /** Frees the job's GPUs where it runs ({@code from}) and places it again as {@code job} now asks. */
@@ -105,7 +139,7 @@ public final class TrainingScheduler {
         jobs.put(id, job);
         apply(planner.completed(from, id, clock.millis()));
         stopping.remove(id);
-        for (PlacementDecision d : planner.place(partitionOf(job), jobs.get(id), gpus, clock.millis())) {
+        for (PlacementDecision d : planner.place(where(job), jobs.get(id), gpus, clock.millis())) {
             if (d instanceof PlacementDecision.Placed p && p.requestId().equals(id)) {
                 moveTo(jobs.get(id), placementOf(p.chosen()), kind, reason);
             } else if (d instanceof PlacementDecision.Queued q && q.requestId().equals(id)) {
@@ -124,13 +158,7 @@ public final class TrainingScheduler {
         if (job == null || job.state().finished()) {
             return;
         }
-        job.handle().ifPresent(h -> {
-            try {
-                backend.cancel(h);
-            } catch (BackendException e) {
-                // the run may linger in the backend; the job is over for the user either way
-            }
-        });
+        job.handle().ifPresent(h -> cancelQuietly(job, h)); // the run may linger in the backend; the job is over either way
         finish(job.with(JobState.CANCELLED, "cancelled"));
     }
 
@@ -144,6 +172,12 @@ public final class TrainingScheduler {
             job.target().ifPresent(to -> submit(jobs.get(id), to));
             return;
         }
+        Carry carry = carrying.get(id);
+        if (carry != null) {
+            followCarry(job, carry);
+            return;
+        }
+        TrainingBackend backend = runSite(job).backend();
         BackendJobStatus s;
         try {
             s = backend.status(job.handle().get());
@@ -154,7 +188,7 @@ public final class TrainingScheduler {
         job = job.withProgress(progressOf(s));
         if (job.runningSince().isPresent()
                 && clock.instant().isAfter(job.runningSince().get().plus(job.request().timeLimit()))) {
-            job.handle().ifPresent(this::cancelQuietly);
+            cancelQuietly(job, job.handle().get());
             finish(job.with(JobState.FAILED, "time limit of " + job.request().timeLimit().toSeconds() + " s reached"));
             return;
         }
@@ -184,9 +218,9 @@ public final class TrainingScheduler {
         } else if (cause == StopCause.OPERATOR_PREEMPT) {
             change(job.with(JobState.PREEMPTED, why + "; waits for GPUs"));
             // the planner still counts the GPUs as taken: free them and queue the job again
-            String partition = partitionOf(job);
-            apply(planner.completed(partition, job.id(), clock.millis()));
-            apply(planner.place(partition, jobs.get(job.id()), job.request().preferredGpus(), clock.millis()));
+            String where = where(job);
+            apply(planner.completed(where, job.id(), clock.millis()));
+            apply(planner.place(where, jobs.get(job.id()), job.request().preferredGpus(), clock.millis()));
         } else {
             TrainingJob requeued = job.withMove(new Move(clock.instant(), Move.Kind.REQUEUED, job.placement().orElseThrow(),
                     Optional.empty(), why, job.step()));
@@ -200,7 +234,7 @@ public final class TrainingScheduler {
             if (job == null || job.state().finished()) {
                 if (d instanceof PlacementDecision.Placed p) {
                     // a job that ended while queued in the planner: let it free what it was just given
-                    apply(planner.completed(PlannerBridge.partitionOf(p.chosen().site()), d.requestId(), clock.millis()));
+                    apply(planner.completed(p.chosen().site(), d.requestId(), clock.millis()));
                 }
                 continue;
             }
@@ -208,7 +242,8 @@ public final class TrainingScheduler {
                 case PlacementDecision.Placed p -> placed(job, placementOf(p.chosen()));
                 case PlacementDecision.Queued q -> change(job.with(waitingState(job), String.join("; ", q.reasons())));
                 case PlacementDecision.Unplaceable u -> {
-                    job.handle().ifPresent(this::cancelQuietly);
+                    TrainingJob unplaced = job;
+                    job.handle().ifPresent(h -> cancelQuietly(unplaced, h));
                     finish(job.with(JobState.FAILED, "cannot be placed: " + String.join("; ", u.reasons())));
                 }
                 case PlacementDecision.Preempted p ->
@@ -250,6 +285,7 @@ public final class TrainingScheduler {
         TrainingJob next = job.with(state, reason)
                 .withMove(new Move(clock.instant(), kind, job.placement().orElseThrow(), Optional.empty(), reason, job.step()));
         change(next);
+        TrainingBackend backend = runSite(job).backend();
         try {
             backend.requestCheckpoint(job.handle().get(), true);
         } catch (BackendException e) {
@@ -258,7 +294,12 @@ public final class TrainingScheduler {
     }
 
     private void submit(TrainingJob job, Placement to) {
-        TrainingJobSpec spec = spec(job, job.attempt() + 1);
+        if (!to.site().equals(checkpointSite(job).name())) {
+            carry(job, to);
+            return;
+        }
+        TrainingBackend backend = site(to.site()).backend();
+        TrainingJobSpec spec = spec(job, job.attempt() + 1, site(to.site()));
         try {
             TrainingJob next = job.withRun(backend.submit(spec, to), to);
             JobState state = job.state() == JobState.MIGRATING || job.state() == JobState.RESIZING ? job.state()
@@ -273,17 +314,169 @@ public final class TrainingScheduler {
         }
     }
 
-    private TrainingJobSpec spec(TrainingJob job, int attempt) {
+    /**
+     * The job goes to another site than the one holding its checkpoints: send the newest checkpoint to that site's
+     * checkpoint directory (under a temporary name) through the carrier, the job waiting as migrating, the planner
+     * keeping its GPUs there. {@link #followCarry} resumes it once the checkpoint arrived intact.
+     */
+    private void carry(TrainingJob job, Placement to) {
+        if (carrying.containsKey(job.id())) {
+            return;
+        }
+        TrainingSite from = checkpointSite(job);
+        TrainingSite dest = site(to.site());
+        Path checkpointDir = job.request().checkpointDir().toAbsolutePath().normalize();
+        Path destDir = dest.root().resolve(from.root().relativize(checkpointDir).toString());
+        Path destOutput = relocated(job.request().outputDir(), from, dest);
+        TrainingJob waiting = job.withTarget(Optional.of(to));
+        Optional<Checkpoints.Checkpoint> newest = Checkpoints.newest(checkpointDir);
+        if (newest.isEmpty()) {
+            // nothing saved yet: the job starts afresh there
+            submit(waiting.withRequest(job.request().atSite(to.site(), to.partition(), destDir, destOutput)), to);
+            return;
+        }
+        Checkpoints.Checkpoint ckpt = newest.get();
+        String name = ckpt.path().getFileName().toString();
+        if (!checkpointDir.startsWith(from.root())) {
+            carryFailed(waiting, to, ckpt, "", "", "checkpoint location " + checkpointDir + " is not below site "
+                    + from.name() + "'s directory " + from.root() + ", so it has no place at another site");
+            return;
+        }
+        if (from.transferEndpoint().isEmpty() || dest.transferEndpoint().isEmpty()) {
+            carryFailed(waiting, to, ckpt, "", "", "site " + (from.transferEndpoint().isEmpty() ? from : dest).name()
+                    + " has no transfer endpoint");
+            return;
+        }
+        String sha256;
+        try {
+            sha256 = Checkpoints.sha256(ckpt.path());
+        } catch (java.io.IOException e) {
+            carryFailed(waiting, to, ckpt, "", "", "cannot read checkpoint " + name + ": " + e.getMessage());
+            return;
+        }
+        CheckpointCarrier.Order order = new CheckpointCarrier.Order("carry-" + job.id() + "-a" + job.attempt() + "-s"
+                + ckpt.step(), from.transferEndpoint().get(), "/" + from.root().relativize(ckpt.path()),
+                dest.transferEndpoint().get(), "/" + dest.root().relativize(destDir.resolve(Checkpoints.temporaryName(
+                        ckpt.step()))), java.nio.file.Files.isDirectory(ckpt.path()),
+                "checkpoint " + name + " of training " + job.id() + " to site " + dest.name());
+        try {
+            String action = carrier.start(order);
+            carrying.put(job.id(), new Carry(action, to, ckpt, sha256, destDir, destOutput, clock.millis()));
+            change(waiting.with(JobState.MIGRATING, "carrying checkpoint " + name + " (" + ckpt.sizeBytes()
+                    + " bytes) from site " + from.name() + " to site " + dest.name() + " (transfer action " + action + ")"));
+        } catch (CheckpointCarrier.CarryException e) {
+            carryFailed(waiting, to, ckpt, sha256, "", "the transfer provider refused: " + e.getMessage());
+        }
+    }
+
+    /** A carry under way: follow its transfer; once it succeeded, check the checkpoint there and resume the job. */
+    private void followCarry(TrainingJob job, Carry c) {
+        String name = c.checkpoint().path().getFileName().toString();
+        CheckpointCarrier.Progress progress;
+        try {
+            progress = carrier.status(c.transferAction());
+        } catch (CheckpointCarrier.CarryException e) {
+            change(job.with(JobState.MIGRATING, "the transfer provider cannot be reached, retrying: " + e.getMessage()));
+            return;
+        }
+        switch (progress) {
+            case CheckpointCarrier.Progress.Active a -> change(job.with(JobState.MIGRATING, "carrying checkpoint " + name
+                    + " to site " + c.to().site() + ": " + a.bytes() + " of " + c.checkpoint().sizeBytes() + " bytes"
+                    + " (transfer action " + c.transferAction() + ")"));
+            case CheckpointCarrier.Progress.Failed f -> carryFailed(job, c.to(), c.checkpoint(), c.sha256(),
+                    c.transferAction(), "transfer action " + c.transferAction() + " failed: " + f.reason());
+            case CheckpointCarrier.Progress.Succeeded ok -> arrived(job, c, ok.bytes());
+        }
+    }
+
+    private void arrived(TrainingJob job, Carry c, long bytes) {
+        String name = c.checkpoint().path().getFileName().toString();
+        Path landed = c.checkpointDir().resolve(Checkpoints.temporaryName(c.checkpoint().step()));
+        String there;
+        try {
+            there = Checkpoints.sha256(landed);
+        } catch (java.io.IOException e) {
+            carryFailed(job, c.to(), c.checkpoint(), c.sha256(), c.transferAction(), "the transfer succeeded but "
+                    + landed + " cannot be read there: " + e.getMessage());
+            return;
+        }
+        if (!there.equals(c.sha256())) {
+            carryFailed(job, c.to(), c.checkpoint(), c.sha256(), c.transferAction(), "checkpoint " + name
+                    + " arrived with SHA-256 " + there + ", the source has " + c.sha256());
+            return;
+        }
+        try {
+            // complete only now, as the protocol wants: the job never sees a half-carried checkpoint
+            java.nio.file.Files.move(landed, c.checkpointDir().resolve(name), java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } catch (java.io.IOException e) {
+            carryFailed(job, c.to(), c.checkpoint(), c.sha256(), c.transferAction(), "cannot rename the carried "
+                    + "checkpoint into place: " + e.getMessage());
+            return;
+        }
+        carrying.remove(job.id());
+        Move.Carried carried = new Move.Carried(name, bytes, c.sha256(), c.transferAction(),
+                clock.millis() - c.startedMillis(), Optional.empty());
+        submit(withCarried(job, carried).withRequest(job.request().atSite(c.to().site(), c.to().partition(),
+                c.checkpointDir(), c.outputDir())), c.to());
+    }
+
+    /**
+     * The checkpoint could not be carried: the job stays at the site holding its checkpoints and resumes there (the
+     * planner places it again in the partition it ran in); the move's history entry and the message say why.
+     */
+    private void carryFailed(TrainingJob job, Placement to, Checkpoints.Checkpoint ckpt, String sha256, String action,
+                             String why) {
+        carrying.remove(job.id());
+        TrainingSite at = checkpointSite(job);
+        String partition = job.placement().filter(p -> p.site().equals(at.name())).map(Placement::partition)
+                .orElseGet(() -> at.inventory().defaultPartition().orElseThrow().name());
+        String message = "moving to site " + to.site() + " failed: " + why + "; the job stays at site " + at.name()
+                + " and resumes there from " + ckpt.path().getFileName();
+        TrainingRequest r = job.request();
+        TrainingJob back = withCarried(job, new Move.Carried(ckpt.path().getFileName().toString(), 0, sha256, action,
+                0, Optional.of(why))).withRequest(r.atSite(at.name(), partition, r.checkpointDir(), r.outputDir()))
+                .withTarget(Optional.empty()).with(JobState.PREEMPTED, message);
+        change(back);
+        apply(planner.completed(PlannerBridge.siteName(to.site(), to.partition()), job.id(), clock.millis()));
+        apply(planner.place(where(back), back, job.placement().map(Placement::gpus).orElse(r.preferredGpus()),
+                clock.millis()));
+        TrainingJob now = jobs.get(job.id());
+        if (!now.message().startsWith(message)) {
+            change(now.with(now.state(), message + "; " + now.message()));
+        }
+    }
+
+    /** The job's last move, now with what was carried. */
+    private static TrainingJob withCarried(TrainingJob job, Move.Carried carried) {
+        if (job.history().isEmpty()) {
+            return job;
+        }
+        List<Move> history = new ArrayList<>(job.history());
+        Move last = history.removeLast();
+        history.add(new Move(last.at(), last.kind(), last.from(), last.to(), last.reason(), last.step(),
+                Optional.of(carried)));
+        return job.withHistory(history);
+    }
+
+    /** {@code path} below {@code from}'s root, the same path below {@code to}'s (unchanged when not below). */
+    private static Path relocated(Path path, TrainingSite from, TrainingSite to) {
+        Path p = path.toAbsolutePath().normalize();
+        return p.startsWith(from.root()) ? to.root().resolve(from.root().relativize(p).toString()) : p;
+    }
+
+    private TrainingJobSpec spec(TrainingJob job, int attempt, TrainingSite at) {
         TrainingRequest r = job.request();
         return new TrainingJobSpec(job.id(), attempt, r.command(), r.image(), r.args(), r.env(), r.gpuModel(), r.cpus(),
-                r.memoryMb(), r.timeLimit(), r.gracePeriod(), workRoot.resolve(job.id()).toString(),
+                r.memoryMb(), r.timeLimit(), r.gracePeriod(), at.workRoot().resolve(job.id()).toString(),
                 r.checkpointDir().toString(), r.outputDir().toString(), r.priority());
     }
 
     private void finish(TrainingJob job) {
         stopping.remove(job.id());
+        carrying.remove(job.id());
         change(job);
-        apply(planner.completed(partitionOf(job), job.id(), clock.millis()));
+        apply(planner.completed(where(job), job.id(), clock.millis()));
     }
 
     private void change(TrainingJob job) {
@@ -296,28 +489,51 @@ public final class TrainingScheduler {
     private boolean isLive(TrainingJob job) {
         return !(job.state() == JobState.PREEMPTED && job.target().isEmpty()) && job.handle().map(h -> {
             try {
-                return !backend.status(h).finished();
+                return !runSite(job).backend().status(h).finished();
             } catch (BackendException e) {
                 return true;
             }
         }).orElse(false);
     }
 
-    private void cancelQuietly(dev.continuum.provider.training.backend.BackendJobHandle h) {
+    private void cancelQuietly(TrainingJob job, dev.continuum.provider.training.backend.BackendJobHandle h) {
         try {
-            backend.cancel(h);
+            runSite(job).backend().cancel(h);
         } catch (BackendException e) {
             // best effort: the job has failed already
         }
     }
 
-    private String partitionOf(TrainingJob job) {
-        return job.request().partition()
-                .orElseGet(() -> inventory.defaultPartition().orElseThrow().name());
+    /** The planner that places the job: its request's site and partition. */
+    private String where(TrainingJob job) {
+        TrainingSite site = site(siteOf(job));
+        String partition = job.request().partition()
+                .orElseGet(() -> site.inventory().defaultPartition().orElseThrow().name());
+        return PlannerBridge.siteName(site.name(), partition);
+    }
+
+    private String siteOf(TrainingJob job) {
+        return job.request().site().orElse(home.name());
+    }
+
+    private TrainingSite site(String name) {
+        return sites.getOrDefault(name, home);
+    }
+
+    /** The site of the job's current or last run: where its backend handle belongs. */
+    private TrainingSite runSite(TrainingJob job) {
+        return site(job.placement().map(Placement::site).orElse(siteOf(job)));
+    }
+
+    /** The site whose directory holds the job's checkpoints (the home site when none does). */
+    private TrainingSite checkpointSite(TrainingJob job) {
+        Path dir = job.request().checkpointDir().toAbsolutePath().normalize();
+        return sites.size() == 1 ? home : sites.values().stream().filter(s -> dir.startsWith(s.root())).findFirst()
+                .orElse(home);
     }
 
     private Placement placementOf(PlacementDecision.Candidate c) {
-        return Placement.request(inventory.site(), PlannerBridge.partitionOf(c.site()), c.gpus());
+        return Placement.request(PlannerBridge.siteOf(c.site()), PlannerBridge.partitionOf(c.site()), c.gpus());
     }
 
     private static JobState waitingState(TrainingJob job) {

@@ -32,11 +32,11 @@ sealed interface BackendChoice {
     /** Starts the backend (Kubernetes: the client with its kubeconfig context). */
     TrainingBackend open();
 
-    /** Child processes on this machine with {@code gpuSlots} slots (the machine's GPUs when it has some). */
-    record Local(int gpuSlots) implements BackendChoice {
+    /** Child processes on this machine with {@code gpuSlots} slots (the machine's GPUs when it has some), as {@code site}. */
+    record Local(int gpuSlots, String site) implements BackendChoice {
         @Override
         public TrainingBackend open() {
-            return new LocalBackend(LocalBackendConfig.detect(gpuSlots));
+            return new LocalBackend(LocalBackendConfig.detect(gpuSlots).withSite(site));
         }
     }
 
@@ -61,7 +61,7 @@ sealed interface BackendChoice {
     static BackendChoice parse(Arguments a) {
         String backend = a.text("--backend", "local");
         return switch (backend) {
-            case "local" -> new Local(a.number("--gpu-slots", 2, 0, 1024));
+            case "local" -> new Local(a.number("--gpu-slots", 2, 0, 1024), a.text("--site", "local"));
             case "slurm" -> {
                 URI url = a.text("--slurm-url").map(URI::create)
                         .orElseThrow(() -> new IllegalArgumentException("--slurm-url is required with --backend slurm (slurmrestd, e.g. http://head:6820)"));

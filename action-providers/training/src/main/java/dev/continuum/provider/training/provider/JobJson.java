@@ -12,6 +12,7 @@ import dev.continuum.provider.training.core.JobState;
 import dev.continuum.provider.training.core.Move;
 import dev.continuum.provider.training.core.TrainingJob;
 import dev.continuum.provider.training.core.TrainingRequest;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,6 +55,11 @@ final class JobJson {
                     .put("reason", m.reason()).put("step", m.step());
             n.set("from", placement(m.from()));
             m.to().ifPresent(t -> n.set("to", placement(t)));
+            m.carried().ifPresent(k -> {
+                ObjectNode carried = n.putObject("carried").put("checkpoint", k.checkpoint()).put("bytes", k.bytes())
+                        .put("sha256", k.sha256()).put("transfer_action", k.transferAction()).put("millis", k.millis());
+                k.failure().ifPresent(f -> carried.put("failure", f));
+            });
         }
         d.put("gpus_min", job.request().gpusMin()).put("gpus_max", job.request().gpusMax());
         d.put("output_location", job.request().outputDir().toString());
@@ -65,9 +71,13 @@ final class JobJson {
     static TrainingJob restore(String id, TrainingRequest fromBody, JsonNode d) {
         TrainingRequest resized = fromBody.withGpus(d.path("gpus_min").asInt(fromBody.gpusMin()),
                 d.path("gpus_max").asInt(fromBody.gpusMax()));
-        // a migrated job belongs to the partition it was moved to, not the one its request named
+        // a migrated job belongs to the site and partition it was moved to, not the ones its request named, and its
+        // checkpoints and model are where they were last (another site's directories after a move between sites)
+        Path checkpoints = d.path("checkpoints").hasNonNull("location")
+                ? Path.of(d.path("checkpoints").path("location").asText()) : resized.checkpointDir();
+        Path output = d.hasNonNull("output_location") ? Path.of(d.path("output_location").asText()) : resized.outputDir();
         TrainingRequest request = optionalPlacement(d.path("target")).or(() -> optionalPlacement(d.path("placement")))
-                .map(p -> resized.withPartition(p.partition())).orElse(resized);
+                .map(p -> resized.atSite(p.site(), p.partition(), checkpoints, output)).orElse(resized);
         Optional<BackendJobHandle> handle = d.hasNonNull("backend_job")
                 ? Optional.of(new BackendJobHandle(d.path("backend").asText(), d.get("backend_job").asText()))
                 : Optional.empty();
@@ -78,11 +88,17 @@ final class JobJson {
         d.path("history").forEach(m -> history.add(new Move(Instant.parse(m.path("at").asText()),
                 Move.Kind.valueOf(m.path("kind").asText().toUpperCase()), placement(m.path("from")),
                 m.has("to") ? Optional.of(placement(m.path("to"))) : Optional.empty(), m.path("reason").asText(),
-                m.path("step").asLong())));
+                m.path("step").asLong(), carried(m.path("carried")))));
         return new TrainingJob(id, request, JobState.valueOf(d.path("state").asText("queued").toUpperCase()),
                 d.path("attempt").asInt(0), handle, optionalPlacement(d.path("placement")),
                 optionalPlacement(d.path("target")), progress, history, d.path("message").asText(""),
                 d.hasNonNull("running_since") ? Optional.of(Instant.parse(d.get("running_since").asText())) : Optional.empty());
+    }
+
+    private static Optional<Move.Carried> carried(JsonNode c) {
+        return c.isObject() ? Optional.of(new Move.Carried(c.path("checkpoint").asText(), c.path("bytes").asLong(),
+                c.path("sha256").asText(), c.path("transfer_action").asText(), c.path("millis").asLong(),
+                c.hasNonNull("failure") ? Optional.of(c.get("failure").asText()) : Optional.empty())) : Optional.empty();
     }
 
     private static ObjectNode placement(Placement p) {

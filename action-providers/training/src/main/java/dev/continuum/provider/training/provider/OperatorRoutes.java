@@ -5,7 +5,9 @@ import dev.continuum.provider.api.ProviderJson;
 import dev.continuum.provider.server.Caller;
 import dev.continuum.provider.server.CallerRejectedException;
 import dev.continuum.provider.server.CallerResolver;
+import dev.continuum.provider.training.backend.Placement;
 import dev.continuum.provider.training.core.TrainingJob;
+import dev.continuum.provider.training.core.TrainingSite;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -14,7 +16,7 @@ import java.util.Optional;
 
 /**
  * {@code POST {base}/{action_id}/preempt}, {@code POST {base}/{action_id}/resize} with {@code {"gpus": n}} and
- * {@code POST {base}/{action_id}/migrate} with {@code {"partition": "p"}}: operators asking for what the planner
+ * {@code POST {base}/{action_id}/migrate} with {@code {"partition": "p"}}, {@code {"site": "s"}} or both: operators asking for what the planner
  * would otherwise decide. Only callers with the admin role; the answer is 202 with the action's details once the
  * stop is requested.
  */
@@ -78,8 +80,10 @@ final class OperatorRoutes {
 
     private boolean resize(RoutingContext rc, TrainingJob job, Caller caller) {
         JsonNode body = body(rc);
-        int total = provider.scheduler().inventory().partition(job.placement().orElseThrow().partition())
-                .orElseThrow().totalGpus();
+        Placement at = job.placement().orElseThrow();
+        int total = provider.scheduler().sites().stream().filter(s -> s.name().equals(at.site())).findFirst()
+                .map(TrainingSite::inventory).orElse(provider.scheduler().inventory()).partition(at.partition())
+                .map(p -> p.totalGpus()).orElse(at.gpus());
         if (body == null || !body.path("gpus").canConvertToInt() || body.path("gpus").asInt() < 1
                 || body.path("gpus").asInt() > total) {
             problem(rc, 400, "gpus must be a whole number from 1 to " + total + ".", "/gpus");
@@ -96,31 +100,54 @@ final class OperatorRoutes {
 
     private boolean migrate(RoutingContext rc, TrainingJob job, Caller caller) {
         JsonNode body = body(rc);
-        var inventory = provider.scheduler().inventory();
-        String names = String.join(", ", inventory.partitions().stream().map(p -> p.name()).toList());
-        if (body == null || !body.path("partition").isTextual()) {
-            problem(rc, 400, "partition is required: one of " + names + ".", "/partition");
+        var sites = provider.scheduler().sites();
+        Placement at = job.placement().orElseThrow();
+        String siteNames = String.join(", ", sites.stream().map(TrainingSite::name).toList());
+        if (body == null || !(body.path("partition").isTextual() || body.path("site").isTextual())) {
+            problem(rc, 400, "partition or site is required: a partition of " + at.site() + " ("
+                    + names(sites.stream().filter(s -> s.name().equals(at.site())).findFirst().orElseThrow())
+                    + ") or one of the sites " + siteNames + ".", "/partition");
             return false;
         }
-        String to = body.path("partition").asText();
+        String siteName = body.path("site").isTextual() ? body.path("site").asText() : at.site();
+        Optional<TrainingSite> site = sites.stream().filter(s -> s.name().equals(siteName)).findFirst();
+        if (site.isEmpty()) {
+            problem(rc, 400, "unknown site " + siteName + " (this provider runs jobs at " + siteNames + ").", "/site");
+            return false;
+        }
+        var inventory = site.get().inventory();
+        String to = body.path("partition").isTextual() ? body.path("partition").asText()
+                : inventory.defaultPartition().orElseThrow().name();
         var partition = inventory.partition(to);
         if (partition.isEmpty()) {
-            problem(rc, 400, "unknown partition " + to + " (this provider has " + names + ").", "/partition");
+            problem(rc, 400, "unknown partition " + to + " at site " + siteName + " (it has " + names(site.get()) + ").",
+                    "/partition");
             return false;
         }
-        int gpus = job.placement().orElseThrow().gpus();
+        int gpus = at.gpus();
         if (partition.get().totalGpus() < gpus || job.request().gpuModel().filter(m -> !partition.get().gpuModel()
                 .map(m::equalsIgnoreCase).orElse(false)).isPresent()) {
             problem(rc, 400, "partition " + to + " cannot hold the job's " + gpus + " GPUs"
                     + job.request().gpuModel().map(m -> " of model " + m).orElse("") + ".", "/partition");
             return false;
         }
-        if (job.placement().orElseThrow().partition().equals(to)) {
-            problem(rc, 409, "The job already runs in partition " + to + ".", null);
+        if (at.site().equals(siteName) && at.partition().equals(to)) {
+            problem(rc, 409, "The job already runs in partition " + to + " at site " + siteName + ".", null);
             return false;
         }
-        provider.runOnLoop(() -> provider.scheduler().migrate(job.id(), to, "migrated to " + to + " by " + caller.id()));
+        if (!at.site().equals(siteName) && site.get().transferEndpoint().isEmpty()) {
+            problem(rc, 409, "Site " + siteName + " has no transfer endpoint: the job's checkpoint cannot be carried there.",
+                    null);
+            return false;
+        }
+        String where = at.site().equals(siteName) ? to : to + " at site " + siteName;
+        provider.runOnLoop(() -> provider.scheduler().migrate(job.id(), siteName, to,
+                "migrated to " + where + " by " + caller.id()));
         return true;
+    }
+
+    private static String names(TrainingSite site) {
+        return String.join(", ", site.inventory().partitions().stream().map(p -> p.name()).toList());
     }
 
     private static JsonNode body(RoutingContext rc) {

@@ -1,6 +1,8 @@
 package dev.continuum.provider.training.provider;
 
 import dev.continuum.auth.oidc.ServiceAccountToken;
+import dev.continuum.provider.client.ActionProviderClient;
+import dev.continuum.provider.client.ClientOptions;
 import dev.continuum.provider.client.PlannerClient;
 import dev.continuum.provider.server.ActionProviderServer;
 import dev.continuum.provider.server.CallerResolver;
@@ -9,13 +11,19 @@ import dev.continuum.provider.server.ProviderLauncher;
 import dev.continuum.provider.server.ProviderLauncher.Arguments;
 import dev.continuum.provider.server.ProviderServerOptions;
 import dev.continuum.provider.server.auth.JwtCallerResolver;
+import dev.continuum.provider.training.backend.BackendException;
 import dev.continuum.provider.training.backend.TrainingBackend;
+import dev.continuum.provider.training.core.CheckpointCarrier;
 import dev.continuum.provider.training.core.TrainingScheduler;
+import dev.continuum.provider.training.core.TrainingSite;
+import dev.continuum.provider.training.transfer.TransferCarrier;
 import dev.continuum.provider.training.planner.PartitionReporter;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.Supplier;
 import java.util.Set;
 
@@ -34,13 +42,17 @@ public final class TrainingProviderMain {
                    [--base-path /providers/training] [--allowed-roots DIR[,DIR...]]
                    [--policy priority] [--grace-seconds 30] [--admin-role continuum-admin] [--state-dir DIR]
                    [--planner http://planner:8083 [--planner-report-seconds 30]]
+                   [--sites sites.json --transfer-url http://dc:8093/providers/transfer/transfer]
                    [--backend local]      [--gpu-slots N]
                    [--backend slurm]      --slurm-url URL --slurm-token-file FILE [--slurm-user NAME]
                                           [--slurm-conf FILE] [--slurm-attempts 3] [--partitions P[,P...]] [--site NAME]
                    [--backend kubernetes] --kube-queues Q[,Q...] [--kube-context NAME] [--kube-namespace default]
                                           [--kube-admission kueue|backend] [--kube-checkpoint-claim PVC] [--site NAME]
               runs training jobs on this machine (local, the default), on Slurm through slurmrestd (JWT read from
-              the token file on every call) or as Kubernetes Jobs; CONTINUUM_TRAINING_DB_URL keeps actions in PostgreSQL
+              the token file on every call) or as Kubernetes Jobs; CONTINUUM_TRAINING_DB_URL keeps actions in PostgreSQL.
+              --sites runs jobs at several sites instead of one backend (the first is the home of new jobs); a job
+              moved between sites has its checkpoint carried by the transfer provider, signed as the service account
+              CONTINUUM_TRANSFER_CLIENT_ID/CONTINUUM_TRANSFER_CLIENT_SECRET at CONTINUUM_AUTH_ISSUER
             """;
 
     private TrainingProviderMain() {
@@ -48,7 +60,7 @@ public final class TrainingProviderMain {
 
     record Settings(int port, String host, String basePath, Path workDir, String allowedRoots, BackendChoice backend,
                     String policy, int graceSeconds, String adminRole, Path stateDir, String plannerUrl,
-                    int plannerReportSeconds) {}
+                    int plannerReportSeconds, java.util.Optional<SitesFile> sites, String transferUrl) {}
 
     public static void main(String[] args) {
         Settings s = ProviderLauncher.settingsOrExit(args, USAGE, TrainingProviderMain::parse);
@@ -57,21 +69,56 @@ public final class TrainingProviderMain {
                     "actions:training");
             ProviderServerOptions options = ProviderServerOptions.of(vertx).withCallerResolver(callers)
                     .withStore(store(s));
-            TrainingBackend backend = s.backend().open();
+            List<TrainingSite> sites = sites(s);
             AllowedRoots roots = new AllowedRoots(Arrays.stream(s.allowedRoots().split(",")).map(Path::of).toList());
-            TrainingProvider provider = new TrainingProvider(listener -> new TrainingScheduler(backend, s.policy(),
-                    Clock.systemUTC(), listener, s.workDir().resolve("jobs")), roots,
-                    Duration.ofSeconds(s.graceSeconds()), Duration.ofSeconds(1));
+            ActionProviderClient transfers = new ActionProviderClient(vertx, ClientOptions.defaults());
+            CheckpointCarrier carrier = carrier(s, transfers);
+            TrainingProvider provider = new TrainingProvider(listener -> new TrainingScheduler(sites, carrier,
+                    s.policy(), Clock.systemUTC(), listener), roots, Duration.ofSeconds(s.graceSeconds()),
+                    Duration.ofSeconds(1));
             new OperatorRoutes(provider, callers, s.adminRole()).mount(router, s.basePath());
             ActionProviderServer.mount(router, s.basePath(), provider, options);
-            reportToPlanner(vertx, s, backend);
+            sites.forEach(site -> reportToPlanner(vertx, s, site.backend()));
             return () -> {
                 provider.close();
-                backend.close();
+                transfers.close();
+                sites.forEach(site -> site.backend().close());
             };
         });
-        System.out.println("training provider on http://127.0.0.1:" + port + s.basePath() + " (backend "
-                + s.backend().getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT) + ")");
+        System.out.println("training provider on http://127.0.0.1:" + port + s.basePath() + s.sites()
+                .map(f -> " (sites " + String.join(", ", f.sites().stream().map(SitesFile.Site::name).toList())
+                        + (s.transferUrl() == null ? ", no transfer provider" : ", checkpoints carried by " + s.transferUrl())
+                        + ")")
+                .orElse(" (backend " + s.backend().getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT) + ")"));
+    }
+
+    /** The sites of {@code --sites}, or the one backend of {@code --backend} working under the work directory. */
+    private static List<TrainingSite> sites(Settings s) throws BackendException {
+        if (s.sites().isEmpty()) {
+            TrainingBackend backend = s.backend().open();
+            return List.of(new TrainingSite(backend.inventory().site(), backend, backend.inventory(), Path.of("/"),
+                    java.util.Optional.empty(), s.workDir().resolve("jobs")));
+        }
+        List<TrainingSite> sites = new ArrayList<>();
+        for (SitesFile.Site site : s.sites().get().sites()) {
+            TrainingBackend backend = site.backend().open();
+            sites.add(new TrainingSite(site.name(), backend, backend.inventory(), site.root(), site.transferEndpoint(),
+                    s.workDir().resolve("sites").resolve(site.name()).resolve("jobs")));
+        }
+        return sites;
+    }
+
+    /**
+     * With {@code --transfer-url} (or {@code CONTINUUM_TRANSFER_URL}): checkpoints go between sites through that
+     * transfer provider, signed as {@code CONTINUUM_TRANSFER_CLIENT_ID}/{@code _SECRET} (scope actions:transfer).
+     */
+    private static CheckpointCarrier carrier(Settings s, ActionProviderClient client) {
+        if (s.transferUrl() == null || s.transferUrl().isBlank()) {
+            return CheckpointCarrier.NONE;
+        }
+        Supplier<String> token = ServiceAccountToken.forTransfer(System.getenv()).<Supplier<String>>map(t -> t::current)
+                .orElse(() -> null);
+        return new TransferCarrier(client, s.transferUrl(), token, Duration.ofSeconds(30));
     }
 
     /**
@@ -112,18 +159,22 @@ public final class TrainingProviderMain {
     static Settings parse(String[] args) {
         Set<String> options = new java.util.HashSet<>(Set.of("--port", "--host", "--base-path", "--work-dir",
                 "--allowed-roots", "--policy", "--grace-seconds", "--admin-role", "--state-dir", "--planner",
-                "--planner-report-seconds"));
+                "--planner-report-seconds", "--sites", "--transfer-url"));
         options.addAll(BackendChoice.OPTIONS);
         Arguments a = Arguments.parse(args, options, Set.of());
         if (a == null) {
             return null;
         }
         Path work = a.path("--work-dir").orElseThrow(() -> new IllegalArgumentException("--work-dir is required"));
+        java.util.Optional<SitesFile> sites = a.path("--sites").map(SitesFile::read);
+        // with sites, locations are below the home site's directory unless other roots are named
+        String roots = a.text("--allowed-roots", sites.map(f -> f.sites().getFirst().root().toString())
+                .orElse(work.resolve("data").toString()));
         return new Settings(a.port("--port", 8096), a.text("--host", "0.0.0.0"),
-                a.basePath("--base-path", "/providers/training"), work,
-                a.text("--allowed-roots", work.resolve("data").toString()), BackendChoice.parse(a),
+                a.basePath("--base-path", "/providers/training"), work, roots, BackendChoice.parse(a),
                 a.text("--policy", "priority"), a.number("--grace-seconds", 30, 0, 3600),
                 a.text("--admin-role", "continuum-admin"), a.path("--state-dir").orElse(work.resolve("actions")),
-                a.text("--planner").orElse(System.getenv("CONTINUUM_PLANNER_URL")), a.number("--planner-report-seconds", 30, 1, 86_400));
+                a.text("--planner").orElse(System.getenv("CONTINUUM_PLANNER_URL")), a.number("--planner-report-seconds", 30, 1, 86_400),
+                sites, a.text("--transfer-url").orElse(System.getenv("CONTINUUM_TRANSFER_URL")));
     }
 }

@@ -16,7 +16,7 @@ class TrainingProviderMainTest {
     @Test
     void theLocalBackendIsTheDefault() {
         TrainingProviderMain.Settings s = TrainingProviderMain.parse(new String[] {"--work-dir", "/w", "--gpu-slots", "3"});
-        assertThat(s.backend()).isEqualTo(new BackendChoice.Local(3));
+        assertThat(s.backend()).isEqualTo(new BackendChoice.Local(3, "local"));
     }
 
     @Test
@@ -58,5 +58,45 @@ class TrainingProviderMainTest {
                 .hasMessageContaining("--kube-queues is required");
         assertThatThrownBy(() -> TrainingProviderMain.parse(new String[] {"--work-dir", "/w", "--backend", "kubernetes",
                 "--kube-queues", "q", "--kube-admission", "maybe"})).hasMessageContaining("--kube-admission must be kueue or backend");
+    }
+
+    @Test
+    void aSitesFileGivesEachSiteItsBackendDirectoryAndEndpointAndTheHomeSiteBoundsTheLocations(
+            @org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path file = java.nio.file.Files.writeString(dir.resolve("sites.json"), """
+                {"sites": [
+                  {"name": "dc-a", "root": "/srv/a", "transfer_endpoint": "ep-a", "backend": "local", "gpu_slots": 3},
+                  {"name": "dc-b", "root": "/srv/b", "transfer_endpoint": "ep-b", "backend": "slurm",
+                   "slurm_url": "http://head:6820", "slurm_token_file": "/etc/jwt", "slurm_user": "train",
+                   "partitions": ["gpu-a", "gpu-b"]}]}""");
+        TrainingProviderMain.Settings s = TrainingProviderMain.parse(new String[] {"--work-dir", "/w", "--sites",
+                file.toString(), "--transfer-url", "http://dc:8093/providers/transfer/transfer"});
+        List<SitesFile.Site> sites = s.sites().orElseThrow().sites();
+        assertThat(sites.get(0)).isEqualTo(new SitesFile.Site("dc-a", Path.of("/srv/a"), Optional.of("ep-a"),
+                new BackendChoice.Local(3, "dc-a")));
+        BackendChoice.Slurm slurm = (BackendChoice.Slurm) sites.get(1).backend();
+        assertThat(slurm.settings().site()).isEqualTo("dc-b");
+        assertThat(slurm.partitions()).containsExactly("gpu-a", "gpu-b");
+        assertThat(s.allowedRoots()).isEqualTo("/srv/a");
+        assertThat(s.transferUrl()).isEqualTo("http://dc:8093/providers/transfer/transfer");
+    }
+
+    @Test
+    void aBadSitesFileNamesTheSiteAndTheField(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        assertThatThrownBy(() -> sites(dir, "{\"sites\": []}")).hasMessageContaining("\"sites\" must be a non-empty array");
+        assertThatThrownBy(() -> sites(dir, "{\"sites\": [{\"name\": \"a/b\", \"root\": \"/x\"}]}"))
+                .hasMessageContaining("sites[0].name");
+        assertThatThrownBy(() -> sites(dir, "{\"sites\": [{\"name\": \"a\", \"root\": \"rel\"}]}"))
+                .hasMessageContaining("site a needs \"root\", an absolute directory");
+        assertThatThrownBy(() -> sites(dir, "{\"sites\": [{\"name\": \"a\", \"root\": \"/x\"},"
+                + " {\"name\": \"b\", \"root\": \"/x/y\"}]}")).hasMessageContaining("roots of sites a and b overlap");
+        assertThatThrownBy(() -> sites(dir, "{\"sites\": [{\"name\": \"a\", \"root\": \"/x\", \"backend\": \"slurm\"}]}"))
+                .hasMessageContaining("site a: --slurm-url is required");
+        assertThatThrownBy(() -> sites(dir, "{\"sites\": [{\"name\": \"a\", \"root\": \"/x\", \"gpu_count\": 2}]}"))
+                .hasMessageContaining("site a: unknown option --gpu-count");
+    }
+
+    private static SitesFile sites(Path dir, String json) throws Exception {
+        return SitesFile.read(java.nio.file.Files.writeString(dir.resolve("s.json"), json));
     }
 }

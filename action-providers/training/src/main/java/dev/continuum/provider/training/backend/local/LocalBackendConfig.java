@@ -30,6 +30,11 @@ public record LocalBackendConfig(String site, String partition, List<String> gpu
                 memoryMb);
     }
 
+    /** The same machine reported as site {@code name} (a provider running several local sites names each). */
+    public LocalBackendConfig withSite(String name) {
+        return new LocalBackendConfig(name, partition, gpuSlots, gpuModel, cpus, memoryMb);
+    }
+
     public LocalBackendConfig withSlots(int slots) {
         return new LocalBackendConfig(site, partition, IntStream.range(0, slots).mapToObj(Integer::toString).toList(),
                 gpuModel, cpus, memoryMb);

@@ -1,0 +1,55 @@
+package dev.continuum.provider.training.core;
+
+/**
+ * Carries a checkpoint from one site's transfer endpoint to another's: the transfer provider, called through the
+ * Action Provider API (adapter {@code provider.training.transfer.TransferCarrier}). {@link #start} is idempotent
+ * by {@link Order#requestId()}, so a provider restarted in the middle of a carry finds the same transfer again.
+ */
+public interface CheckpointCarrier {
+
+    /** No transfer provider configured: moves between sites are refused. */
+    CheckpointCarrier NONE = new CheckpointCarrier() {
+        @Override
+        public String start(Order order) throws CarryException {
+            throw new CarryException("no transfer provider is configured (--transfer-url)");
+        }
+
+        @Override
+        public Progress status(String transferAction) throws CarryException {
+            throw new CarryException("no transfer provider is configured (--transfer-url)");
+        }
+    };
+
+    /** Starts the transfer; returns the transfer action's id. Throws when the transfer provider refused or is away. */
+    String start(Order order) throws CarryException;
+
+    /** The transfer's state; throws when the transfer provider cannot be asked now (asked again at the next poll). */
+    Progress status(String transferAction) throws CarryException;
+
+    default boolean configured() {
+        return this != NONE;
+    }
+
+    /** Copy {@code sourcePath} of endpoint {@code sourceEndpoint} to {@code destinationPath} of the other, verified. */
+    record Order(String requestId, String sourceEndpoint, String sourcePath, String destinationEndpoint,
+                 String destinationPath, boolean recursive, String label) {
+    }
+
+    /** Where a transfer stands. */
+    sealed interface Progress {
+        record Active(long bytes) implements Progress {
+        }
+
+        record Succeeded(long bytes, String checksumAlgorithm) implements Progress {
+        }
+
+        record Failed(String reason) implements Progress {
+        }
+    }
+
+    final class CarryException extends Exception {
+        public CarryException(String message) {
+            super(message);
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package dev.continuum.provider.training.transfer;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.continuum.provider.api.ActionRequest;
+import dev.continuum.provider.api.ActionStatus;
+import dev.continuum.provider.client.ActionProviderClient;
+import dev.continuum.provider.client.CallContext;
+import dev.continuum.provider.training.core.CheckpointCarrier;
+import java.time.Duration;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * Carries checkpoints with the transfer provider (docs/transfer.md), called as the engine calls it: the Action
+ * Provider API through the SDK's {@link ActionProviderClient}, {@code Authorization: Bearer} with a token from
+ * {@code token} (the service account {@code continuum-checkpoint-carrier}, scope {@code actions:transfer}; null
+ * sends none, for a provider without sign-in). Every transfer verifies each chunk's checksum at the destination
+ * ({@code verify_checksum}); the scheduler compares the whole checkpoint's SHA-256 on top. Blocking: called on the
+ * training scheduler's own thread.
+ */
+public final class TransferCarrier implements CheckpointCarrier {
+    private final ActionProviderClient client;
+    private final String transferUrl;
+    private final Supplier<String> token;
+    private final Duration timeout;
+
+    /** {@code transferUrl}: the transfer action's URL, e.g. {@code http://dc:8093/providers/transfer/transfer}. */
+    public TransferCarrier(ActionProviderClient client, String transferUrl, Supplier<String> token, Duration timeout) {
+        this.client = client;
+        this.transferUrl = transferUrl;
+        this.token = token;
+        this.timeout = timeout;
+    }
+
+    @Override
+    public String start(Order order) throws CarryException {
+        ObjectNode body = JsonNodeFactory.instance.objectNode()
+                .put("source_endpoint_id", order.sourceEndpoint())
+                .put("destination_endpoint_id", order.destinationEndpoint())
+                .put("verify_checksum", true)
+                .put("label", order.label());
+        body.putArray("transfer_items").addObject().put("source_path", order.sourcePath())
+                .put("destination_path", order.destinationPath()).put("recursive", order.recursive());
+        return await(client.run(transferUrl, ActionRequest.of(order.requestId(), body).withLabel(label(order)),
+                context())).actionId();
+    }
+
+    @Override
+    public Progress status(String transferAction) throws CarryException {
+        ActionStatus s = await(client.status(transferUrl, transferAction, context()));
+        JsonNode d = s.details();
+        long bytes = d.path("bytes_transferred").asLong(0);
+        return switch (s.status()) {
+            case SUCCEEDED -> new Progress.Succeeded(bytes, d.path("checksum_algorithm").asText(""));
+            case FAILED -> new Progress.Failed(d.path("code").asText("Failed") + ": "
+                    + d.path("description").asText(s.displayStatus() == null ? "" : s.displayStatus()));
+            case ACTIVE, INACTIVE -> new Progress.Active(bytes);
+        };
+    }
+
+    private static String label(Order order) {
+        // Globus labels are short: the endpoints say the rest
+        return order.label().length() <= 128 ? order.label() : order.label().substring(0, 128);
+    }
+
+    private CallContext context() throws CarryException {
+        String bearer;
+        try {
+            bearer = token.get();
+        } catch (RuntimeException e) {
+            throw new CarryException("no token for the transfer provider: " + e.getMessage());
+        }
+        return bearer == null ? CallContext.anonymous() : CallContext.bearer(bearer);
+    }
+
+    private <T> T await(CompletionStage<T> call) throws CarryException {
+        try {
+            return call.toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw new CarryException(String.valueOf(e.getCause() == null ? e : e.getCause().getMessage()));
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new CarryException("the transfer provider at " + transferUrl + " did not answer within " + timeout);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CarryException("interrupted");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "TransferCarrier[" + transferUrl + "]";
+    }
+}
