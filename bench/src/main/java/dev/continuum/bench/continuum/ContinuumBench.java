@@ -16,6 +16,7 @@ import dev.continuum.placement.model.Link;
 import dev.continuum.placement.model.Site;
 import dev.continuum.placement.planner.DataReference;
 import dev.continuum.placement.planner.Inventory;
+import dev.continuum.placement.planner.LatencyEstimate;
 import dev.continuum.placement.planner.Observation;
 import dev.continuum.placement.planner.OnlinePlanner;
 import dev.continuum.placement.planner.PlacementDecision;
@@ -76,6 +77,8 @@ public final class ContinuumBench {
     private static final long[] SHAPE = {1, 3, 48, 192};
     private static final List<String> EDGE = List.of("gw-fast", "gw-slow");
     private static final String DC = "dc-pool";
+    /** Warm-up tasks per site, one at a time; the first 10 only warm the JIT up. */
+    private static final int WARM_UP = 40;
     private static final List<String> POLICIES = List.of("planner", "edge-only", "datacenter-only", "round-robin",
             "least-loaded");
 
@@ -86,8 +89,15 @@ public final class ContinuumBench {
     private record Job(int index, long atMillis, String holder, String file, long bytes) {
     }
 
-    /** One job's outcome. */
-    private record Outcome(String site, long latencyMillis, long predictedMillis) {
+    /**
+     * One job's outcome: where, end to end, the planner's prediction (0 for the other policies) and split, and the
+     * actual split — {@code transfer} getting a moved input ready to send (fetch over the holder's link + parsing),
+     * {@code overhead} the rest of the round trip outside the gateway's queue and compute (the task's MQTT trip,
+     * crossing the site's link with an inline input, decoding, spooling, the result's trip back), {@code queue} the
+     * gateway's wait, {@code compute} reading the input and the ONNX run of its batch of {@code batch} tasks.
+     */
+    private record Outcome(String site, long latencyMillis, long predictedMillis, LatencyEstimate predicted,
+                           long transfer, long overhead, long queue, long compute, int batch) {
     }
 
     private final Path work;
@@ -103,6 +113,21 @@ public final class ContinuumBench {
     private final String edgeCpu;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private final Map<String, AtomicInteger> inFlight = new ConcurrentHashMap<>();
+    /**
+     * One fetcher per holder: its link carries inputs one after another (as the planner and the simulator model a
+     * link), so each fetch's own time measures the link, and the wait behind others is apart from it.
+     */
+    private final Map<String, java.util.concurrent.ExecutorService> fetchers = new ConcurrentHashMap<>();
+
+    /** A moved input, ready to send: its tensor, its size, and what fetching + parsing it took (wait excluded). */
+    private record Fetched(Tensor tensor, long bytes, long millis) {
+    }
+
+    /** What a warm-up task taught: where it ran, where its input was, and the measured terms. */
+    private record Warm(String site, Job job, long computePerTask, long overhead, Fetched fetched) {
+    }
+
+    private final List<Warm> warm = new ArrayList<>();
     private EdgeCloud cloud;
 
     private ContinuumBench(Map<String, String> a) {
@@ -176,9 +201,15 @@ public final class ContinuumBench {
 
         List<Job> stream = jobs();
         long bytes = stream.stream().mapToLong(Job::bytes).sum() / stream.size();
+        // a gateway capped at 0.1 CPU compiles its hot paths slowly (the JIT shares the quota): the whole stream once,
+        // round-robin so every path runs on every site, not counted, so the first policy measured meets warm gateways
+        System.out.println("warm-up pass (the stream under round-robin, not counted):");
+        play("round-robin", stream, topics);
+        Thread.sleep(3000);
         Map<String, Double> compute = warmUp(stream);
         System.out.printf(Locale.ROOT, "%d jobs, Poisson at %.1f/s, input ~%d kB at gw-fast or gw-slow (half each), SLO %d ms; "
-                + "measured service time per task, one at a time (median ms from send to result): %s%n", stream.size(), rate, bytes / 1000, sloMillis, compute);
+                + "measured one at a time, median ms: compute (input + ONNX) %s, overhead (round trip outside queue and compute) %s%n",
+                stream.size(), rate, bytes / 1000, sloMillis, compute, warmOverhead);
 
         Map<String, List<Outcome>> results = new LinkedHashMap<>();
         for (String policy : POLICIES) {
@@ -201,10 +232,19 @@ public final class ContinuumBench {
         System.out.println("emulated ranking by p95: " + String.join(" < ", emulatedRanking));
         Map<String, List<Outcome>> bySite = new java.util.TreeMap<>();
         results.get("planner").forEach(o -> bySite.computeIfAbsent(o.site(), k -> new ArrayList<>()).add(o));
+        System.out.println("  planner per site, medians in ms — predicted transfer (input + learnt overhead) / queue / compute "
+                + "= total; actual transfer (fetch + parse) + overhead / queue / compute (batch input + ONNX), batch size");
         bySite.forEach((site, os) -> System.out.printf(Locale.ROOT,
-                "  planner at %-8s %3d jobs: median predicted %5d ms, actual %5d ms, |error| %.1f %%%n", site, os.size(),
-                median(os.stream().mapToLong(Outcome::predictedMillis).toArray()),
-                median(os.stream().mapToLong(Outcome::latencyMillis).toArray()), 100 * medianError(os)));
+                "  %-8s %3d jobs: predicted %4d / %4d / %4d = %5d; actual %4d + %4d / %4d / %4d = %5d (batch %d); "
+                        + "|error| %.1f %%, signed %+.1f %%%n", site, os.size(),
+                median(os, o -> o.predicted().transferMillis()), median(os, o -> o.predicted().queueMillis()),
+                median(os, o -> o.predicted().computeMillis()), median(os, Outcome::predictedMillis),
+                median(os, Outcome::transfer), median(os, Outcome::overhead), median(os, Outcome::queue),
+                median(os, Outcome::compute), median(os, Outcome::latencyMillis), median(os, o -> o.batch()),
+                100 * medianError(os), 100 * medianSignedError(os)));
+        if (System.getenv("CONTINUUM_BENCH_JOBS_CSV") != null) {
+            writeCsv(Path.of(System.getenv("CONTINUUM_BENCH_JOBS_CSV")), results);
+        }
         long worse = Math.max(p(results.get("edge-only"), 0.95), p(results.get("datacenter-only"), 0.95));
         System.out.printf(Locale.ROOT, "planner p95 vs the worse single-site policy: %.1fx lower (target ≥ 3x)%n",
                 worse / (double) Math.max(1, p(results.get("planner"), 0.95)));
@@ -229,7 +269,7 @@ public final class ContinuumBench {
         List<ContinuumSimulator.SiteSpec> sites = new ArrayList<>();
         for (Gateway g : gateways) {
             sites.add(new ContinuumSimulator.SiteSpec(g.name(), g.name().equals(DC) ? Site.Kind.DATACENTER : Site.Kind.EDGE,
-                    1, "cpu", Map.of(MODEL, compute.getOrDefault(g.name(), 10.0))));
+                    1, "cpu", Map.of(MODEL, compute.getOrDefault(g.name(), 10.0)), warmOverhead.getOrDefault(g.name(), 0L)));
         }
         return new ContinuumSimulator.Topology(sites, links(), Map.of("gw-fast", "gw-fast", "gw-slow", "gw-slow", DC, DC));
     }
@@ -278,24 +318,37 @@ public final class ContinuumBench {
         return out;
     }
 
-    /** 30 tasks per site, one at a time, from its own data (or the first gateway's file, inline, for the pool). */
+    /** Median overhead per site measured by the warm-up (the round trip outside the gateway's queue and compute). */
+    private final Map<String, Long> warmOverhead = new LinkedHashMap<>();
+
+    /**
+     * 30 tasks per site, one at a time, from its own data (or the first gateway's file, inline, for the pool): the
+     * median compute per task (reading the input + the ONNX run, as the gateway reports them) and overhead.
+     */
     private Map<String, Double> warmUp(List<Job> stream) throws Exception {
         Map<String, Double> medians = new LinkedHashMap<>();
         for (Gateway g : gateways) {
             List<Double> ms = new ArrayList<>();
-            for (int i = 0; i < 30; i++) {
+            List<Long> over = new ArrayList<>();
+            for (int i = 0; i < WARM_UP; i++) {
                 Job j = stream.get(i);
-                TaskMessage task = g.name().equals(j.holder())
+                Fetched moved = g.name().equals(j.holder()) ? null : fetch(j).get(60, TimeUnit.SECONDS);
+                TaskMessage task = moved == null
                         ? new TaskMessage("warm-" + g.name() + "-" + i, MODEL, null, "file:" + j.file(), deadline(), null)
-                        : new TaskMessage("warm-" + g.name() + "-" + i, MODEL, tensor(Files.readAllBytes(
-                        work.resolve(j.holder()).resolve("data").resolve(j.file()))), null, deadline(), null);
+                        : new TaskMessage("warm-" + g.name() + "-" + i, MODEL, moved.tensor(), null, deadline(), null);
                 long t = System.currentTimeMillis();
                 ResultMessage r = cloud.dispatcher().send(g.name(), task).get(60, TimeUnit.SECONDS);
-                if (i >= 10) {
-                    ms.add((double) (System.currentTimeMillis() - t) - r.queuedMs());
+                if (i >= 10) { // the first ones warm the JIT up
+                    ms.add(r.inputMs() + r.inferenceMs());
+                    long overhead = Math.round(System.currentTimeMillis() - t - r.queuedMs() - r.inputMs() - r.inferenceMs());
+                    over.add(overhead);
+                    warm.add(new Warm(g.name(), j, Math.max(1, Math.round((r.inputMs() + r.inferenceMs())
+                            / Math.max(1, r.batchSize()))), Math.max(0, overhead), moved));
                 }
             }
             Collections.sort(ms);
+            Collections.sort(over);
+            warmOverhead.put(g.name(), over.get(over.size() / 2));
             medians.put(g.name(), Math.round(ms.get(ms.size() / 2) * 10) / 10.0);
         }
         return medians;
@@ -309,11 +362,15 @@ public final class ContinuumBench {
         ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor();
         AtomicInteger roundRobin = new AtomicInteger();
         String run = policy + "-" + Long.toHexString(System.nanoTime());
+        if (policy.equals("planner")) {
+            seed(planner, run);
+        }
         long start = System.currentTimeMillis() + 500;
         for (Job j : stream) {
             clock.schedule(() -> {
                 long t0 = System.currentTimeMillis();
                 long[] predicted = {0};
+                LatencyEstimate[] split = {LatencyEstimate.NONE};
                 String site = switch (policy) {
                     case "edge-only" -> j.holder();
                     case "datacenter-only" -> DC;
@@ -328,6 +385,7 @@ public final class ContinuumBench {
                                     sloMillis), t0).decision();
                             if (d instanceof PlacementDecision.Placed p) {
                                 predicted[0] = p.chosen().latency().totalMillis();
+                                split[0] = p.chosen().latency();
                                 yield p.chosen().site();
                             }
                             yield j.holder();
@@ -338,15 +396,15 @@ public final class ContinuumBench {
                 String id = run + "-" + j.index();
                 CompletableFuture<TaskMessage> task = site.equals(j.holder())
                         ? CompletableFuture.completedFuture(new TaskMessage(id, MODEL, null, "file:" + j.file(), deadline(), null))
-                        : fetch(j).thenApply(body -> {
+                        : fetch(j).thenApply(f -> {
                             if (policy.equals("planner")) {
-                                double seconds = (System.currentTimeMillis() - t0) / 1000.0;
+                                // fetching over the holder's link and parsing it: what moving the input costs per byte
                                 synchronized (plannerLock) {
                                     planner.observe(new Observation.TransferMeasured(j.holder(), site,
-                                            body.length / Math.max(0.001, seconds), System.currentTimeMillis()));
+                                            f.bytes() * 1000.0 / Math.max(1, f.millis()), System.currentTimeMillis()));
                                 }
                             }
-                            return new TaskMessage(id, MODEL, tensor(body), null, deadline(), null);
+                            return new TaskMessage(id, MODEL, f.tensor(), null, deadline(), null);
                         });
                 long[] sent = {0};
                 task.thenCompose(m -> {
@@ -355,15 +413,21 @@ public final class ContinuumBench {
                 }).whenComplete((r, e) -> {
                     long t1 = System.currentTimeMillis();
                     inFlight.get(site).decrementAndGet();
+                    long transfer = sent[0] - t0;
+                    long queue = e == null ? Math.round(r.queuedMs()) : 0;
+                    long compute = e == null ? Math.round(r.inputMs() + r.inferenceMs()) : 0;
+                    long overhead = Math.max(0, t1 - sent[0] - queue - compute);
+                    int batch = e == null ? Math.max(1, r.batchSize()) : 1;
                     if (e == null && policy.equals("planner")) {
-                        // what the site took for the task once it was sent, less its time in the gateway's queue
-                        // (the planner predicts that part itself): the MQTT hops, reading the input, the ONNX run
-                        long service = Math.max(1, t1 - sent[0] - Math.round(r.queuedMs()));
+                        // as the inference provider reports it: the site's time per task (its batch's input
+                        // reading and ONNX run shared by the batch) and the round trip beyond queue and compute
                         synchronized (plannerLock) {
-                            planner.observe(new Observation.JobCompleted(id, site, MODEL, service, t1));
+                            planner.observe(new Observation.JobCompleted(id, site, MODEL,
+                                    Math.max(1, Math.round((r.inputMs() + r.inferenceMs()) / batch)), t1, overhead));
                         }
                     }
-                    outcomes.add(new Outcome(e == null ? site : site + " (failed)", t1 - t0, predicted[0]));
+                    outcomes.add(new Outcome(e == null ? site : site + " (failed)", t1 - t0, predicted[0], split[0],
+                            transfer, overhead, queue, compute, batch));
                     done.countDown();
                 });
             }, Math.max(0, start + j.atMillis() - System.currentTimeMillis()), TimeUnit.MILLISECONDS);
@@ -375,6 +439,25 @@ public final class ContinuumBench {
         System.out.printf(Locale.ROOT, "  %s: p50 %d ms, p95 %d ms (load average %s)%n", policy, p(outcomes, 0.5),
                 p(outcomes, 0.95), load());
         return new ArrayList<>(outcomes);
+    }
+
+    /**
+     * A planner in service has history: it is told the warm-up's tasks as if it had placed them (pinned to their
+     * site), with their compute, overhead and measured transfers, before the stream starts.
+     */
+    private void seed(OnlinePlanner planner, String run) {
+        long now = System.currentTimeMillis() - 60_000;
+        for (Warm w : warm) {
+            String id = run + "-warm-" + (now++);
+            planner.update(inventory(), now);
+            planner.place(PlacementRequest.inference(id, MODEL, Demand.wholeGpus(0), List.of(new DataReference(
+                    w.job().holder(), "/" + w.job().file(), w.job().bytes())), sloMillis).withGpuMemoryAndSite(0, w.site()), now);
+            if (w.fetched() != null) {
+                planner.observe(new Observation.TransferMeasured(w.job().holder(), w.site(),
+                        w.fetched().bytes() * 1000.0 / Math.max(1, w.fetched().millis()), now));
+            }
+            planner.observe(new Observation.JobCompleted(id, w.site(), MODEL, w.computePerTask(), now, w.overhead()));
+        }
     }
 
     /** The planner's view: each gateway from its heartbeat, with the tasks this driver has in flight there. */
@@ -390,10 +473,24 @@ public final class ContinuumBench {
         return new Inventory(clusters, links(), Map.of("gw-fast", "gw-fast", "gw-slow", "gw-slow", DC, DC), status);
     }
 
-    private CompletableFuture<byte[]> fetch(Job j) {
+    /** Fetches the input over its holder's link (after the inputs before it on that link) and parses it. */
+    private CompletableFuture<Fetched> fetch(Job j) {
         Gateway holder = gateways.stream().filter(g -> g.name().equals(j.holder())).findFirst().orElseThrow();
-        return http.sendAsync(HttpRequest.newBuilder(URI.create("http://" + holder.dataHost() + ":8000/" + j.file())).build(),
-                HttpResponse.BodyHandlers.ofByteArray()).thenApply(HttpResponse::body);
+        java.util.concurrent.ExecutorService link = fetchers.computeIfAbsent(holder.name(),
+                h -> Executors.newSingleThreadExecutor());
+        return CompletableFuture.supplyAsync(() -> {
+            long t = System.currentTimeMillis();
+            try {
+                byte[] body = http.send(HttpRequest.newBuilder(URI.create("http://" + holder.dataHost() + ":8000/"
+                        + j.file())).build(), HttpResponse.BodyHandlers.ofByteArray()).body();
+                return new Fetched(tensor(body), body.length, System.currentTimeMillis() - t);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }, link);
     }
 
     private static Tensor tensor(byte[] document) {
@@ -416,6 +513,28 @@ public final class ContinuumBench {
     private static long p(List<Outcome> o, double q) {
         long[] l = o.stream().mapToLong(Outcome::latencyMillis).sorted().toArray();
         return l.length == 0 ? 0 : l[(int) Math.min(l.length - 1, Math.ceil(q * l.length) - 1)];
+    }
+
+    private static long median(List<Outcome> o, java.util.function.ToLongFunction<Outcome> f) {
+        return median(o.stream().mapToLong(f).toArray());
+    }
+
+    private static double medianSignedError(List<Outcome> o) {
+        double[] e = o.stream().filter(x -> x.predictedMillis() > 0).mapToDouble(x ->
+                (x.predictedMillis() - x.latencyMillis()) / (double) Math.max(1, x.latencyMillis())).sorted().toArray();
+        return e.length == 0 ? Double.NaN : e[e.length / 2];
+    }
+
+    /** Every job of every policy, one line each, for a closer look (CONTINUUM_BENCH_JOBS_CSV=file). */
+    private static void writeCsv(Path file, Map<String, List<Outcome>> results) throws IOException {
+        List<String> lines = new ArrayList<>();
+        lines.add("policy,site,latency,predicted,p_transfer,p_queue,p_compute,transfer,overhead,queue,compute,batch");
+        results.forEach((policy, os) -> os.forEach(o -> lines.add(String.join(",", policy, o.site(),
+                String.valueOf(o.latencyMillis()), String.valueOf(o.predictedMillis()),
+                String.valueOf(o.predicted().transferMillis()), String.valueOf(o.predicted().queueMillis()),
+                String.valueOf(o.predicted().computeMillis()), String.valueOf(o.transfer()), String.valueOf(o.overhead()),
+                String.valueOf(o.queue()), String.valueOf(o.compute()), String.valueOf(o.batch())))));
+        Files.write(file, lines);
     }
 
     private static long median(long[] v) {
@@ -445,6 +564,7 @@ public final class ContinuumBench {
     }
 
     private void stop() {
+        fetchers.values().forEach(java.util.concurrent.ExecutorService::shutdownNow);
         for (Process p : children) {
             p.destroy();
         }

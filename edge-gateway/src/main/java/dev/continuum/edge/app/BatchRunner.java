@@ -9,6 +9,7 @@ import dev.continuum.edge.protocol.Tensor;
 import dev.continuum.edge.store.TaskSpool;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -106,6 +107,7 @@ final class BatchRunner {
     /** Runs the tasks at the head of the spool that make one batch, or fails the first one if it cannot run. */
     void runNextBatch() {
         long start = System.nanoTime();
+        Instant taken = clock.instant();
         List<TaskSpool.Spooled> batch = new ArrayList<>();
         List<Tensor> batchInputs = new ArrayList<>();
         for (TaskSpool.Spooled s : spool.head(maxBatch)) {
@@ -135,12 +137,13 @@ final class BatchRunner {
             batchInputs.add(input);
         }
         if (!batch.isEmpty()) {
-            run(batch, batchInputs, start);
+            run(batch, batchInputs, start, taken);
         }
     }
 
-    private void run(List<TaskSpool.Spooled> batch, List<Tensor> batchInputs, long start) {
+    private void run(List<TaskSpool.Spooled> batch, List<Tensor> batchInputs, long start, Instant taken) {
         long resolved = System.nanoTime();
+        double inputMs = (resolved - start) / 1e6;
         for (TaskSpool.Spooled s : batch) {
             timings.started(s.task().taskId(), start);
         }
@@ -167,11 +170,12 @@ final class BatchRunner {
         }
         for (int i = 0; i < batch.size(); i++) {
             TaskSpool.Spooled s = batch.get(i);
-            double queuedMs = Duration.between(s.receivedAt(), clock.instant()).toNanos() / 1e6;
+            // waiting only: until the worker took its batch (reading inputs and the run are inputMs and inferenceMs)
+            double queuedMs = Math.max(0, Duration.between(s.receivedAt(), taken).toNanos() / 1e6);
             outbox.finish(switch (outcomes.get(i)) {
                 case BatchInference.Output o -> new ResultMessage(s.task().taskId(), deviceId, null,
                         ResultMessage.SUCCEEDED, sameFormAsInput(s.task(), o.tensor()), null, digest, o.batchSize(),
-                        queuedMs, o.inferenceMs());
+                        queuedMs, o.inferenceMs(), inputMs);
                 case BatchInference.Failure f -> ResultMessage.failed(s.task().taskId(), deviceId, f.error());
             });
         }

@@ -119,4 +119,50 @@ class BatchRunnerTest {
         assertThat(uplink.results.get(1).error()).startsWith("bad input:").contains("names no file");
         assertThat(runner.tasksRun()).isEqualTo(2);
     }
+
+    /** A clock the test moves. */
+    private static final class StepClock extends Clock {
+        private Instant now = Instant.parse("2026-11-27T12:00:00Z");
+
+        @Override
+        public java.time.ZoneId getZone() {
+            return java.time.ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+    }
+
+    @Test
+    void shouldReportTheWaitBeforeTheWorkerTookTheTaskApartFromReadingItsInputAndRunningIt() throws Exception {
+        StepClock clock = new StepClock();
+        GatewayConfig config = GatewayConfig.of("gw-2", "127.0.0.1", 1883, state.resolve("gw-2"), "bootstrap");
+        java.nio.file.Files.createDirectories(config.dataDir().resolve("frames"));
+        java.nio.file.Files.write(config.dataDir().resolve("frames/f-1.json"), dev.continuum.edge.protocol.Wire.encode(
+                Tensor.of(TestModels.CLS_SHAPE, TestModels.image(1, 1))));
+        TaskSpool waiting = TaskSpool.open(state.resolve("gw-2-spool"), TaskSpool.Limits.defaults().withFsync(false), clock);
+        TaskTimings timings = new TaskTimings(new StageTimes());
+        ResultOutbox outbox = new ResultOutbox(config.durability(), waiting, uplink, () -> "c", new TaskAcks(waiting),
+                timings, Runnable::run);
+        BatchRunner worker = new BatchRunner(config, waiting, models, new TaskInputs(config.dataDir()), outbox, uplink,
+                timings, clock);
+        waiting.admit(new TaskMessage("f-1", "ocr-cls", null, "file:frames/f-1.json", "2026-11-27T13:00:00Z", null));
+
+        clock.now = clock.now.plusMillis(2_500); // the task waits 2.5 s before the worker takes it
+        worker.runNextBatch();
+
+        ResultMessage r = uplink.results.getFirst();
+        assertThat(r.succeeded()).isTrue();
+        // the wait alone: before, the input's reading and the model's run counted as queued too
+        assertThat(r.queuedMs()).isEqualTo(2_500.0);
+        assertThat(r.inputMs()).isPositive();
+        assertThat(r.inferenceMs()).isPositive();
+    }
 }

@@ -19,6 +19,9 @@ final class CostModel {
     private final PairMap<Estimate> computeByDevice = new PairMap<>();
     private final PairMap<Estimate> computeByGpuModel = new PairMap<>();
     private final PairMap<Estimate> bandwidth = new PairMap<>();
+    /** Per site, and whether the job's input was moved there ("moved") or already there ("local"). */
+    private final PairMap<Estimate> overhead = new PairMap<>();
+    private static final Estimate NO_OVERHEAD = new Estimate(0, 0, "none measured");
 
     CostModel(PlannerConfig config) {
         this.config = config;
@@ -43,6 +46,30 @@ final class CostModel {
         computeByGpuModel.put(model, gpuModel, learn(computeOnGpuModel(model, gpuModel), millis,
                 gpuModel + " GPUs"));
         computeByDevice.put(model, device, learn(deviceBefore, millis, device));
+    }
+
+    /**
+     * What a job takes at {@code site} beyond moving its input, the queue and the compute: sending the task and its
+     * result back (the broker's hops, an inline input crossing the site's own link), decoding, spooling — learnt
+     * apart for jobs whose input was moved there and jobs whose input was already there, as the two differ by the
+     * input riding inside the task. 0 until measured.
+     */
+    Estimate overhead(String site, boolean inputMoved) {
+        Estimate e = overhead.get(site, inputMoved ? "moved" : "local");
+        return e != null ? e : NO_OVERHEAD;
+    }
+
+    void observeOverhead(String site, boolean inputMoved, double millis) {
+        String key = inputMoved ? "moved" : "local";
+        Estimate before = overhead.get(site, key);
+        // no prior: the first sample is the estimate, then the running mean, then the EWMA
+        overhead.put(site, key, before == null ? new Estimate(millis, 1, site) : learnFromSamples(before, millis, site));
+    }
+
+    private Estimate learnFromSamples(Estimate before, double sample, String basis) {
+        int n = before.samples() + 1;
+        double rate = Math.max(config.minLearningRate(), 1.0 / n);
+        return new Estimate(before.value() + rate * (sample - before.value()), n, basis);
     }
 
     /** Learnt bytes/s from one site to another (either direction), or null when nothing was measured. */

@@ -24,7 +24,7 @@ final class InferencePlacer {
 
     /** A site that can run the job: its prediction and, if set, the soft reason that rules it out. */
     private record Option(Cluster cluster, int queued, int workers, CostModel.Estimate compute,
-                          LatencyEstimate latency, String ruledOut) {
+                          CostModel.Estimate overhead, boolean inputMoved, LatencyEstimate latency, String ruledOut) {
         String site() {
             return cluster.site().name();
         }
@@ -40,19 +40,24 @@ final class InferencePlacer {
     private final PairMap<Link> links = new PairMap<>();
     /**
      * Until when (epoch ms) each link (from site, to site) is busy with the inputs of jobs this planner sent over it:
-     * a link carries them one after another, so a job behind them waits. Kept from the planner's own decisions, so
-     * a replay rebuilds it; forgotten once the time has passed.
+     * a link carries them one after another, so a job behind them waits. An edge site has one uplink, so the inputs
+     * leaving it queue behind each other whatever their destination ({@link #EDGE_UPLINK}); a datacenter's links are
+     * apart. Kept from the planner's own decisions, so a replay rebuilds it; forgotten once the time has passed.
      */
     private final PairMap<Long> linkBusyUntil = new PairMap<>();
+    /** The destination key under which every input leaving an edge site queues. */
+    static final String EDGE_UPLINK = "";
+    private InventoryIndex index = InventoryIndex.of(Inventory.empty());
 
     InferencePlacer(PlannerConfig config, CostModel costs) {
         this.config = config;
         this.costs = costs;
     }
 
-    void update(Inventory newInventory) {
+    void update(Inventory newInventory, InventoryIndex newIndex) {
         boolean sameLinks = newInventory.links().equals(inventory.links());
         inventory = newInventory;
+        index = newIndex;
         if (sameLinks) {
             return; // a heartbeat: the links did not change, and rebuilding 400 entries was half its cost
         }
@@ -114,14 +119,20 @@ final class InferencePlacer {
             double bytesPerSecond = bytesPerSecond(from, site);
             if (bytesPerSecond > 0) {
                 long start = Math.max(now, busyUntil(from, site));
-                linkBusyUntil.put(from, site, start + Math.round(d.sizeBytes() * 1000.0 / bytesPerSecond));
+                linkBusyUntil.put(from, queueKey(from, site), start + Math.round(d.sizeBytes() * 1000.0 / bytesPerSecond));
             }
         }
     }
 
     private long busyUntil(String from, String to) {
-        Long until = linkBusyUntil.get(from, to);
+        Long until = linkBusyUntil.get(from, queueKey(from, to));
         return until == null ? 0 : until;
+    }
+
+    /** Inputs leaving an edge site share its uplink; a datacenter's links to different sites are apart. */
+    private String queueKey(String from, String to) {
+        Cluster c = index.cluster(from);
+        return c != null && c.site().kind() == dev.continuum.placement.model.Site.Kind.EDGE ? EDGE_UPLINK : to;
     }
 
     /** The learnt bandwidth between two sites, else the configured link's, else 0 (no way to move data). */
@@ -224,7 +235,11 @@ final class InferencePlacer {
         CostModel.Estimate compute = costs.compute(request.model(), c.site().name(), OnlinePlanner.gpuModelOf(c));
         int queued = status.queuedTasks() + pending;
         long queueMs = Math.max(0, Math.round(queueWait(queued, workers, compute.value())) - t.millis());
-        LatencyEstimate latency = new LatencyEstimate(t.millis(), queueMs, Math.round(compute.value()));
+        boolean moved = inputMoved(request, c.site().name());
+        CostModel.Estimate overhead = costs.overhead(c.site().name(), moved);
+        // the site's learnt overhead (the task's trip there, its result's back) travels with the transfer term
+        LatencyEstimate latency = new LatencyEstimate(t.millis() + Math.round(overhead.value()), queueMs,
+                Math.round(compute.value()));
         String ruledOut = null;
         int limit = config.maxQueuePerGpu() * Math.max(1, gpus);
         if (queued >= limit) {
@@ -233,7 +248,17 @@ final class InferencePlacer {
             ruledOut = "predicted " + Words.millis(latency.totalMillis()) + " exceeds the "
                     + Words.millis(request.latencySloMillis()) + " SLO";
         }
-        return new Option(c, queued, workers, compute, latency, ruledOut);
+        return new Option(c, queued, workers, compute, overhead, moved, latency, ruledOut);
+    }
+
+    /** Whether any of the job's inputs lies at another site than {@code site}. */
+    boolean inputMoved(PlacementRequest request, String site) {
+        for (DataReference d : request.data()) {
+            if (!site.equals(inventory.siteByEndpoint().get(d.endpointId()))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -252,6 +277,11 @@ final class InferencePlacer {
         LatencyEstimate l = o.latency();
         List<String> transferWords = new ArrayList<>();
         transfer(request, o.site(), now, transferWords, List.of());
+        if (o.overhead().samples() > 0) {
+            transferWords.add(Words.millis(o.overhead().value()) + " task and result round trip (learnt from "
+                    + Words.plural(o.overhead().samples(), "job") + " at " + o.site() + " with "
+                    + (o.inputMoved() ? "the input moved there" : "the input already there") + ")");
+        }
         String explanation = Words.millis(l.totalMillis()) + " = transfer " + Words.millis(l.transferMillis())
                 + " (" + String.join(", ", transferWords) + ") + queue " + Words.millis(l.queueMillis()) + " ("
                 + queueInWords(o, l) + ") + compute " + Words.millis(l.computeMillis()) + " ("

@@ -5,15 +5,30 @@ public sealed interface Observation {
     long atMillis();
 
     /**
-     * A job finished on {@code site}. For inference, {@code computeMillis} (model run time, queue and transfer
-     * excluded) teaches the per-model, per-device cost; for training it frees the job's GPUs.
+     * A job finished on {@code site}. For inference, {@code computeMillis} (the site's time per task: reading its
+     * input and running the model, a batch's time shared by its tasks; queue and transfer excluded) teaches the
+     * per-model, per-device cost, and {@code overheadMillis} — what the job took beyond moving its input, the site's
+     * queue and its compute: the task's trip to the site and its result's back, decoding, spooling; {@link
+     * #NOT_MEASURED} if the caller cannot tell — teaches the site's fixed overhead. For training it frees the job's
+     * GPUs.
      */
-    record JobCompleted(String requestId, String site, String model, long computeMillis, long atMillis)
-            implements Observation {
+    record JobCompleted(String requestId, String site, String model, long computeMillis, long atMillis,
+                        long overheadMillis) implements Observation {
+        /** {@code overheadMillis} when the caller did not measure it. */
+        public static final long NOT_MEASURED = -1;
+
         public JobCompleted {
             if (computeMillis < 0) {
                 throw new IllegalArgumentException("computeMillis: must not be negative");
             }
+            if (overheadMillis < NOT_MEASURED) {
+                throw new IllegalArgumentException("overheadMillis: must not be negative (or -1: not measured)");
+            }
+        }
+
+        /** Compute time only: the overhead was not measured. */
+        public JobCompleted(String requestId, String site, String model, long computeMillis, long atMillis) {
+            this(requestId, site, model, computeMillis, atMillis, NOT_MEASURED);
         }
     }
 

@@ -66,7 +66,7 @@ public final class OnlinePlanner implements Planner {
         inventory = next;
         index = nextIndex;
         awaitedAfterRestore.removeIf(site -> nextIndex.cluster(site) != null);
-        inference.update(next);
+        inference.update(next, nextIndex);
         List<PlacementDecision> out = updateTraining(next, nowMillis / 1000.0);
         out.addAll(replaceStranded(next, nowMillis));
         return out;
@@ -291,12 +291,16 @@ public final class OnlinePlanner implements Planner {
         }
         pending.computeIfPresent(c.site(), (site, n) -> n > 1 ? n - 1 : null);
         LinkedHashMap<String, PlacementRequest> there = inFlight.get(c.site());
-        if (there != null && there.remove(c.requestId()) != null && there.isEmpty()) {
+        PlacementRequest request = there == null ? null : there.remove(c.requestId());
+        if (there != null && request != null && there.isEmpty()) {
             inFlight.remove(c.site());
         }
         Cluster cluster = index.cluster(c.site());
         if (cluster != null) {
             costs.observeCompute(c.model(), c.site(), gpuModelOf(cluster), c.computeMillis());
+            if (c.overheadMillis() != Observation.JobCompleted.NOT_MEASURED && request != null) {
+                costs.observeOverhead(c.site(), inference.inputMoved(request, c.site()), c.overheadMillis());
+            }
         }
         return List.of();
     }

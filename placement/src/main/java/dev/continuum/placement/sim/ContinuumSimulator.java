@@ -32,8 +32,18 @@ import java.util.Set;
  */
 public final class ContinuumSimulator {
 
-    /** A site: {@code workers} GPUs each running one task at a time; true compute time per model in ms. */
-    public record SiteSpec(String name, Site.Kind kind, int workers, String gpuModel, Map<String, Double> computeMillis) {}
+    /**
+     * A site: {@code workers} GPUs each running one task at a time; true compute time per model in ms; and its
+     * fixed overhead per job in ms (the task's trip to the site and its result's back: broker hops, decoding), which
+     * a job spends on its way to the site's queue.
+     */
+    public record SiteSpec(String name, Site.Kind kind, int workers, String gpuModel, Map<String, Double> computeMillis,
+                           long overheadMillis) {
+        /** No overhead: a job reaches the queue when its input does. */
+        public SiteSpec(String name, Site.Kind kind, int workers, String gpuModel, Map<String, Double> computeMillis) {
+            this(name, kind, workers, gpuModel, computeMillis, 0);
+        }
+    }
 
     /** A job: at {@code atMillis}, run {@code model} on {@code bytes} held at {@code endpoint}, within {@code sloMillis}. */
     public record Arrival(String id, long atMillis, String model, String endpoint, long bytes, long sloMillis) {}
@@ -128,7 +138,7 @@ public final class ContinuumSimulator {
                 handleUntil(a.atMillis());
                 long[] predicted = {0};
                 SiteState site = sites.get(choose(a, predicted));
-                long ready = a.atMillis() + transferMillis(a, site.spec.name(), a.atMillis());
+                long ready = a.atMillis() + transferMillis(a, site.spec.name(), a.atMillis()) + site.spec.overheadMillis();
                 Task task = new Task(a, site, predicted[0], Math.round(site.spec.computeMillis().getOrDefault(a.model(), 1000.0)));
                 site.inTransit++;
                 events.add(new Event(ready, seq++, task, true));
@@ -174,7 +184,9 @@ public final class ContinuumSimulator {
             Link l = topology.links().stream().filter(k -> k.from().equals(from) && k.to().equals(to)
                     || k.from().equals(to) && k.to().equals(from)).findFirst()
                     .orElseThrow(() -> new IllegalArgumentException("no link " + from + " - " + to));
-            String key = from.compareTo(to) < 0 ? from + "|" + to : to + "|" + from;
+            // as the planner models it: an edge site has one uplink for every input leaving it
+            boolean edge = topology.sites().stream().anyMatch(x -> x.name().equals(from) && x.kind() == Site.Kind.EDGE);
+            String key = edge ? from + "|uplink" : from.compareTo(to) < 0 ? from + "|" + to : to + "|" + from;
             long start = Math.max(now, linkFreeAt.getOrDefault(key, 0L));
             long busy = Math.round(a.bytes() * 8 / (l.bandwidthGbps() * 1e9) * 1000);
             linkFreeAt.put(key, start + busy);
@@ -202,8 +214,9 @@ public final class ContinuumSimulator {
             outcomes.add(new Outcome(a.id(), task.site().spec.name(), latency, task.predicted(),
                     a.sloMillis() == 0 || latency <= a.sloMillis()));
             if (planner != null) {
+                // as the service is told: the compute, and the overhead beyond the input's transfer, queue and compute
                 planner.observe(new Observation.JobCompleted(a.id(), task.site().spec.name(), a.model(),
-                        task.computeMillis(), t));
+                        task.computeMillis(), t, task.site().spec.overheadMillis()));
             }
         }
 

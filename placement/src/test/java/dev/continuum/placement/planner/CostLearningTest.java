@@ -62,4 +62,24 @@ class CostLearningTest {
         assertThat(p.chosen().site()).isEqualTo("gw-1");
         assertThat(p.alternatives().getFirst().explanation()).contains("measured");
     }
+
+    @Test
+    void shouldMoveTheJobWhenASiteTakesLongerThanItsComputeForEveryJob() {
+        OnlinePlanner planner = planner(new World().gateway("gw-1", "T4", 0, "resnet").pool("dc", 1, 0)
+                .link("gw-1", "dc", 1, 20).inventory());
+        assertThat(placed(planner.place(classify("r0", "ep-gw-1", MB, 0), NOW)).chosen().site()).isEqualTo("gw-1");
+
+        // the job took 100 ms to run, and 300 ms more getting the task there and its result back
+        planner.observe(new Observation.JobCompleted("r0", "gw-1", "resnet", 100, NOW + 500, 300));
+        PlacementDecision.Placed p = placed(planner.place(classify("r1", "ep-gw-1", MB, 0), NOW + 600));
+
+        assertThat(p.chosen().site()).isEqualTo("dc");
+        assertThat(p.alternatives().getFirst().latency().transferMillis()).isEqualTo(300);
+        assertThat(p.alternatives().getFirst().explanation()).startsWith("400 ms")
+                .contains("300 ms task and result round trip (learnt from 1 job at gw-1 with the input already there)");
+        // a job whose input moves to the pool learns the pool's overhead for moved inputs, apart
+        planner.observe(new Observation.JobCompleted("r1", "dc", "resnet", 100, NOW + 900, 40));
+        PlacementDecision.Placed again = placed(planner.place(classify("r2", "ep-gw-1", MB, 0), NOW + 1000));
+        assertThat(again.chosen().latency().transferMillis()).isEqualTo(28 + 40); // 1 MB at 1 Gbit/s + 20 ms + 40 ms
+    }
 }

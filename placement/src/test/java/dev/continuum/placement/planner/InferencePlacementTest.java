@@ -88,6 +88,21 @@ class InferencePlacementTest {
     }
 
     @Test
+    void shouldQueueAnInputBehindWhatTheSameGatewaySendsElsewhereOverItsOneUplink() {
+        OnlinePlanner planner = planner(new World().gateway("gw-1", "T4", 0, "resnet").gateway("gw-2", "T4", 0, "resnet")
+                .pool("dc", 4, 0).link("gw-1", "dc", 0.1, 20).link("gw-1", "gw-2", 0.1, 20).inventory());
+
+        PlacementDecision.Placed toPool = placed(planner.place(
+                classify("r1", "ep-gw-1", 10 * MB, 0).withGpuMemoryAndSite(0, "dc"), NOW));
+        PlacementDecision.Placed toGateway = placed(planner.place(
+                classify("r2", "ep-gw-1", 10 * MB, 0).withGpuMemoryAndSite(0, "gw-2"), NOW + 100));
+
+        assertThat(toPool.chosen().latency().transferMillis()).isEqualTo(820); // 10 MB at 100 Mbit/s + 20 ms
+        // another destination, the same uplink out of gw-1: r2's input leaves when r1's is through, at NOW + 800
+        assertThat(toGateway.chosen().latency().transferMillis()).isEqualTo(700 + 820);
+    }
+
+    @Test
     void shouldSpillToTheDatacenterWhenTheEdgeIsSaturated() {
         // beside the data would still be faster (32 × 100 ms = 3.3 s < 40 s over the slow link), but gw-1 is full
         OnlinePlanner planner = planner(edgeAndDatacenter(32, 0.01).inventory());

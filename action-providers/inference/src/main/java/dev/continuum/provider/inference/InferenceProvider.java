@@ -338,6 +338,7 @@ public final class InferenceProvider implements ActionProvider {
             d.put("batch_size", result.batchSize());
             d.put("inference_ms", result.inferenceMs());
             d.put("queued_ms", result.queuedMs());
+            d.put("input_ms", result.inputMs());
             JobPlacement.Job job = out != null ? out.job() : job(ctx.actionId(), ctx.request(), ctx.request().body(), null);
             JsonNode before = ctx.status().details();
             keep(before, d, "placement", "placed_again_from");
@@ -346,11 +347,11 @@ public final class InferenceProvider implements ActionProvider {
                 // what happened, beside what the planner predicted: compute and queue as the gateway measured them,
                 // the rest of the round trip (moving the task and its input, the broker's hops) as transfer
                 long queued = (long) result.queuedMs();
-                long compute = (long) result.inferenceMs();
+                long compute = Math.round(result.inputMs() + result.inferenceMs()); // reading the input, then the run
                 d.putObject("actual").put("transfer_ms", Math.max(0, total - compute - queued)).put("queue_ms", queued)
                         .put("compute_ms", compute).put("total_ms", total);
             }
-            planner.completed(job, deviceId, (long) result.inferenceMs());
+            planner.completed(job, deviceId, Math.round(result.inputMs() + result.inferenceMs()));
             ctx.complete(d);
         } else {
             ctx.fail("Inference failed", details(deviceId, result.taskId()).put("error", result.error()));
