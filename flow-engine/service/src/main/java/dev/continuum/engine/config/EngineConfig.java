@@ -78,9 +78,9 @@ public interface EngineConfig {
 
     interface Triggers {
         /**
-         * Broker messages one channel handles at once; the channel takes its next message only when one of them is
-         * committed and acknowledged (the rest wait at the broker). Keep the broker's per-client in-flight window
-         * (Mosquitto's max_inflight_messages) at or below this plus the channel's buffer-size.
+         * Broker messages one channel handles at once; later ones wait in the engine, in arrival order, until a slot
+         * frees, and the broker sends no more than its per-client in-flight window (Mosquitto's
+         * max_inflight_messages; set it to this) until acks come.
          */
         @WithDefault("64")
         int maxInFlight();

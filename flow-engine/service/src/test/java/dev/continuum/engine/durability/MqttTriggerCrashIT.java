@@ -2,7 +2,6 @@ package dev.continuum.engine.durability;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.continuum.engine.support.MqttBroker;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -19,14 +18,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Exactly one run per MQTT event across a crash: an instrument publishes a burst of events at QoS 1, the engine (a
  * real process from the packaged jar, MQTT trigger channel on with its persistent session) is killed with SIGKILL
  * while it is taking them in, the rest of the burst is published while it is down, and the same instance restarts.
- * The broker resends what the dead engine had not acknowledged and delivers what came meanwhile; every event must
- * then have started exactly one run — none lost, none run twice.
+ * The broker resends what the dead engine had not acknowledged and delivers what came meanwhile, right after CONNACK;
+ * every event must then have started exactly one run — none lost, none run twice. (With the stock smallrye-mqtt
+ * source those first messages were dropped before its consumer subscribed and no event came after the restart:
+ * ADR 0023.) The session is removed from the broker at the end.
  */
-@Disabled("Known defect, issue 15: after a restart under the same persistent session, the broker resends what the "
-        + "dead engine left unacknowledged right after CONNACK, before the SmallRye MQTT source's consumer subscribes; "
-        + "its BroadcastProcessor (Clients.ClientHolder) drops them, they are never acknowledged and fill the broker's "
-        + "in-flight window, so no later event arrives until the next reconnect (CI on 2026-11-26: 125 of 300 recorded, "
-        + "none after the restart). Passed once on a helper's run by timing; see docs/triggers.md 'Known defect'.")
 class MqttTriggerCrashIT {
 
     private static final int EVENTS = 300;
@@ -35,12 +31,15 @@ class MqttTriggerCrashIT {
     void shouldStartExactlyOneRunPerEventWhenTheEngineIsKilledDuringABurst() throws Exception {
         MqttBroker.Address broker = MqttBroker.address();
         String session = "crash-" + UUID.randomUUID().toString().substring(0, 8);
+        String clientId = "continuum-" + session + "-triggers";
         try (DurabilityRig rig = DurabilityRig.create("mqtt-crash").withEngineProperties(Map.of(
                 "mp.messaging.incoming.trigger-mqtt.enabled", "true",
                 "mp.messaging.incoming.trigger-mqtt.host", broker.host(),
                 "mp.messaging.incoming.trigger-mqtt.port", String.valueOf(broker.port()),
+                // this test's topics only, not everything on a broker others use too
+                "mp.messaging.incoming.trigger-mqtt.topic", "lab/" + session + "/#",
                 // the same persistent session before and after the restart, as continuum.instance-id gives in production
-                "mp.messaging.incoming.trigger-mqtt.client-id", "continuum-" + session + "-triggers"));
+                MqttBroker.CLIENT_ID, clientId));
              MqttBroker.Publisher instrument = new MqttBroker.Publisher(broker)) {
             rig.say("broker %s:%d (%s)", broker.host(), broker.port(), broker.embedded() ? "embedded Moquette" : "the machine's");
             EngineInstance engine = rig.startEngine(session);
@@ -90,6 +89,8 @@ class MqttTriggerCrashIT {
             assertThat(runs).as("runs: one per event, none twice").isEqualTo(EVENTS);
             assertThat(runsOfEvents).as("runs that are some event's run").isEqualTo(EVENTS);
             assertThat(rig.runsByStatus()).containsExactly(Map.entry("SUCCEEDED", EVENTS));
+        } finally {
+            MqttBroker.removeSession(broker, clientId);
         }
     }
 

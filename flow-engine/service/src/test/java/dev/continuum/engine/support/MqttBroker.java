@@ -58,13 +58,35 @@ public final class MqttBroker {
         return new Address("127.0.0.1", embeddedPort, true);
     }
 
-    /** The engine settings that switch its MQTT trigger channel on against this broker, with a client id of its own. */
+    /** The engine setting that names the trigger channel's client id, i.e. its persistent session at the broker. */
+    public static final String CLIENT_ID = "mp.messaging.incoming.trigger-mqtt.client-id";
+
+    /**
+     * The engine settings that switch its MQTT trigger channel on against this broker, with a client id of its own
+     * (a persistent session, as in production: remove it with {@link #removeSession} when done).
+     */
     public static java.util.Map<String, String> engineSettings(Address broker) {
         return java.util.Map.of(
                 "mp.messaging.incoming.trigger-mqtt.enabled", "true",
                 "mp.messaging.incoming.trigger-mqtt.host", broker.host(),
                 "mp.messaging.incoming.trigger-mqtt.port", String.valueOf(broker.port()),
-                "mp.messaging.incoming.trigger-mqtt.client-id", "continuum-test-" + UUID.randomUUID().toString().substring(0, 8));
+                CLIENT_ID, "continuum-test-" + UUID.randomUUID().toString().substring(0, 8));
+    }
+
+    /**
+     * Ends the persistent session the broker keeps for this client id, with what it queued: a connect with clean
+     * session on discards it (MQTT 3.1.1 §3.1.2.4). Tests call it so that no session of theirs stays on a shared broker,
+     * collecting messages for a client that never comes back.
+     */
+    public static void removeSession(Address broker, String clientId) {
+        Vertx vertx = Vertx.vertx();
+        try {
+            MqttClient client = MqttClient.create(vertx, new MqttClientOptions().setClientId(clientId).setCleanSession(true));
+            Publisher.await(client.connect(broker.port(), broker.host()).toCompletionStage());
+            Publisher.await(client.disconnect().toCompletionStage());
+        } finally {
+            vertx.close();
+        }
     }
 
     /** A publisher connected with QoS 1: each publish returns once the broker has the message (PUBACK). */

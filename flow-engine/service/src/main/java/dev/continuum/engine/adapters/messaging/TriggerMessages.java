@@ -27,8 +27,8 @@ import java.util.function.Consumer;
  * every message is routed to the active triggers whose topic filter matches (MessageIngest). A trigger made or
  * deleted through the API is followed at once, without subscribing or unsubscribing anything.
  *
- * <p>Acknowledgement comes only after the outcome is committed: the MQTT client's automatic PUBACK is off
- * (ManualMqttAcks), and the PUBACK is sent here when MessageIngest is done; an AMQP message is accepted then.
+ * <p>Acknowledgement comes only after the outcome is committed: the MQTT channel's connector (MqttSessionConnector)
+ * sends the PUBACK when the message is acked here, once MessageIngest is done; an AMQP message is accepted then.
  * Messages are handled side by side, at most {@code continuum.triggers.max-in-flight} per channel at once; each
  * channel's {@link AckWindow} keeps them in arrival order, lets the rest wait their turn, and acknowledges in arrival
  * order. How many are unacknowledged at once is the broker's in-flight window (it sends no more until acks come).
@@ -54,10 +54,7 @@ public class TriggerMessages {
     @Incoming(TriggerChannels.MQTT)
     Uni<Void> mqtt(Message<byte[]> message) {
         var metadata = message.getMetadata(ReceivingMqttMessageMetadata.class).orElseThrow();
-        take(mqttWindow, "mqtt", metadata.getTopic(), message.getPayload(), () -> {
-            metadata.getMessage().ack();
-            message.ack();
-        });
+        take(mqttWindow, "mqtt", metadata.getTopic(), message.getPayload(), message::ack);
         return Uni.createFrom().voidItem();
     }
 
