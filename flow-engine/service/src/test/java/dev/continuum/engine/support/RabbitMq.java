@@ -135,8 +135,13 @@ public final class RabbitMq {
         }
 
         public void send(String subject, String json) {
+            await(sendAsync(subject, json));
+        }
+
+        /** Sends without waiting (a burst); the stage completes once the broker has accepted the message. */
+        public CompletionStage<Void> sendAsync(String subject, String json) {
             AmqpMessage message = AmqpMessage.create().durable(true).subject(subject).withJsonObjectAsBody(new JsonObject(json)).build();
-            await(sender.sendWithAck(message).toCompletionStage());
+            return sender.sendWithAck(message).toCompletionStage();
         }
 
         @Override
