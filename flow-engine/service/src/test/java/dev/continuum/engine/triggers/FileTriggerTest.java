@@ -7,8 +7,10 @@ import dev.continuum.edge.protocol.FileWatch;
 import dev.continuum.edge.protocol.Topics;
 import dev.continuum.edge.protocol.Wire;
 import dev.continuum.engine.support.Flows;
+import dev.continuum.engine.support.MqttBroker;
 import dev.continuum.engine.support.PostgresResource;
 import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -51,6 +53,9 @@ class FileTriggerTest {
         static final Brokers.Broker BROKER = broker();
         static final Topics TOPICS = new Topics(once("filetriggertest.edge-root",
                 () -> "continuum-files-" + UUID.randomUUID().toString().substring(0, 8)));
+        /** Names the engine's persistent session on the edge broker (continuum-engine-files-<id>), to remove it after. */
+        static final String INSTANCE = once("filetriggertest.instance-id",
+                () -> "filetest-" + UUID.randomUUID().toString().substring(0, 8));
 
         private static Brokers.Broker broker() {
             String address = once("filetriggertest.edge-broker", () -> {
@@ -75,7 +80,30 @@ class FileTriggerTest {
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of("continuum.edge.broker", BROKER.host() + ":" + BROKER.port(),
-                    "continuum.edge.topic-root", TOPICS.root());
+                    "continuum.edge.topic-root", TOPICS.root(),
+                    "continuum.instance-id", INSTANCE);
+        }
+
+        @Override
+        public List<TestResourceEntry> testResources() {
+            return List.of(new TestResourceEntry(EngineSessionRemover.class));
+        }
+
+        static MqttBroker.Address address() {
+            return new MqttBroker.Address(BROKER.host(), BROKER.port(), false);
+        }
+    }
+
+    /** Once the engine of this profile has stopped: removes its persistent session from the (shared) edge broker. */
+    public static class EngineSessionRemover implements QuarkusTestResourceLifecycleManager {
+        @Override
+        public Map<String, String> start() {
+            return Map.of();
+        }
+
+        @Override
+        public void stop() {
+            MqttBroker.removeSession(EdgeBroker.address(), "continuum-engine-files-" + EdgeBroker.INSTANCE);
         }
     }
 
@@ -185,7 +213,8 @@ class FileTriggerTest {
         Process gatewayProcess = datacenterGateway(endpoint, root, dir.resolve("gateway-state"));
         try {
             Files.writeString(incoming.resolve("frame-1.tif"), "a complete frame");
-            String first = awaitEvents(triggerId, 1).extract().path("events[0].run_id");
+            // the first event also waits for the gateway's JVM to start and connect: a minute or more on a loaded machine
+            String first = awaitEvents(triggerId, 1, Duration.ofSeconds(180)).extract().path("events[0].run_id");
             assertThat(Flows.awaitStatus(first, Duration.ofSeconds(20), "SUCCEEDED", "FAILED")).isEqualTo("SUCCEEDED");
             Flows.run(first).body("details.output.endpoint", equalTo(endpoint))
                     .body("details.output.path", equalTo("incoming/frame-1.tif"));
@@ -211,8 +240,10 @@ class FileTriggerTest {
         } finally {
             gatewayProcess.destroy();
             if (!gatewayProcess.waitFor(10, TimeUnit.SECONDS)) {
-                gatewayProcess.destroyForcibly();
+                gatewayProcess.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }
+            // the gateway's persistent session (its client id is its device id) would stay on the shared broker
+            MqttBroker.removeSession(EdgeBroker.address(), endpoint);
         }
     }
 
@@ -263,7 +294,11 @@ class FileTriggerTest {
     }
 
     private static io.restassured.response.ValidatableResponse awaitEvents(String triggerId, int count) {
-        long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        return awaitEvents(triggerId, count, Duration.ofSeconds(20));
+    }
+
+    private static io.restassured.response.ValidatableResponse awaitEvents(String triggerId, int count, Duration within) {
+        long until = System.nanoTime() + within.toNanos();
         while (System.nanoTime() < until) {
             int n = Triggers.events(triggerId).extract().path("events.size()");
             if (n >= count) {

@@ -78,6 +78,32 @@ class TriggerApiTest {
     }
 
     @Test
+    void shouldCountEventsBySourceAndOutcomeForPrometheus() {
+        String triggerId = apiTrigger(Flows.publish(Triggers.KEEP_INPUT), "");
+        double started = eventsCounted("started");
+        double filtered = eventsCounted("filtered");
+        double duplicates = eventsCounted("duplicate");
+
+        Triggers.deliver(triggerId, "count-1", "{\"path\":\"/a.tif\",\"size\":2048,\"suffix\":\".tif\"}").statusCode(202);
+        Triggers.deliver(triggerId, "count-1", "{\"path\":\"/a.tif\",\"size\":2048,\"suffix\":\".tif\"}").statusCode(202);
+        Triggers.deliver(triggerId, "count-2", "{\"path\":\"/b.txt\",\"size\":5,\"suffix\":\".txt\"}").statusCode(202);
+
+        assertThat(eventsCounted("started") - started).isEqualTo(1.0);
+        assertThat(eventsCounted("duplicate") - duplicates).isEqualTo(1.0);
+        assertThat(eventsCounted("filtered") - filtered).isEqualTo(1.0);
+    }
+
+    /** {@code continuum_trigger_events_total{outcome, source="api"}} as Prometheus scrapes it from /q/metrics (0 before the first). */
+    private static double eventsCounted(String outcome) {
+        String metrics = given().when().get("/q/metrics").then().statusCode(200).extract().asString();
+        return metrics.lines()
+                .filter(line -> line.startsWith("continuum_trigger_events_total{") && line.contains("outcome=\"" + outcome + "\"")
+                        && line.contains("source=\"api\""))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+                .sum();
+    }
+
+    @Test
     void shouldStartExactlyOneRunWhenTheSameEventArrivesTwentyTimesAtOnce() throws Exception {
         String triggerId = apiTrigger(Flows.publish(Triggers.KEEP_INPUT), "");
         String event = "{\"path\":\"/data/b.tif\",\"size\":4096,\"suffix\":\".tif\"}";
