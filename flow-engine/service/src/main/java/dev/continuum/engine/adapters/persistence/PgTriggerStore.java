@@ -16,11 +16,13 @@ import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** Triggers and their events in PostgreSQL (V4__triggers.sql), through the reactive pool. */
 @ApplicationScoped
@@ -28,8 +30,20 @@ public class PgTriggerStore implements TriggerStore {
 
     static final String COLUMNS = "id, owner_id, spec::text, paused, consecutive_failures, created_at, updated_at";
 
+    /**
+     * How long an answer of {@link #active} is reused. Every finished run asks for the run triggers (chaining), and
+     * every instrument message for its source type's; one read per second and source type instead of one per event.
+     * This instance's own trigger writes drop the cache at once; a trigger another instance made or paused is seen
+     * here at most this late, and RunChains' catch-up fires for the runs that finished meanwhile.
+     */
+    static final Duration ACTIVE_REUSE = Duration.ofSeconds(1);
+
+    private record ActiveAnswer(Uni<List<Trigger>> triggers, long readAtNanos) {}
+
     private final Pool pool;
     private final ObjectMapper json;
+    private final ConcurrentHashMap<String, ActiveAnswer> activeAnswers =
+            new ConcurrentHashMap<>();
 
     public PgTriggerStore(Pool pool, ObjectMapper json) {
         this.pool = pool;
@@ -42,7 +56,7 @@ public class PgTriggerStore implements TriggerStore {
                         + "created_at, updated_at) VALUES ($1, $2, $3::text::jsonb, $4, $5, $6, $7, $8)")
                 .execute(Tuple.from(List.of(t.id(), t.ownerId(), write(t.spec()), t.sourceType(), t.paused(),
                         t.consecutiveFailures(), PgRunStore.odt(t.createdAt()), PgRunStore.odt(t.updatedAt()))))
-                .replaceWithVoid();
+                .invoke(activeAnswers::clear).replaceWithVoid();
     }
 
     @Override
@@ -57,12 +71,13 @@ public class PgTriggerStore implements TriggerStore {
                         + "consecutive_failures = $5, updated_at = $6 WHERE id = $1")
                 .execute(Tuple.of(t.id(), write(t.spec()), t.sourceType(), t.paused(), t.consecutiveFailures(),
                         PgRunStore.odt(t.updatedAt())))
-                .replaceWithVoid();
+                .invoke(activeAnswers::clear).replaceWithVoid();
     }
 
     @Override
     public Uni<Void> delete(UUID id) {
-        return pool.preparedQuery("DELETE FROM triggers WHERE id = $1").execute(Tuple.of(id)).replaceWithVoid();
+        return pool.preparedQuery("DELETE FROM triggers WHERE id = $1").execute(Tuple.of(id))
+                .invoke(activeAnswers::clear).replaceWithVoid();
     }
 
     @Override
@@ -79,8 +94,16 @@ public class PgTriggerStore implements TriggerStore {
 
     @Override
     public Uni<List<Trigger>> active(String sourceType) {
-        return pool.preparedQuery("SELECT " + COLUMNS + " FROM triggers WHERE source_type = $1 AND NOT paused")
-                .execute(Tuple.of(sourceType)).map(this::toTriggers);
+        long now = System.nanoTime();
+        ActiveAnswer known = activeAnswers.get(sourceType);
+        if (known != null && now - known.readAtNanos() < ACTIVE_REUSE.toNanos()) {
+            return known.triggers();
+        }
+        // One read shared by every caller until it is too old; a failed read is not kept.
+        ActiveAnswer fresh = new ActiveAnswer(pool.preparedQuery("SELECT " + COLUMNS + " FROM triggers WHERE source_type = $1 AND NOT paused")
+                .execute(Tuple.of(sourceType)).map(rows -> List.copyOf(toTriggers(rows))).memoize().indefinitely(), now);
+        activeAnswers.put(sourceType, fresh);
+        return fresh.triggers().onFailure().invoke(() -> activeAnswers.remove(sourceType, fresh));
     }
 
     @Override
