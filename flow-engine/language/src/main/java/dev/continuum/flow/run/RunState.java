@@ -139,6 +139,24 @@ public final class RunState {
         return MAPPER.valueToTree(data);
     }
 
+    /** The document {@link #toJson()} gives, written straight to text: a store's one serialisation per state. */
+    public String toJsonText() {
+        try {
+            return MAPPER.writeValueAsString(data);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("run state not writable as JSON: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    /** {@link #fromJson} from the stored text, without building a tree first. */
+    public static RunState fromJsonText(String text) {
+        try {
+            return new RunState(MAPPER.readValue(text, RunData.class));
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("not a stored run state: " + e.getOriginalMessage(), e);
+        }
+    }
+
     public static RunState fromJson(JsonNode json) {
         try {
             return new RunState(MAPPER.treeToValue(json, RunData.class));

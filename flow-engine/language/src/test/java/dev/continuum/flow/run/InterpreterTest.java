@@ -581,6 +581,23 @@ class InterpreterTest {
     }
 
     @Test
+    void shouldStoreTheRunStateAsTextThatReadsBackToTheSameState() throws Exception {
+        Interpreter interpreter = interpreter(ONE_ACTION);
+        Step step = interpreter.start(Fixtures.json("{'input': {'path': '/p', 'n': 1.50, 'big': 12345678901234567890}}"),
+                CONTEXT, T0);
+        String token = only(step.effects(), Effect.StartAction.class).token();
+        step = interpreter.apply(step.state(), new RunEvent.ActionStarted(token, observed("ACTIVE", "{'p': [1, {'q': null}]}")),
+                T0);
+
+        String text = step.state().toJsonText();
+        RunState restored = RunState.fromJsonText(text);
+
+        assertThat(Fixtures.JSON.readTree(text)).isEqualTo(step.state().toJson());
+        assertThat(restored.toJson()).isEqualTo(step.state().toJson());
+        assertThat(interpreter.pendingEffects(restored)).isEqualTo(interpreter.pendingEffects(step.state()));
+    }
+
+    @Test
     void shouldRunEveryStateOfAFlowAgainstTheFakeProviderWithoutSleeping() {
         FakeProvider driver = new FakeProvider(interpreter("""
                 {'StartAt': 'W', 'States': {'W': {'Type': 'Wait', 'Seconds': 604800, 'Next': 'Call'},

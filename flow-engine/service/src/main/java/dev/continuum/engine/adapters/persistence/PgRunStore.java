@@ -74,7 +74,7 @@ public class PgRunStore implements RunStore {
         // Per run, the run and its first log entries land together or not at all; other starts may share the statement.
         String rows = eventRows(log, run.id());
         return inserts.submit(new RunInserts.NewRun(run.id(), run.flowId(), run.flowVersion(), run.ownerId(),
-                        run.state().status().name(), run.label(), write(json.valueToTree(run.tags())), write(run.state().toJson()),
+                        run.state().status().name(), run.label(), write(json.valueToTree(run.tags())), run.state().toJsonText(),
                         odt(nextWakeAt), leaseOwner, odt(leaseUntil), log.size(), odt(run.createdAt()), odt(run.completedAt()),
                         write(json.valueToTree(run.runManagers())), write(json.valueToTree(run.runMonitors())),
                         rows.substring(1, rows.length() - 1)))
@@ -88,7 +88,7 @@ public class PgRunStore implements RunStore {
         // while this instance still holds the lease; other runs' turns may share the transaction (RunCommits).
         boolean finished = state.status().name().matches("SUCCEEDED|FAILED|ENDED");
         String rows = eventRows(log, runId);
-        return commits.submit(new RunCommit(runId, leaseOwner, odt(basedOn), write(state.toJson()), state.status().name(),
+        return commits.submit(new RunCommit(runId, leaseOwner, odt(basedOn), state.toJsonText(), state.status().name(),
                 log.size(), odt(nextWakeAt), odt(now), odt(leaseUntil), !finished, consumedInbox,
                 rows.substring(1, rows.length() - 1)));
     }
@@ -109,7 +109,7 @@ public class PgRunStore implements RunStore {
                                  AS e(seq int, code text, state_name text, description text, details jsonb, at timestamptz)
                         )
                         SELECT id FROM run""")
-                .execute(Tuple.from(new Object[]{runId, write(state.toJson()), state.status().name(), log.size(), odt(now),
+                .execute(Tuple.from(new Object[]{runId, state.toJsonText(), state.status().name(), log.size(), odt(now),
                         odt(basedOn), eventRows(log, runId), odt(nextWakeAt), state.status().finished()}))
                 .map(rows -> rows.rowCount() > 0);
     }
@@ -332,7 +332,7 @@ public class PgRunStore implements RunStore {
         List<String> tags = new ArrayList<>();
         read(row.getString(5)).forEach(t -> tags.add(t.asText()));
         return new RunRecord(row.getUUID(0), row.getUUID(1), row.getInteger(2), row.getString(3), row.getString(4),
-                tags, RunState.fromJson(read(row.getString(6))), row.getOffsetDateTime(7).toInstant(),
+                tags, RunState.fromJsonText(row.getString(6)), row.getOffsetDateTime(7).toInstant(),
                 row.getOffsetDateTime(8).toInstant(), instant(row.getOffsetDateTime(9)),
                 texts(read(row.getString(10))), texts(read(row.getString(11))));
     }
