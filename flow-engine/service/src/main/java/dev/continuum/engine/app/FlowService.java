@@ -120,7 +120,17 @@ public class FlowService {
 
     /** The flow if the viewer may see it; otherwise "not found", exactly as if it did not exist. */
     public Uni<FlowRecord> visible(UUID id, Viewer viewer) {
-        return get(id).map(flow -> {
+        return visibleTo(get(id), id, viewer);
+    }
+
+    /** As {@link #visible}, from the newest version this process last saw ({@link FlowStore#findLastSeen}). */
+    Uni<FlowRecord> visibleLastSeen(UUID id, Viewer viewer) {
+        return visibleTo(flows.findLastSeen(id).map(found -> found.orElseThrow(() -> EngineError.notFound("Flow", id.toString()))),
+                id, viewer);
+    }
+
+    private static Uni<FlowRecord> visibleTo(Uni<FlowRecord> found, UUID id, Viewer viewer) {
+        return found.map(flow -> {
             if (viewer.restricted() && !Access.seesFlow(flow, viewer.id())) {
                 throw EngineError.notFound("Flow", id.toString());
             }

@@ -13,6 +13,14 @@ public interface FlowStore {
     /** The newest version, unless the flow was deleted. */
     Uni<Optional<FlowRecord>> find(UUID id);
 
+    /**
+     * The newest version as this process last saw it, without a database read when it has one; it may be stale, so a
+     * caller acts on it only with a check that it is still current (a run start: {@link RunStore#insertIfCurrent}).
+     */
+    default Uni<Optional<FlowRecord>> findLastSeen(UUID id) {
+        return find(id);
+    }
+
     /** A specific version, also of a deleted flow (its runs still need it). */
     Uni<Optional<FlowRecord>> findVersion(UUID id, int version);
 

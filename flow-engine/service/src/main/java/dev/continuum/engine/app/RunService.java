@@ -101,8 +101,18 @@ public class RunService {
 
     private Uni<RunAndFlow> start(UUID flowId, Integer pinnedVersion, UUID runId, StartRequest request, Viewer viewer,
                                   Credentials credentials, Optional<String> email) {
+        // The current version as last seen here saves a read per start; the insert checks it is still current, and
+        // should the flow have changed meanwhile, the start is made again from a fresh read.
+        return pinnedVersion != null ? start(flowId, pinnedVersion, runId, request, viewer, credentials, email, false)
+                : start(flowId, null, runId, request, viewer, credentials, email, true)
+                        .onItem().ifNull().switchTo(() -> start(flowId, null, runId, request, viewer, credentials, email, false));
+    }
+
+    /** Null when {@code lastSeen} and the flow's current version is no longer the one last seen. */
+    private Uni<RunAndFlow> start(UUID flowId, Integer pinnedVersion, UUID runId, StartRequest request, Viewer viewer,
+                                  Credentials credentials, Optional<String> email, boolean lastSeen) {
         String userId = viewer.id();
-        return flows.visible(flowId, viewer).flatMap(current -> {
+        return (lastSeen ? flows.visibleLastSeen(flowId, viewer) : flows.visible(flowId, viewer)).flatMap(current -> {
             if (viewer.restricted() && !Access.startsFlow(current, userId)) {
                 throw new AccessDenied("You may see flow " + flowId + " but not start it: ask an owner to add you to its flow_starters.");
             }
@@ -126,17 +136,22 @@ public class RunService {
             // Provider tokens first: a start the identity provider refuses leaves no run behind. A run that
             // finished at start will call nobody, and nothing would ever drop its grants: none are taken.
             List<ProviderTokens.Call> calls = step.state().status().finished() ? List.of() : calls(interpreter, call -> true);
+            String leaseOwner = work ? driver.instanceId() : null;
+            Instant leaseUntil = work ? driver.leaseUntil() : null;
             return tokens.delegate(runId, credentials.user(), credentials.roles(), calls)
-                    .flatMap(delegated -> runs.insert(run, step.log(), wake, work ? driver.instanceId() : null,
-                            work ? driver.leaseUntil() : null))
+                    .flatMap(delegated -> lastSeen ? runs.insertIfCurrent(run, step.log(), wake, leaseOwner, leaseUntil)
+                            : runs.insert(run, step.log(), wake, leaseOwner, leaseUntil).replaceWith(true))
                     .onFailure().call(() -> tokens.forget(runId).onFailure().recoverWithNull())
-                    .invoke(() -> {
+                    .flatMap(inserted -> {
+                        if (!inserted) { // the flow changed since it was last seen here: nothing was written
+                            return tokens.forget(runId).onFailure().recoverWithNull().replaceWith((RunAndFlow) null);
+                        }
                         changes.committed(RunChanged.of(runId, null, step.state(), now));
                         if (work) {
                             driver.launch(runId, run);
                         }
-                    })
-                    .replaceWith(new RunAndFlow(run, flow));
+                        return Uni.createFrom().item(new RunAndFlow(run, flow));
+                    });
         });
     }
 

@@ -21,6 +21,13 @@ public interface RunStore {
     Uni<Void> insert(RunRecord run, List<LogEntry> log, Instant nextWakeAt, String leaseOwner, Instant leaseUntil);
 
     /**
+     * As {@link #insert}, but only while {@code run.flowVersion()} is still its flow's current version and the flow is
+     * not deleted, checked in the same statement: false, and nothing written, when the flow changed. A start can then
+     * take the flow as this process last saw it instead of asking the database first.
+     */
+    Uni<Boolean> insertIfCurrent(RunRecord run, List<LogEntry> log, Instant nextWakeAt, String leaseOwner, Instant leaseUntil);
+
+    /**
      * Stores the run's new state and appends its log, if {@code leaseOwner} still holds the lease and
      * nobody committed since the state this step started from (stored {@code updated_at} equals
      * {@code basedOn}; the commit sets it to {@code now}). The lease alone is not enough: an instance

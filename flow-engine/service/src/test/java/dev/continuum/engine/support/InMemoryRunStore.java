@@ -50,6 +50,13 @@ public final class InMemoryRunStore implements RunStore {
         return Uni.createFrom().voidItem();
     }
 
+    /** Knows no flows: every version counts as current. */
+    @Override
+    public Uni<Boolean> insertIfCurrent(RunRecord run, List<LogEntry> log, Instant nextWakeAt, String leaseOwner,
+                                        Instant leaseUntil) {
+        return insert(run, log, nextWakeAt, leaseOwner, leaseUntil).replaceWith(true);
+    }
+
     @Override
     public synchronized Uni<Boolean> commit(UUID runId, String leaseOwner, Instant basedOn, RunState state, List<LogEntry> log,
                                             Instant nextWakeAt, Instant leaseUntil, Instant now, List<Long> consumedInbox) {

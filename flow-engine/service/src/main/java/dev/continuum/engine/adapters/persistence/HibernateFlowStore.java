@@ -72,6 +72,12 @@ public class HibernateFlowStore implements FlowStore {
                 });
     }
 
+    @Override
+    public Uni<Optional<FlowRecord>> findLastSeen(UUID id) {
+        FlowRecord seen = newest.get(id);
+        return seen != null ? Uni.createFrom().item(Optional.of(seen)) : find(id);
+    }
+
     private void remember(FlowRecord flow) {
         if (newest.size() >= CACHED_FLOWS) {
             newest.clear(); // bounded; the next reads refill it

@@ -71,14 +71,24 @@ public class PgRunStore implements RunStore {
 
     @Override
     public Uni<Void> insert(RunRecord run, List<LogEntry> log, Instant nextWakeAt, String leaseOwner, Instant leaseUntil) {
+        return insert(run, log, nextWakeAt, leaseOwner, leaseUntil, false).replaceWithVoid();
+    }
+
+    @Override
+    public Uni<Boolean> insertIfCurrent(RunRecord run, List<LogEntry> log, Instant nextWakeAt, String leaseOwner,
+                                        Instant leaseUntil) {
+        return insert(run, log, nextWakeAt, leaseOwner, leaseUntil, true);
+    }
+
+    private Uni<Boolean> insert(RunRecord run, List<LogEntry> log, Instant nextWakeAt, String leaseOwner, Instant leaseUntil,
+                                boolean ifCurrent) {
         // Per run, the run and its first log entries land together or not at all; other starts may share the statement.
         String rows = eventRows(log, run.id());
         return inserts.submit(new RunInserts.NewRun(run.id(), run.flowId(), run.flowVersion(), run.ownerId(),
                         run.state().status().name(), run.label(), write(json.valueToTree(run.tags())), run.state().toJsonText(),
                         odt(nextWakeAt), leaseOwner, odt(leaseUntil), log.size(), odt(run.createdAt()), odt(run.completedAt()),
                         write(json.valueToTree(run.runManagers())), write(json.valueToTree(run.runMonitors())),
-                        rows.substring(1, rows.length() - 1)))
-                .replaceWithVoid();
+                        rows.substring(1, rows.length() - 1), ifCurrent));
     }
 
     @Override

@@ -5,8 +5,9 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 import java.time.OffsetDateTime;
-import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
 
@@ -21,7 +22,7 @@ final class RunInserts {
     record NewRun(UUID id, UUID flowId, int flowVersion, String ownerId, String status, String label, String tags,
                   String state, OffsetDateTime nextWakeAt, String leaseOwner, OffsetDateTime leaseUntil, int logged,
                   OffsetDateTime createdAt, OffsetDateTime completedAt, String runManagers, String runMonitors,
-                  String logRows) {}
+                  String logRows, boolean ifCurrent) {}
 
     private static final String COLUMNS = "id, flow_id, flow_version, owner_id, status, label, tags, state, next_wake_at, "
             + "lease_owner, lease_until, event_seq, created_at, updated_at, completed_at, run_managers, run_monitors";
@@ -30,33 +31,46 @@ final class RunInserts {
     private static final String EVENT_ROWS = "jsonb_to_recordset(%s::text::jsonb) AS e(run_id uuid, seq int, code text, "
             + "state_name text, description text, details jsonb, at timestamptz)";
 
+    /** The insert's condition when the start asked for it: the flow version is still current and the flow not deleted. */
+    private static final String STILL_CURRENT = "(NOT %s OR EXISTS (SELECT 1 FROM flows f WHERE f.id = %s "
+            + "AND f.current_version = %s AND NOT f.deleted))";
+
     private static final String ONE = """
             WITH run AS (
                 INSERT INTO runs (%s)
-                VALUES ($1, $2, $3, $4, $5, $6, $7::text::jsonb, $8::text::jsonb, $9, $10, $11, $12, $13, $13, $14,
-                        $16::text::jsonb, $17::text::jsonb)
-                RETURNING id)
-            INSERT INTO run_events (run_id, seq, code, state_name, description, details, at)
-            SELECT run.id, e.seq, e.code, e.state_name, e.description, e.details, e.at
-            FROM run, %s""".formatted(COLUMNS, EVENT_ROWS.formatted("$15"));
+                SELECT $1::uuid, $2::uuid, $3::int, $4::text, $5::text, $6::text, $7::text::jsonb, $8::text::jsonb,
+                       $9::timestamptz, $10::text, $11::timestamptz, $12::int, $13::timestamptz, $13::timestamptz,
+                       $14::timestamptz, $16::text::jsonb, $17::text::jsonb
+                WHERE %s
+                RETURNING id),
+            logged AS (
+                INSERT INTO run_events (run_id, seq, code, state_name, description, details, at)
+                SELECT run.id, e.seq, e.code, e.state_name, e.description, e.details, e.at
+                FROM run, %s)
+            SELECT id FROM run""".formatted(COLUMNS, STILL_CURRENT.formatted("$18::boolean", "$2::uuid", "$3::int"),
+            EVENT_ROWS.formatted("$15"));
 
     private static final String MANY = """
             WITH input AS (
                 SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[],
                                      $8::text[], $9::timestamptz[], $10::text[], $11::timestamptz[], $12::int[],
-                                     $13::timestamptz[], $14::timestamptz[], $15::text[], $16::text[])
+                                     $13::timestamptz[], $14::timestamptz[], $15::text[], $16::text[], $18::boolean[])
                     AS t(id, flow_id, flow_version, owner_id, status, label, tags, state, next_wake_at, lease_owner,
-                         lease_until, event_seq, created_at, completed_at, run_managers, run_monitors)),
+                         lease_until, event_seq, created_at, completed_at, run_managers, run_monitors, if_current)),
             run AS (
                 INSERT INTO runs (%s)
                 SELECT id, flow_id, flow_version, owner_id, status, label, tags::jsonb, state::jsonb, next_wake_at,
                        lease_owner, lease_until, event_seq, created_at, created_at, completed_at, run_managers::jsonb,
                        run_monitors::jsonb
                 FROM input
-                RETURNING id)
-            INSERT INTO run_events (run_id, seq, code, state_name, description, details, at)
-            SELECT run.id, e.seq, e.code, e.state_name, e.description, e.details, e.at
-            FROM run JOIN %s ON e.run_id = run.id""".formatted(COLUMNS, EVENT_ROWS.formatted("$17"));
+                WHERE %s
+                RETURNING id),
+            logged AS (
+                INSERT INTO run_events (run_id, seq, code, state_name, description, details, at)
+                SELECT run.id, e.seq, e.code, e.state_name, e.description, e.details, e.at
+                FROM run JOIN %s ON e.run_id = run.id)
+            SELECT id FROM run""".formatted(COLUMNS, STILL_CURRENT.formatted("input.if_current", "input.flow_id", "input.flow_version"),
+            EVENT_ROWS.formatted("$17"));
 
     private final Pool pool;
 
@@ -67,11 +81,15 @@ final class RunInserts {
     Uni<Boolean> one(NewRun r) {
         return pool.preparedQuery(ONE).execute(Tuple.from(new Object[]{r.id(), r.flowId(), r.flowVersion(), r.ownerId(),
                         r.status(), r.label(), r.tags(), r.state(), r.nextWakeAt(), r.leaseOwner(), r.leaseUntil(), r.logged(),
-                        r.createdAt(), r.completedAt(), "[" + r.logRows() + "]", r.runManagers(), r.runMonitors()}))
-                .replaceWith(true);
+                        r.createdAt(), r.completedAt(), "[" + r.logRows() + "]", r.runManagers(), r.runMonitors(),
+                        r.ifCurrent()}))
+                .map(rows -> rows.rowCount() > 0);
     }
 
-    /** One statement, one transaction: every run of the batch is inserted, or (on failure) none. */
+    /**
+     * One statement, one transaction: every run of the batch is inserted (but those whose flow changed, when they
+     * asked for the check), or (on failure) none. Per run, in order, whether it was inserted.
+     */
     Uni<List<Boolean>> many(List<NewRun> batch) {
         StringBuilder rows = new StringBuilder("[");
         for (NewRun r : batch) {
@@ -90,8 +108,12 @@ final class RunInserts {
                         column(batch, NewRun::logged, Integer[]::new), column(batch, NewRun::createdAt, OffsetDateTime[]::new),
                         column(batch, NewRun::completedAt, OffsetDateTime[]::new),
                         column(batch, NewRun::runManagers, String[]::new), column(batch, NewRun::runMonitors, String[]::new),
-                        rows.append(']').toString()}))
-                .map(inserted -> Collections.nCopies(batch.size(), true));
+                        rows.append(']').toString(), column(batch, NewRun::ifCurrent, Boolean[]::new)}))
+                .map(inserted -> {
+                    Set<UUID> ids = new HashSet<>();
+                    inserted.forEach(row -> ids.add(row.getUUID(0)));
+                    return batch.stream().map(r -> ids.contains(r.id())).toList();
+                });
     }
 
     private static <V> V[] column(List<NewRun> batch, Function<NewRun, V> field, java.util.function.IntFunction<V[]> array) {

@@ -169,6 +169,54 @@ class GroupCommitTest {
         }
     }
 
+    @Test
+    void shouldInsertOnlyTheStartsWhoseFlowVersionIsStillCurrent() {
+        Instant created = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        UUID flowId = UUID.fromString(Flows.publish(WAITING_FLOW));
+        Flows.start(flowId.toString(), "{}");
+        Interpreter interpreter = interpreters.forVersion(flowId, 1).await().indefinitely();
+        newVersionElsewhere(flowId);
+        List<RunRecord> batch = new ArrayList<>();
+        List<Uni<Boolean>> inserts = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            UUID id = UUID.randomUUID();
+            int version = i % 2 == 0 ? 1 : 2; // even: started from the version this process last saw
+            RunState state = interpreter.start(JsonNodeFactory.instance.objectNode(),
+                    new RunContext(id.toString(), flowId.toString(), version, "me", null, List.of()), created).state();
+            RunRecord run = new RunRecord(id, flowId, version, "me", null, List.of(), state, created, created, null);
+            batch.add(run);
+            inserts.add(runs.insertIfCurrent(run, List.of(), null, null, null));
+        }
+
+        List<Boolean> inserted = Uni.join().all(inserts).andFailFast().await().indefinitely();
+
+        assertThat(inserted).containsExactly(false, true, false, true, false, true);
+        for (RunRecord run : batch) {
+            assertThat(runs.find(run.id()).await().indefinitely()).as("stored run of version " + run.flowVersion())
+                    .matches(stored -> stored.isPresent() == (run.flowVersion() == 2));
+        }
+    }
+
+    @Test
+    void shouldStartARunFromTheNewVersionWhenAnotherInstanceUpdatedTheFlowSinceThisOneLastSawIt() {
+        UUID flowId = UUID.fromString(Flows.publish(WAITING_FLOW));
+        Flows.start(flowId.toString(), "{}"); // this instance now knows version 1 as current
+        newVersionElsewhere(flowId);
+
+        String runId = Flows.start(flowId.toString(), "{}");
+
+        Flows.run(runId).body("flow_version", org.hamcrest.Matchers.equalTo(2));
+    }
+
+    /** Version 2 of the flow, written as another engine instance's update would: this instance's memory still says 1. */
+    private void newVersionElsewhere(UUID flowId) {
+        pool.preparedQuery("INSERT INTO flow_versions (flow_id, version, definition, input_schema, created_at) "
+                        + "SELECT flow_id, 2, definition, input_schema, now() FROM flow_versions WHERE flow_id = $1 AND version = 1")
+                .execute(io.vertx.mutiny.sqlclient.Tuple.of(flowId)).await().indefinitely();
+        pool.preparedQuery("UPDATE flows SET current_version = 2 WHERE id = $1")
+                .execute(io.vertx.mutiny.sqlclient.Tuple.of(flowId)).await().indefinitely();
+    }
+
     /** Runs waiting in a Wait state, leased to instance-a, as the driver finds them before a turn. */
     private List<RunRecord> leasedRuns(int count, Instant created) {
         UUID flowId = UUID.fromString(Flows.publish(WAITING_FLOW));
