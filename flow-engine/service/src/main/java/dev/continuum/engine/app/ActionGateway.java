@@ -25,6 +25,11 @@ public interface ActionGateway {
 
     Uni<ActionObservation> poll(UUID runId, Effect.PollAction poll);
 
+    /** Whether an action at this URL is run in this process, so its late finish comes to the FinishReport's listener. */
+    default boolean inProcess(String actionUrl) {
+        return false;
+    }
+
     Uni<Void> cancel(UUID runId, Effect.CancelAction cancel);
 
     Uni<Void> release(UUID runId, Effect.ReleaseAction release);

@@ -8,6 +8,7 @@ import dev.continuum.flow.run.Interpreter;
 import dev.continuum.flow.run.LogEntry;
 import dev.continuum.flow.run.RunEvent;
 import dev.continuum.flow.run.RunState;
+import dev.continuum.flow.run.RunStatus;
 import dev.continuum.flow.run.Step;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -60,6 +61,8 @@ public class RunDriver implements Driver {
      * poll asks the provider again, as after any crash. Should the run be held elsewhere, they go to run_inbox.
      */
     private final ConcurrentHashMap<UUID, List<LocalFinish>> mailbox = new ConcurrentHashMap<>();
+    /** Drives that keep their run's lease a moment for an in-process finish: how to wake each when it comes. */
+    private final ConcurrentHashMap<UUID, Runnable> awaitingFinish = new ConcurrentHashMap<>();
     /** Drives finished per run: a claim that read a run before one of them finished holds a stale copy. */
     private final ConcurrentHashMap<UUID, Long> drivesDone = new ConcurrentHashMap<>();
     private final AtomicBoolean scanning = new AtomicBoolean();
@@ -160,6 +163,10 @@ public class RunDriver implements Driver {
     public void nudge(UUID runId) {
         if (driving.contains(runId)) {
             nudged.add(runId);
+            Runnable waiting = awaitingFinish.get(runId);
+            if (waiting != null) { // a cancel or a pushed status need not wait out the grace
+                waiting.run();
+            }
             return;
         }
         Long drivesBefore = drivesDone.get(runId);
@@ -211,15 +218,24 @@ public class RunDriver implements Driver {
             List<RunEvent> events = new ArrayList<>();
             items.forEach(item -> events.add(inboxEvent(item)));
             local.forEach(finish -> events.add(new RunEvent.ActionPolled(finish.token(), observation(finish.status()))));
+            boolean startsLocal = due.stream().anyMatch(e -> e instanceof Effect.StartAction start && gateway.inProcess(start.actionUrl()));
             return perform(runId, due).onFailure().invoke(failure -> giveBack(runId, local)).flatMap(outcomes -> {
                 events.addAll(outcomes);
-                return advance(runId, interpreter, state, basedOn, events, items, local);
+                // An in-process action that finished while it was being started (a short sleep, a quick built-in) joins
+                // this turn after its start: one commit instead of one for the start and a claim and commit for the finish.
+                List<LocalFinish> quick = takeMailbox(runId);
+                quick.forEach(finish -> events.add(new RunEvent.ActionPolled(finish.token(), observation(finish.status()))));
+                List<LocalFinish> taken = quick.isEmpty() ? local : new ArrayList<>(local);
+                if (!quick.isEmpty()) {
+                    taken.addAll(quick);
+                }
+                return advance(runId, interpreter, state, basedOn, events, items, taken, startsLocal);
             });
         });
     }
 
     private Uni<Void> advance(UUID runId, Interpreter interpreter, RunState state, Instant basedOn, List<RunEvent> events,
-                              List<RunStore.InboxItem> consumed, List<LocalFinish> local) {
+                              List<RunStore.InboxItem> consumed, List<LocalFinish> local, boolean startedLocal) {
         Instant now = clock.instant();
         RunState current = state;
         List<LogEntry> log = new ArrayList<>();
@@ -235,9 +251,13 @@ public class RunDriver implements Driver {
         RunState next = current;
         boolean more = !DueWork.dueEffects(interpreter, next, now).isEmpty() || nudged.contains(runId)
                 || mailbox.containsKey(runId);
+        // An in-process action this turn started is still ACTIVE: its finish often comes within milliseconds (a short
+        // sleep); keeping the lease that long lets this drive take it without a claim, and costs a release if it does not.
+        boolean awaitLocal = !more && startedLocal && next.status() == RunStatus.ACTIVE
+                && settings.localFinishGrace().toMillis() > 0;
         List<Long> inboxIds = consumed.stream().map(RunStore.InboxItem::id).toList();
-        return runs.commit(runId, instanceId, basedOn, next, log, DueWork.wakeAt(interpreter, next, now), more ? leaseUntil() : null,
-                        now, inboxIds)
+        return runs.commit(runId, instanceId, basedOn, next, log, DueWork.wakeAt(interpreter, next, now),
+                        more || awaitLocal ? leaseUntil() : null, now, inboxIds)
                 .onFailure().invoke(failure -> giveBack(runId, local))
                 .flatMap(committed -> {
                     if (!committed) {
@@ -248,8 +268,31 @@ public class RunDriver implements Driver {
                     metrics.transitionsCommitted(log.size());
                     changes.committed(RunChanged.of(runId, state, next, now));
                     fireAndForget(runId, afterCommit, next.status().finished());
+                    if (awaitLocal) { // the turn after the wait takes the finish, or commits the lease's release
+                        return localFinish(runId).flatMap(v -> turn(runId, interpreter, next, now, nudged.contains(runId)));
+                    }
                     return more ? turn(runId, interpreter, next, now, nudged.contains(runId)) : Uni.createFrom().voidItem();
                 });
+    }
+
+    /** Done when an in-process finish (or a nudge) for the run is here, or after the grace; on the driver's loop. */
+    private Uni<Void> localFinish(UUID runId) {
+        return Uni.createFrom().emitter(done -> {
+            AtomicBoolean woken = new AtomicBoolean();
+            Runnable wake = () -> {
+                if (woken.compareAndSet(false, true)) {
+                    awaitingFinish.remove(runId);
+                    loop.execute(() -> done.complete(null));
+                }
+            };
+            awaitingFinish.put(runId, wake);
+            if (mailbox.containsKey(runId) || nudged.contains(runId)) { // came before the waiter was set
+                wake.run();
+                return;
+            }
+            Uni.createFrom().voidItem().onItem().delayIt().by(settings.localFinishGrace())
+                    .subscribe().with(v -> wake.run(), failure -> wake.run());
+        });
     }
 
     /** Performs the due effects side by side; each outcome becomes an event for the interpreter. */
@@ -309,7 +352,10 @@ public class RunDriver implements Driver {
             finishes.add(new LocalFinish(token, status));
             return finishes;
         });
-        if (!driving.contains(runId)) { // else the drive's next turn takes it (stoppedDriving sees it, too late for that)
+        Runnable waiting = awaitingFinish.get(runId);
+        if (waiting != null) { // the drive kept the lease for it
+            waiting.run();
+        } else if (!driving.contains(runId)) { // else the drive's next turn takes it (stoppedDriving sees it, too late for that)
             loop.execute(() -> nudge(runId));
         }
     }

@@ -150,6 +150,14 @@ public interface EngineConfig {
         /** Attempts of a provider call that failed in transport before the action is reported unable to run. */
         @WithDefault("5")
         int transportAttempts();
+
+        /**
+         * How long a drive keeps a run's lease after starting an in-process (built-in) action that answered ACTIVE, waiting
+         * for its finish: a quick one (a short sleep) is then taken without a claim; after this the lease is let go. 0 turns
+         * the wait off.
+         */
+        @WithDefault("50ms")
+        Duration localFinishGrace();
     }
 
     interface Providers {

@@ -93,12 +93,13 @@ class RunDriverTest {
                 "FlowSucceeded");
         assertThat(store.pushes()).as("finishes that went through run_inbox").isZero();
         assertThat(provider.polls).as("status polls").hasValue(0);
+        assertThat(store.commits()).as("turns committed: the start and the finish that came with it are one").isEqualTo(1);
     }
 
     @Test
     void shouldDriveARunAgainWhenAnInProcessActionFinishesAfterTheTurnEnded() {
         InProcessGateway provider = new InProcessGateway(false);
-        RunDriver driver = driver("engine-1", provider);
+        RunDriver driver = driver("engine-1", provider, Duration.ZERO); // the drive ends right after the start
         RunRecord run = newRun("engine-1");
         driver.launch(run.id(), run);
         assertThat(status(run)).isEqualTo(RunStatus.ACTIVE);
@@ -111,9 +112,41 @@ class RunDriverTest {
     }
 
     @Test
+    void shouldTakeAQuickInProcessFinishInTheSameDriveWithoutClaimingTheRunAgain() {
+        InProcessGateway provider = new InProcessGateway(false);
+        RunDriver driver = driver("engine-1", provider, Duration.ofMinutes(5)); // the finish comes well within the grace
+        RunRecord run = newRun("engine-1");
+        driver.launch(run.id(), run);
+        assertThat(status(run)).isEqualTo(RunStatus.ACTIVE);
+        assertThat(driver.idle()).as("the drive waits for the finish").isFalse();
+
+        provider.finish();
+
+        assertThat(status(run)).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(codes(run)).containsOnlyOnce("ActionCompleted", "FlowSucceeded");
+        assertThat(store.claims()).as("claims").isZero();
+        assertThat(store.commits()).as("turns committed: the start, then the finish").isEqualTo(2);
+        assertThat(store.pushes()).as("finishes that went through run_inbox").isZero();
+    }
+
+    @Test
+    void shouldLetTheLeaseGoWhenAnInProcessActionDoesNotFinishWithinTheGrace() {
+        InProcessGateway provider = new InProcessGateway(false);
+        RunDriver driver = driver("engine-1", provider, Duration.ofMillis(20));
+        RunRecord run = newRun("engine-1");
+        driver.launch(run.id(), run);
+        awaitIdle(driver); // real time, bounded: the grace timer runs on the real clock
+        Instant now = clock.instant();
+
+        assertThat(store.claim(run.id(), "engine-2", now, now.plus(EngineSettings.LEASE)).await().indefinitely())
+                .as("the run, free for another instance to take").isPresent();
+        assertThat(status(run)).isEqualTo(RunStatus.ACTIVE);
+    }
+
+    @Test
     void shouldQueueAnInProcessFinishInTheInboxWhenAnotherInstanceHoldsTheRun() {
         InProcessGateway provider = new InProcessGateway(false);
-        RunDriver driver = driver("engine-1", provider);
+        RunDriver driver = driver("engine-1", provider, Duration.ZERO); // no wait: the lease is let go at once
         RunRecord run = newRun("engine-1");
         driver.launch(run.id(), run);
         Instant now = clock.instant();
@@ -130,7 +163,11 @@ class RunDriverTest {
     }
 
     private RunDriver driver(String id, ActionGateway gateway) {
-        EngineSettings settings = new EngineSettings(id);
+        return driver(id, gateway, Duration.ofMillis(50));
+    }
+
+    private RunDriver driver(String id, ActionGateway gateway, Duration localFinishGrace) {
+        EngineSettings settings = new EngineSettings(id, localFinishGrace);
         return new RunDriver(store, new FlowInterpreters(new OneFlow(), settings), gateway, new CountingTokens(), clock,
                 settings, new CallbackUrls(new SelfUrl(settings)), Runnable::run, n -> { },
                 change -> { });
@@ -182,6 +219,11 @@ class RunDriverTest {
         }
 
         @Override
+        public boolean inProcess(String actionUrl) {
+            return true;
+        }
+
+        @Override
         public Uni<ActionObservation> poll(UUID runId, Effect.PollAction poll) {
             polls.incrementAndGet();
             return Uni.createFrom().item(new ActionObservation("action-1", "ACTIVE", JsonNodeFactory.instance.objectNode(), null));
@@ -196,6 +238,19 @@ class RunDriverTest {
         public Uni<Void> release(UUID runId, Effect.ReleaseAction release) {
             return Uni.createFrom().voidItem();
         }
+    }
+
+    private static void awaitIdle(RunDriver driver) {
+        Instant giveUp = Instant.now().plusSeconds(30);
+        while (!driver.idle() && Instant.now().isBefore(giveUp)) {
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+        assertThat(driver.idle()).as("driver idle").isTrue();
     }
 
     /** As RunService starts a run: the first step is stored with the creator's lease. */

@@ -7,9 +7,13 @@ import java.util.List;
 import java.util.Optional;
 
 /** The engine's defaults (EngineConfig) for unit tests that build engine parts without Quarkus. */
-public record EngineSettings(String instance) implements EngineConfig {
+public record EngineSettings(String instance, Duration localFinishGrace) implements EngineConfig {
 
     public static final Duration LEASE = Duration.ofSeconds(30);
+
+    public EngineSettings(String instance) {
+        this(instance, Duration.ofMillis(50));
+    }
 
     @Override
     public Optional<String> selfUrl() {
@@ -34,6 +38,7 @@ public record EngineSettings(String instance) implements EngineConfig {
             @Override public int maxTransitionsPerTurn() { return 1000; }
             @Override public int maxTransitions() { return 25_000; }
             @Override public int transportAttempts() { return 5; }
+            @Override public Duration localFinishGrace() { return localFinishGrace; }
         };
     }
 

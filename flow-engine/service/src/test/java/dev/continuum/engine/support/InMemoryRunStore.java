@@ -36,6 +36,8 @@ public final class InMemoryRunStore implements RunStore {
 
     private final Map<UUID, Row> rows = new LinkedHashMap<>();
     private long inboxIds;
+    private long commits;
+    private long claims;
 
     @Override
     public synchronized Uni<Void> insert(RunRecord run, List<LogEntry> log, Instant nextWakeAt, String leaseOwner,
@@ -66,6 +68,7 @@ public final class InMemoryRunStore implements RunStore {
                 || (row.run.completedAt() != null && !finished)) {
             return Uni.createFrom().item(false);
         }
+        commits++;
         row.inbox.removeIf(item -> consumedInbox.contains(item.id()));
         row.nextWakeAt = !finished && !row.inbox.isEmpty() ? now : nextWakeAt;
         row.leaseOwner = leaseUntil == null ? null : row.leaseOwner;
@@ -115,6 +118,7 @@ public final class InMemoryRunStore implements RunStore {
 
     @Override
     public synchronized Uni<Optional<RunRecord>> claim(UUID runId, String owner, Instant now, Instant leaseUntil) {
+        claims++;
         Row row = rows.get(runId);
         if (row == null || !(row.leaseOwner == null || row.leaseOwner.equals(owner) || row.leaseUntil.isBefore(now))) {
             return Uni.createFrom().item(Optional.empty());
@@ -162,6 +166,16 @@ public final class InMemoryRunStore implements RunStore {
     @Override
     public synchronized Uni<List<InboxItem>> inbox(UUID runId) {
         return Uni.createFrom().item(List.copyOf(rows.get(runId).inbox));
+    }
+
+    /** Claims of single runs asked for (each a statement in PgRunStore), taken or not. */
+    public synchronized long claims() {
+        return claims;
+    }
+
+    /** Turns committed (each a transaction in PgRunStore). */
+    public synchronized long commits() {
+        return commits;
     }
 
     /** Completions ever queued in an inbox (pushed callbacks, cancels, resumes). */

@@ -73,6 +73,11 @@ public class HttpActionGateway implements ActionGateway {
     }
 
     @Override
+    public boolean inProcess(String actionUrl) {
+        return !FormAction.is(actionUrl) && builtins.at(urlMap.resolve(actionUrl)).isPresent();
+    }
+
+    @Override
     public Uni<ActionObservation> poll(UUID runId, Effect.PollAction poll) {
         if (FormAction.is(poll.actionUrl())) {
             return Uni.createFrom().item(FormActions.stillWaiting(poll.actionId()));
