@@ -13,6 +13,26 @@ import org.junit.jupiter.api.io.TempDir;
 
 class CheckpointProtocolTest {
 
+    /** What a move between sites compares: the same checkpoint elsewhere has the same digest, any change another. */
+    @Test
+    void aDirectoryCheckpointHasTheSameDigestWhereverItLiesAndAnotherWhenAnyFileDiffers(@TempDir Path dir)
+            throws Exception {
+        Path here = Files.createDirectories(dir.resolve("site-a").resolve(Checkpoints.name(7)));
+        Path there = Files.createDirectories(dir.resolve("site-b/deeper").resolve(Checkpoints.name(7)));
+        for (Path c : List.of(here, there)) {
+            Files.createDirectories(c.resolve("shards"));
+            Files.writeString(c.resolve("shards/0.bin"), "weights of rank 0");
+            Files.writeString(c.resolve("optimizer"), "moments");
+        }
+        assertThat(Checkpoints.sha256(here)).hasSize(64).isEqualTo(Checkpoints.sha256(there));
+
+        Files.writeString(there.resolve("shards/0.bin"), "weights of rank 1");
+        assertThat(Checkpoints.sha256(there)).isNotEqualTo(Checkpoints.sha256(here));
+        Files.writeString(there.resolve("shards/0.bin"), "weights of rank 0");
+        Files.move(there.resolve("optimizer"), there.resolve("shards/optimizer"));
+        assertThat(Checkpoints.sha256(there)).as("a file moved inside the checkpoint").isNotEqualTo(Checkpoints.sha256(here));
+    }
+
     @Test
     void aHalfWrittenCheckpointIsNeverTheNewest(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve(Checkpoints.name(10)), "step 10");
