@@ -45,6 +45,7 @@ final class BatchRunner {
     private final Uplink uplink;
     private final TaskTimings timings;
     private final Clock clock;
+    private final TaskSpans spans;
     private final Thread worker;
     private final AtomicLong tasksRun = new AtomicLong();
     private final AtomicInteger running = new AtomicInteger();
@@ -52,7 +53,8 @@ final class BatchRunner {
     private volatile boolean stopping;
 
     BatchRunner(GatewayConfig config, TaskSpool spool, ModelRepository models, TaskInputs inputs, ResultOutbox outbox,
-                Uplink uplink, TaskTimings timings, Clock clock) {
+                Uplink uplink, TaskTimings timings, Clock clock, TaskSpans spans) {
+        this.spans = spans;
         this.deviceId = config.deviceId();
         this.maxBatch = config.maxBatch();
         this.spool = spool;
@@ -124,7 +126,7 @@ final class BatchRunner {
             }
             if (refusal != null) {
                 if (batch.isEmpty()) {
-                    outbox.finish(ResultMessage.failed(s.task().taskId(), deviceId, refusal));
+                    finish(s, ResultMessage.failed(s.task().taskId(), deviceId, refusal));
                     return;
                 }
                 break; // it fails on its own, as the head of the next round
@@ -161,7 +163,7 @@ final class BatchRunner {
             timings.record(StageTimes.Stage.ONNX, System.nanoTime() - onnx);
         } catch (RuntimeException e) {
             for (TaskSpool.Spooled s : batch) {
-                outbox.finish(ResultMessage.failed(s.task().taskId(), deviceId, e.getMessage()));
+                finish(s, ResultMessage.failed(s.task().taskId(), deviceId, e.getMessage()));
             }
             return;
         } finally {
@@ -172,13 +174,19 @@ final class BatchRunner {
             TaskSpool.Spooled s = batch.get(i);
             // waiting only: until the worker took its batch (reading inputs and the run are inputMs and inferenceMs)
             double queuedMs = Math.max(0, Duration.between(s.receivedAt(), taken).toNanos() / 1e6);
-            outbox.finish(switch (outcomes.get(i)) {
+            finish(s, switch (outcomes.get(i)) {
                 case BatchInference.Output o -> new ResultMessage(s.task().taskId(), deviceId, null,
                         ResultMessage.SUCCEEDED, sameFormAsInput(s.task(), o.tensor()), null, digest, o.batchSize(),
                         queuedMs, o.inferenceMs(), inputMs);
                 case BatchInference.Failure f -> ResultMessage.failed(s.task().taskId(), deviceId, f.error());
             });
         }
+    }
+
+    /** Hands the result on and records the task's span, from its arrival to its result. */
+    private void finish(TaskSpool.Spooled task, ResultMessage result) {
+        outbox.finish(result);
+        spans.finished(task.task(), task.receivedAt(), result);
     }
 
     /** A task that came as a binary frame is answered with one; a JSON task (an older cloud) with JSON. */

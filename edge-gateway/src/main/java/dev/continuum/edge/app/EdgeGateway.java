@@ -9,6 +9,8 @@ import dev.continuum.edge.protocol.Wire;
 import dev.continuum.edge.resources.ResourceProbe;
 import dev.continuum.edge.store.FileEventLog;
 import dev.continuum.edge.store.TaskSpool;
+import io.opentelemetry.api.GlobalOpenTelemetry;
+import io.opentelemetry.api.OpenTelemetry;
 import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -73,6 +75,11 @@ public final class EdgeGateway implements AutoCloseable {
     private volatile boolean stopping;
 
     public EdgeGateway(GatewayConfig config, Vertx vertx, Clock clock) {
+        this(config, vertx, clock, GlobalOpenTelemetry.get());
+    }
+
+    /** A gateway whose task spans go to {@code telemetry} (the global one, a no-op unless installed, by default). */
+    public EdgeGateway(GatewayConfig config, Vertx vertx, Clock clock, OpenTelemetry telemetry) {
         this.config = config;
         this.topics = config.topics();
         this.clock = clock;
@@ -99,7 +106,8 @@ public final class EdgeGateway implements AutoCloseable {
         this.outbox = new ResultOutbox(config.durability(), spool, uplink, credentials::current, acks, timings,
                 this::offDisk);
         this.admission = new TaskAdmission(config, spool, acks, outbox, uplink, timings);
-        this.runner = new BatchRunner(config, spool, models, new TaskInputs(config.dataDir()), outbox, uplink, timings, clock);
+        this.runner = new BatchRunner(config, spool, models, new TaskInputs(config.dataDir()), outbox, uplink, timings, clock,
+                new TaskSpans(telemetry, config.deviceId()));
         this.heartbeats = new Heartbeats(config.deviceId(), new ResourceProbe(config.gpuSource(), config.stateDir()),
                 models, spool, runner::running, credentials::current, uplink, clock, config.role());
         this.deployer = new ModelDeployer(config.deviceId(), models);

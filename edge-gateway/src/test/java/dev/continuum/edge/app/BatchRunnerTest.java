@@ -39,7 +39,7 @@ class BatchRunnerTest {
         TaskTimings timings = new TaskTimings(new StageTimes());
         ResultOutbox outbox = new ResultOutbox(config.durability(), spool, uplink, () -> "c", acks, timings, Runnable::run);
         runner = new BatchRunner(config, spool, models, new TaskInputs(config.dataDir()), outbox, uplink, timings,
-                Clock.systemUTC());
+                Clock.systemUTC(), new TaskSpans(io.opentelemetry.api.OpenTelemetry.noop(), config.deviceId()));
     }
 
     @AfterEach
@@ -152,7 +152,7 @@ class BatchRunnerTest {
         ResultOutbox outbox = new ResultOutbox(config.durability(), waiting, uplink, () -> "c", new TaskAcks(waiting),
                 timings, Runnable::run);
         BatchRunner worker = new BatchRunner(config, waiting, models, new TaskInputs(config.dataDir()), outbox, uplink,
-                timings, clock);
+                timings, clock, new TaskSpans(io.opentelemetry.api.OpenTelemetry.noop(), config.deviceId()));
         waiting.admit(new TaskMessage("f-1", "ocr-cls", null, "file:frames/f-1.json", "2026-11-27T13:00:00Z", null));
 
         clock.now = clock.now.plusMillis(2_500); // the task waits 2.5 s before the worker takes it

@@ -159,7 +159,8 @@ public final class InferenceProvider implements ActionProvider {
         ObjectNode details = details(deviceId, ctx.actionId()).put("deadline", deadline.toString());
         placementInto(details, decision.explanation());
         ActionStatus active = ctx.active("Sent to " + deviceId, details);
-        TaskMessage task = taskFor(ctx.actionId(), body, input, deadline);
+        // the gateway's span of the task joins the run's trace (docs/operations.md "Traces")
+        TaskMessage task = taskFor(ctx.actionId(), body, input, deadline).withTraceparent(ctx.traceparent().orElse(null));
         dispatch(ctx, job, deviceId, task);
         watchDeadline(ctx, task);
         return active;

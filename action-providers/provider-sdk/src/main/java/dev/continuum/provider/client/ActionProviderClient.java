@@ -52,6 +52,9 @@ public final class ActionProviderClient implements AutoCloseable {
                 .setKeepAlive(options.keepAlive())
                 .setKeepAliveTimeout((int) Math.max(1, options.keepAliveTimeout().toSeconds()))
                 .setFollowRedirects(false)
+                // the trace context is the caller's (CallContext.traceHeaders): Vert.x' own tracer, where a
+                // framework installs one, must not replace it with a span of its own choosing
+                .setTracingPolicy(io.vertx.core.tracing.TracingPolicy.IGNORE)
                 .setUserAgent("continuum-provider-client");
         this.web = WebClient.create(vertx, web);
         this.readTimeoutMillis = Math.max(1, options.readTimeout().toMillis());
@@ -131,6 +134,7 @@ public final class ActionProviderClient implements AutoCloseable {
                 .timeout(readTimeoutMillis)
                 .putHeader("Accept", "application/json");
         ctx.bearerToken().ifPresent(token -> req.putHeader("Authorization", "Bearer " + token));
+        ctx.traceHeaders().forEach(req::putHeader);
         return req;
     }
 

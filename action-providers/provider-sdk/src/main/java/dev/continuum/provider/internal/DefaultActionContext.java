@@ -9,6 +9,7 @@ import dev.continuum.provider.server.ActionContext;
 import dev.continuum.provider.server.Caller;
 import io.vertx.core.Vertx;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -23,6 +24,8 @@ final class DefaultActionContext implements ActionContext {
     private final Caller caller;
     private final ActionRequest request;
     private final Set<Long> timers = ConcurrentHashMap.newKeySet();
+    /** The request span current when the action was taken up (the POST /run that started it, unless resumed). */
+    private final Optional<String> traceparent = RequestSpans.currentTraceparent();
 
     DefaultActionContext(ActionEngine engine, Vertx vertx, String actionId, Caller caller, ActionRequest request) {
         this.engine = engine;
@@ -45,6 +48,11 @@ final class DefaultActionContext implements ActionContext {
     @Override
     public ActionRequest request() {
         return request;
+    }
+
+    @Override
+    public Optional<String> traceparent() {
+        return traceparent;
     }
 
     @Override

@@ -10,6 +10,8 @@ import dev.continuum.provider.api.ProviderJson;
 import dev.continuum.provider.server.Caller;
 import dev.continuum.provider.server.CallerRejectedException;
 import dev.continuum.provider.server.ProviderServerOptions;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Scope;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.Router;
@@ -36,11 +38,13 @@ public final class ProviderRoutes {
     private final ActionEngine engine;
     private final Vertx vertx;
     private final ProviderServerOptions options;
+    private final RequestSpans spans;
 
     public ProviderRoutes(ActionEngine engine, ProviderServerOptions options) {
         this.engine = engine;
         this.vertx = options.vertx();
         this.options = options;
+        this.spans = new RequestSpans(options.telemetry());
     }
 
     public void mount(Router router, String basePath) {
@@ -69,7 +73,7 @@ public final class ProviderRoutes {
     }
 
     private void introspect(RoutingContext rc) {
-        respond(rc, () -> {
+        respond(rc, "/", () -> {
             // A description visible to "public" is served without asking who calls (as in Globus).
             if (!engine.description().visibleTo().contains("public")) {
                 caller(rc);
@@ -79,7 +83,7 @@ public final class ProviderRoutes {
     }
 
     private void run(RoutingContext rc) {
-        respond(rc, () -> {
+        respond(rc, "/run", () -> {
             Caller caller = caller(rc);
             String callback = callbackUrl(rc);
             ActionRequest request = RequestParser.parse(readJson(rc));
@@ -89,19 +93,19 @@ public final class ProviderRoutes {
     }
 
     private void status(RoutingContext rc) {
-        respond(rc, () -> new Answer(200, engine.status(caller(rc), rc.pathParam("actionId"))));
+        respond(rc, "/{action_id}/status", () -> new Answer(200, engine.status(caller(rc), rc.pathParam("actionId"))));
     }
 
     private void cancel(RoutingContext rc) {
-        respond(rc, () -> new Answer(200, engine.cancel(caller(rc), rc.pathParam("actionId"))));
+        respond(rc, "/{action_id}/cancel", () -> new Answer(200, engine.cancel(caller(rc), rc.pathParam("actionId"))));
     }
 
     private void release(RoutingContext rc) {
-        respond(rc, () -> new Answer(200, engine.release(caller(rc), rc.pathParam("actionId"))));
+        respond(rc, "/{action_id}/release", () -> new Answer(200, engine.release(caller(rc), rc.pathParam("actionId"))));
     }
 
     private void log(RoutingContext rc) {
-        respond(rc, () -> {
+        respond(rc, "/{action_id}/log", () -> {
             Caller caller = caller(rc);
             int limit = intParam(rc, "limit", DEFAULT_LOG_LIMIT, 1, MAX_LOG_LIMIT);
             int offset = intParam(rc, "marker", 0, 0, Integer.MAX_VALUE);
@@ -118,12 +122,21 @@ public final class ProviderRoutes {
 
     private record Answer(int status, Object body) {}
 
-    private void respond(RoutingContext rc, Callable<Answer> work) {
-        vertx.executeBlocking(work, false).onComplete(ar -> {
+    /** Runs {@code work} on a worker inside the request's span (so a provider sees it as the current span). */
+    private void respond(RoutingContext rc, String route, Callable<Answer> work) {
+        Span span = spans.start(rc, route);
+        vertx.executeBlocking(() -> {
+            try (Scope ignored = span.makeCurrent()) {
+                return work.call();
+            }
+        }, false).onComplete(ar -> {
             if (ar.succeeded()) {
+                RequestSpans.end(span, ar.result().status());
                 send(rc, ar.result().status(), "application/json", ar.result().body());
             } else {
-                sendProblem(rc, toProblem(ar.cause()));
+                Problem problem = toProblem(ar.cause());
+                RequestSpans.end(span, problem.status());
+                sendProblem(rc, problem);
             }
         });
     }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.continuum.provider.api.ActionRequest;
 import dev.continuum.provider.api.ActionStatus;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * What a provider may do with one action. Safe to use from any thread, also long after
@@ -19,6 +20,15 @@ public interface ActionContext {
     Caller caller();
 
     ActionRequest request();
+
+    /**
+     * The W3C {@code traceparent} of the request that started this action — the provider's server span, a child
+     * of the engine's call — to hand on to work done elsewhere (a task sent to a gateway carries it). Empty when
+     * nothing traced the request, and for an action resumed after a restart.
+     */
+    default Optional<String> traceparent() {
+        return Optional.empty();
+    }
 
     /** The status as currently stored. */
     ActionStatus status();

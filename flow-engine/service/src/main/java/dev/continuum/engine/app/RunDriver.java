@@ -139,7 +139,7 @@ public class RunDriver implements Driver {
                 done -> stoppedDriving(runId),
                 failure -> {
                     driving.remove(runId);
-                    LOG.errorf(failure, "driving run %s failed; it will be retried", runId);
+                    RunLogs.about(runId, () -> LOG.errorf(failure, "driving run %s failed; it will be retried", runId));
                 }));
     }
 
@@ -261,7 +261,7 @@ public class RunDriver implements Driver {
                 .onFailure().invoke(failure -> giveBack(runId, local))
                 .flatMap(committed -> {
                     if (!committed) {
-                        LOG.warnf("run %s was taken over by another instance; this one stops driving it", runId);
+                        RunLogs.about(runId, () -> LOG.warnf("run %s was taken over by another instance; this one stops driving it", runId));
                         local.forEach(finish -> toInbox(runId, finish)); // the new holder finds them there
                         return Uni.createFrom().voidItem();
                     }
@@ -325,7 +325,7 @@ public class RunDriver implements Driver {
 
     /** No token for the provider: the run waits INACTIVE for its owner to sign in again and resume it. */
     private static RunEvent consentRequired(UUID runId, String token, Throwable failure) {
-        LOG.warnf("run %s is now INACTIVE: %s", runId, failure.getMessage());
+        RunLogs.about(runId, () -> LOG.warnf("run %s is now INACTIVE: %s", runId, failure.getMessage()));
         return new RunEvent.ConsentRequired(token, failure.getMessage());
     }
 

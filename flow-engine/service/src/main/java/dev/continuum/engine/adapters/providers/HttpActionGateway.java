@@ -47,10 +47,12 @@ public class HttpActionGateway implements ActionGateway {
     private final ActionUrlMap urlMap;
     private final int attempts;
     private final Timer latency;
+    private final ActionSpans spans;
 
     public HttpActionGateway(Vertx vertx, EngineConfig config, ActionUrlMap urlMap, MeterRegistry metrics, ProviderTokens tokens,
-                             BuiltinProvidersRoutes builtins) {
+                             BuiltinProvidersRoutes builtins, ActionSpans spans) {
         this.tokens = tokens;
+        this.spans = spans;
         this.builtins = builtins;
         this.client = new ActionProviderClient(vertx, ClientOptions.defaults());
         this.urlMap = urlMap;
@@ -66,7 +68,7 @@ public class HttpActionGateway implements ActionGateway {
         }
         ActionRequest request = new ActionRequest(action.requestId(), action.body(), action.label(), action.tags(),
                 List.of(), List.of(), null, null);
-        return send(runId, action.actionUrl(), action.runAs(), Optional.ofNullable(report.callbackUrl()),
+        return send(runId, "run", action.actionUrl(), action.runAs(), Optional.ofNullable(report.callbackUrl()),
                 (local, bearer) -> local.run(bearer, request, status -> report.listener().accept(JSON.valueToTree(status))),
                 (url, context) -> client.run(url, request, context))
                 .map(HttpActionGateway::observation);
@@ -82,7 +84,7 @@ public class HttpActionGateway implements ActionGateway {
         if (FormAction.is(poll.actionUrl())) {
             return Uni.createFrom().item(FormActions.stillWaiting(poll.actionId()));
         }
-        return send(runId, poll.actionUrl(), poll.runAs(), Optional.empty(),
+        return send(runId, "status", poll.actionUrl(), poll.runAs(), Optional.empty(),
                 (local, bearer) -> local.status(bearer, poll.actionId()),
                 (url, context) -> client.status(url, poll.actionId(), context))
                 .map(HttpActionGateway::observation);
@@ -93,7 +95,7 @@ public class HttpActionGateway implements ActionGateway {
         if (FormAction.is(cancel.actionUrl())) {
             return Uni.createFrom().voidItem();
         }
-        return send(runId, cancel.actionUrl(), cancel.runAs(), Optional.empty(),
+        return send(runId, "cancel", cancel.actionUrl(), cancel.runAs(), Optional.empty(),
                 (local, bearer) -> local.cancel(bearer, cancel.actionId()),
                 (url, context) -> client.cancel(url, cancel.actionId(), context))
                 .replaceWithVoid();
@@ -104,7 +106,7 @@ public class HttpActionGateway implements ActionGateway {
         if (FormAction.is(release.actionUrl())) {
             return Uni.createFrom().voidItem();
         }
-        return send(runId, release.actionUrl(), release.runAs(), Optional.empty(),
+        return send(runId, "release", release.actionUrl(), release.runAs(), Optional.empty(),
                 (local, bearer) -> local.release(bearer, release.actionId()),
                 (url, context) -> client.release(url, release.actionId(), context))
                 .replaceWithVoid();
@@ -112,16 +114,21 @@ public class HttpActionGateway implements ActionGateway {
 
     /**
      * One call, with the run's token for the provider: in process when the URL is one of the engine's
-     * own built-ins, over HTTP otherwise.
+     * own built-ins, over HTTP otherwise; in its run's trace, one span per call (retries included).
      */
-    private Uni<ActionStatus> send(UUID runId, String actionUrl, String runAs, Optional<String> callbackUrl,
+    private Uni<ActionStatus> send(UUID runId, String operation, String actionUrl, String runAs, Optional<String> callbackUrl,
                                    BiFunction<LocalProvider, Optional<String>, CompletionStage<ActionStatus>> inProcess,
                                    BiFunction<String, CallContext, CompletionStage<ActionStatus>> overHttp) {
         String url = urlMap.resolve(actionUrl);
         Optional<LocalProvider> local = builtins.at(url);
-        return context(runId, actionUrl, runAs, callbackUrl).flatMap(context -> call(local.isPresent()
-                ? () -> inProcess.apply(local.get(), context.bearerToken())
-                : () -> overHttp.apply(url, context), actionUrl));
+        return Uni.createFrom().deferred(() -> {
+            ActionSpans.Call span = spans.start(runId, operation, actionUrl);
+            return context(runId, actionUrl, runAs, callbackUrl).map(c -> c.withTraceHeaders(span.headers()))
+                    .flatMap(context -> call(local.isPresent()
+                            ? () -> inProcess.apply(local.get(), context.bearerToken())
+                            : () -> overHttp.apply(url, context), actionUrl))
+                    .onTermination().invoke((status, failure, cancelled) -> span.end(failure));
+        });
     }
 
     /** The run's token for this provider (none with authentication off) and the push callback, if any. */

@@ -1,0 +1,57 @@
+package dev.continuum.engine.adapters.providers;
+
+import dev.continuum.engine.domain.RunTrace;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.TraceFlags;
+import io.opentelemetry.api.trace.TraceState;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.Context;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The engine's span of one call to an action provider, in its run's trace ({@link RunTrace}), and the W3C trace
+ * context headers the call carries so that the provider's span is its child. With tracing off (the default,
+ * {@code quarkus.otel.sdk.disabled=true}) nothing is recorded, and the headers still name the run's trace.
+ */
+@ApplicationScoped
+public class ActionSpans {
+
+    private final Tracer tracer;
+
+    public ActionSpans(OpenTelemetry telemetry) {
+        this.tracer = telemetry.getTracer("dev.continuum.engine");
+    }
+
+    /** One call: its span, and the headers to send with it. */
+    public record Call(Span span, Map<String, String> headers) {
+        void end(Throwable failure) {
+            if (failure != null) {
+                span.setStatus(StatusCode.ERROR, String.valueOf(failure.getMessage()));
+            }
+            span.end();
+        }
+    }
+
+    /** Starts the span of {@code operation} ({@code run}, {@code status}, {@code cancel}, {@code release}). */
+    public Call start(UUID runId, String operation, String actionUrl) {
+        RunTrace trace = RunTrace.of(runId);
+        Context run = Context.root().with(Span.wrap(SpanContext.createFromRemoteParent(trace.traceId(),
+                trace.rootSpanId(), TraceFlags.getSampled(), TraceState.getDefault())));
+        Span span = tracer.spanBuilder("action " + operation).setParent(run).setSpanKind(SpanKind.CLIENT)
+                .setAttribute("continuum.run_id", runId.toString())
+                .setAttribute("continuum.action_url", actionUrl)
+                .startSpan();
+        Map<String, String> headers = new HashMap<>();
+        W3CTraceContextPropagator.getInstance().inject(run.with(span), headers, Map::put);
+        return new Call(span, headers);
+    }
+}
