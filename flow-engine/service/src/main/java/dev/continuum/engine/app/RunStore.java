@@ -87,4 +87,7 @@ public interface RunStore {
     Uni<Boolean> delete(UUID runId);
 
     Uni<java.util.Map<String, Long>> countByStatus();
+
+    /** The runs due at {@code now} that no instance holds (the metrics' queue depth and lag). */
+    Uni<DueBacklog> dueBacklog(java.time.Instant now);
 }

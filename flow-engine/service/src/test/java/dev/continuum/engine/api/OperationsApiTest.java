@@ -6,9 +6,19 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import org.junit.jupiter.api.Test;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
@@ -36,6 +46,62 @@ class OperationsApiTest {
                 .body(containsString("continuum_transitions_total"))
                 .body(containsString("continuum_action_call_seconds"))
                 .body(containsString("continuum_runs{"));
+    }
+
+    @Test
+    void shouldCountRunsStartedAndFinishedForRunsPerSecond() {
+        double started = sample("continuum_runs_started_total");
+        double succeeded = sample("continuum_runs_finished_total{status=\"SUCCEEDED\"}");
+        String runId = Flows.start(Flows.publish(FlowApiTest.PASS_FLOW), "{}");
+        Flows.awaitStatus(runId, Duration.ofSeconds(10), "SUCCEEDED");
+
+        assertThat(sample("continuum_runs_started_total")).isGreaterThanOrEqualTo(started + 1);
+        assertThat(sample("continuum_runs_finished_total{status=\"SUCCEEDED\"}")).isGreaterThanOrEqualTo(succeeded + 1);
+        assertThat(sample("continuum_runs_due")).isGreaterThanOrEqualTo(0);
+        assertThat(sample("continuum_runs_due_lag_seconds")).isGreaterThanOrEqualTo(0);
+    }
+
+    /**
+     * deploy/grafana/continuum.json queries only metrics that exist: every name in its PromQL is served here, except
+     * the gateways' health, which the placement planner serves (its GatewayFeedTest checks those).
+     */
+    @Test
+    void shouldServeEveryMetricTheGrafanaDashboardQueries() throws Exception {
+        String runId = Flows.start(Flows.publish(RunApiTest.fiveStepFlow()), "{\"message\":\"m\"}");
+        Flows.awaitStatus(runId, Duration.ofSeconds(20), "SUCCEEDED");
+        Set<String> served = given().when().get("/q/metrics").then().statusCode(200).extract().asString().lines()
+                .filter(line -> !line.startsWith("#") && !line.isBlank())
+                .map(line -> line.split("[{ ]", 2)[0]).collect(Collectors.toSet());
+
+        Set<String> queried = dashboardMetrics();
+        queried.removeIf(name -> name.startsWith("continuum_gateway"));
+        assertThat(queried).isNotEmpty().contains("continuum_runs_started_total", "continuum_action_call_seconds",
+                "continuum_runs_due", "continuum_runs_due_lag_seconds");
+        assertThat(served).containsAll(queried);
+    }
+
+    /** The metric names in the dashboard's PromQL expressions (words before a selector, a range or an operator). */
+    public static Set<String> dashboardMetrics() throws Exception {
+        Path dashboard = Path.of("../../deploy/grafana/continuum.json");
+        JsonNode doc = new ObjectMapper().readTree(dashboard.toFile());
+        Set<String> names = new TreeSet<>();
+        Pattern metric = Pattern.compile("\\b(continuum_[a-z0-9_]+)\\b");
+        for (JsonNode panel : doc.path("panels")) {
+            for (JsonNode target : panel.path("targets")) {
+                Matcher m = metric.matcher(target.path("expr").asText());
+                while (m.find()) {
+                    names.add(m.group(1));
+                }
+            }
+        }
+        return names;
+    }
+
+    private static double sample(String series) {
+        return given().when().get("/q/metrics").then().statusCode(200).extract().asString().lines()
+                .filter(line -> line.startsWith(series + " ") || line.startsWith(series.replace("}", ",")))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+                .findFirst().orElseThrow(() -> new AssertionError(series + " is not served"));
     }
 
     @Test

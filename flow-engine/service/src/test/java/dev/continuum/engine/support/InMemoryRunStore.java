@@ -217,6 +217,14 @@ public final class InMemoryRunStore implements RunStore {
         return Uni.createFrom().item(counts);
     }
 
+    @Override
+    public synchronized Uni<dev.continuum.engine.app.DueBacklog> dueBacklog(Instant now) {
+        List<Instant> due = rows.values().stream().filter(r -> r.nextWakeAt != null && !r.nextWakeAt.isAfter(now) && free(r, now))
+                .map(r -> r.nextWakeAt).sorted().toList();
+        return Uni.createFrom().item(new dev.continuum.engine.app.DueBacklog(due.size(),
+                due.isEmpty() ? java.time.Duration.ZERO : java.time.Duration.between(due.get(0), now)));
+    }
+
     private static boolean free(Row row, Instant now) {
         return row.leaseUntil == null || row.leaseUntil.isBefore(now);
     }

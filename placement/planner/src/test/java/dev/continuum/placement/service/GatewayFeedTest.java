@@ -137,6 +137,28 @@ class GatewayFeedTest {
     }
 
     @Test
+    void shouldCountTheGatewaysOnlineInItsMetricsForTheDashboard() throws Exception {
+        assertThat(Await.until(Duration.ofSeconds(30), () -> metric("continuum_gateways{state=\"online\"}") == GATEWAYS.size()))
+                .as("every running gateway counted online").isTrue();
+
+        // deploy/grafana/continuum.json: the gateway metrics it queries are the ones served here
+        String dashboard = Files.readString(Path.of("../../deploy/grafana/continuum.json"));
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\b(continuum_gateway[a-z0-9_]*)\\b").matcher(dashboard);
+        java.util.Set<String> queried = new java.util.TreeSet<>();
+        while (m.find()) {
+            queried.add(m.group(1));
+        }
+        String served = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        assertThat(queried).isNotEmpty().allSatisfy(name -> assertThat(served).containsPattern("(?m)^" + name + "[{ ]"));
+    }
+
+    private static double metric(String series) {
+        return given().get("/q/metrics").then().statusCode(200).extract().asString().lines()
+                .filter(line -> line.startsWith(series + " ") || line.startsWith(series.replace("}", ",")))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).findFirst().orElse(-1);
+    }
+
+    @Test
     void shouldRefuseTheInventoryWithoutAToken() {
         given().get("/inventory").then().statusCode(401);
     }

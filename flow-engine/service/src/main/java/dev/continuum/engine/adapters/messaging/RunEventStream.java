@@ -1,6 +1,7 @@
 package dev.continuum.engine.adapters.messaging;
 
 import dev.continuum.engine.app.RunChanged;
+import dev.continuum.engine.adapters.runtime.RunMetrics;
 import dev.continuum.engine.app.RunChanges;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -38,14 +39,17 @@ public class RunEventStream implements RunChanges {
     Emitter<RunChanged> emitter;
 
     private final Counter dropped;
+    private final RunMetrics metrics;
 
-    public RunEventStream(MeterRegistry registry) {
+    public RunEventStream(MeterRegistry registry, RunMetrics metrics) {
+        this.metrics = metrics;
         this.dropped = Counter.builder("continuum.run.events.dropped")
                 .description("Committed run changes not published because the run-event stream was full").register(registry);
     }
 
     @Override
     public void committed(RunChanged change) {
+        metrics.changed(change); // runs started and finished: every committed change passes here once
         try {
             emitter.send(Message.of(change));
         } catch (RuntimeException full) { // buffer full, or the stream is shutting down

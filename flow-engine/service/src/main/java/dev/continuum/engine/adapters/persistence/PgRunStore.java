@@ -9,6 +9,7 @@ import dev.continuum.engine.app.Order;
 import dev.continuum.engine.app.RunEventRecord;
 import dev.continuum.engine.app.RunQuery;
 import dev.continuum.engine.app.RunRecord;
+import dev.continuum.engine.app.DueBacklog;
 import dev.continuum.engine.app.RunStore;
 import dev.continuum.engine.app.Slice;
 import dev.continuum.engine.app.TimeRange;
@@ -332,6 +333,20 @@ public class PgRunStore implements RunStore {
             rows.forEach(row -> counts.put(row.getString(0), row.getLong(1)));
             return counts;
         });
+    }
+
+    @Override
+    public Uni<DueBacklog> dueBacklog(Instant now) {
+        // the claim's own condition (claimDue), so the number is what the next scans will pick up
+        return pool.preparedQuery("""
+                        SELECT count(*), min(next_wake_at) FROM runs
+                        WHERE next_wake_at <= $1 AND (lease_until IS NULL OR lease_until < $1)""")
+                .execute(Tuple.of(odt(now))).map(rows -> {
+                    Row row = rows.iterator().next();
+                    java.time.OffsetDateTime oldest = row.getOffsetDateTime(1);
+                    return new DueBacklog(row.getLong(0), oldest == null ? java.time.Duration.ZERO
+                            : java.time.Duration.between(oldest.toInstant(), now));
+                });
     }
 
     private Optional<RunRecord> firstRun(RowSet<Row> rows) {

@@ -10,6 +10,8 @@ import dev.continuum.placement.service.app.GpuHistory;
 import dev.continuum.placement.service.app.LiveInventory;
 import dev.continuum.placement.service.app.PlannerService;
 import dev.continuum.placement.service.config.PlannerSettings;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.core.Vertx;
@@ -45,10 +47,16 @@ public class GatewayFeed {
         return t;
     });
     private MqttLink link;
+    private volatile Fleet fleet;
 
     public GatewayFeed(PlannerSettings settings, LiveInventory inventory, GpuHistory gpuHistory, PlannerService planner,
-                       Vertx vertx) {
+                       Vertx vertx, MeterRegistry metrics) {
         this.settings = settings;
+        // gateway health for operators: counted from the fleet view at each scrape
+        Gauge.builder("continuum.gateways", () -> count(true)).tag("state", "online")
+                .description("Edge gateways online (connected and heartbeating) as the planner sees them").register(metrics);
+        Gauge.builder("continuum.gateways", () -> count(false)).tag("state", "offline")
+                .description("Edge gateways offline (last will, clean stop, or heartbeats stopped)").register(metrics);
         this.inventory = inventory;
         this.gpuHistory = gpuHistory;
         this.planner = planner;
@@ -78,10 +86,16 @@ public class GatewayFeed {
                 Integer.parseInt(broker.substring(colon + 1)), "continuum-planner-" + UUID.randomUUID().toString().substring(0, 8))
                 .withCleanSession(true).withLogin(login));
         Fleet fleet = new Fleet(link, topics, credentials, Clock.systemUTC());
+        this.fleet = fleet;
         fleet.onChange(device -> updates.execute(() -> changed(device)));
         fleet.attach();
         link.start();
         LOG.infof("planner inventory: gateways from MQTT at %s (topic root %s)", broker, settings.mqttTopicRoot());
+    }
+
+    private long count(boolean online) {
+        Fleet current = fleet;
+        return current == null ? 0 : current.devices().stream().filter(d -> (d.online() && d.heartbeat() != null) == online).count();
     }
 
     private void changed(Fleet.Device device) {
