@@ -28,8 +28,10 @@ public final class BrokerAccess {
     /** Client id suffix of a device's storage half (ADR 0007). */
     public static final String STORAGE_CLIENT_SUFFIX = ".storage";
 
-    private static final Set<String> GATEWAY_PUBLISHES = Set.of("status", "heartbeat", "progress", "results", "files");
-    private static final Set<String> GATEWAY_SUBSCRIBES = Set.of("tasks", "credential", "models", "watches");
+    /** A gateway's own topics (under {@code <root>/devices/<id>/}) it may publish to; also {@link MosquittoAcl}'s. */
+    static final Set<String> GATEWAY_PUBLISHES = Set.of("status", "heartbeat", "progress", "results", "files");
+    /** ... and may subscribe to. */
+    static final Set<String> GATEWAY_SUBSCRIBES = Set.of("tasks", "credential", "models", "watches");
 
     private final Topics topics;
     private final DeviceCredentials credentials;

@@ -1,0 +1,166 @@
+package dev.continuum.edge.broker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.continuum.edge.messaging.MqttLink;
+import dev.continuum.edge.protocol.Topics;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * An operator's own Mosquitto (not the machine's shared one: a broker of the test's own, on a free port) closed as
+ * docs/operations.md says: logins from a {@code mosquitto_passwd} file, {@link MosquittoAcl}'s per-device patterns.
+ * A gateway may use its own topics and is refused another gateway's.
+ */
+class MosquittoAclTest {
+
+    private static final Topics TOPICS = new Topics("acl-test");
+    private static final String OPERATOR_PASSWORD = "operator-test-password";
+
+    @TempDir
+    static Path dir;
+    private static Process mosquitto;
+    private static int port;
+
+    @BeforeAll
+    static void startMosquitto() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of("/usr/sbin/mosquitto")) && Files.isExecutable(Path.of("/usr/bin/mosquitto_passwd")),
+                "needs Debian's mosquitto (apt-get install mosquitto)");
+        Path passwd = dir.resolve("continuum.passwd");
+        passwd(passwd, "-c", BrokerAccess.OPERATOR, OPERATOR_PASSWORD);
+        passwd(passwd, null, "gw-a", "gw-a-password");
+        passwd(passwd, null, "gw-b", "gw-b-password");
+        Path acl = Files.writeString(dir.resolve("continuum.acl"), MosquittoAcl.render(TOPICS));
+        port = Brokers.freePort();
+        // "user": started as root, Mosquitto would switch to user mosquitto, who cannot read the test's private files
+        Path conf = Files.writeString(dir.resolve("mosquitto.conf"), """
+                listener %d 127.0.0.1
+                allow_anonymous false
+                password_file %s
+                acl_file %s
+                persistence false
+                user %s
+                """.formatted(port, passwd, acl, System.getProperty("user.name")));
+        mosquitto = new ProcessBuilder("/usr/sbin/mosquitto", "-c", conf.toString()).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("mosquitto.log").toFile()).start();
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!Brokers.answers("127.0.0.1", port) && System.nanoTime() < until) {
+            Thread.sleep(50);
+        }
+        assertThat(Brokers.answers("127.0.0.1", port)).as("mosquitto started (" + dir.resolve("mosquitto.log") + ")").isTrue();
+    }
+
+    @AfterAll
+    static void stopMosquitto() throws Exception {
+        if (mosquitto != null) {
+            mosquitto.destroy();
+            mosquitto.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void shouldDeliverAGatewaysOwnTopicsAndDropWhatItPublishesUnderAnothersPrefix() throws Exception {
+        try (MqttLink operator = link("cloud", BrokerAccess.OPERATOR, OPERATOR_PASSWORD);
+             MqttLink gwA = link("gw-a", "gw-a", "gw-a-password")) {
+            List<String> seen = new CopyOnWriteArrayList<>();
+            operator.subscribe(TOPICS.root() + "/devices/#", 1, m -> {
+                seen.add(m.topic());
+                m.ack();
+            });
+            operator.whenConnected().get(10, TimeUnit.SECONDS);
+
+            gwA.publish(TOPICS.results("gw-b"), bytes("forged result"), false).get(10, TimeUnit.SECONDS);
+            gwA.publish(TOPICS.results("gw-a"), bytes("own result"), false).get(10, TimeUnit.SECONDS);
+
+            assertThat(until(() -> seen.contains(TOPICS.results("gw-a")))).as("its own result arrives").isTrue();
+            // the broker forwards one client's messages in order: the forged one, sent first, would be here by now
+            assertThat(seen).doesNotContain(TOPICS.results("gw-b"));
+        }
+    }
+
+    @Test
+    void shouldRefuseAGatewayReadingAnotherGatewaysTasks() throws Exception {
+        try (MqttLink operator = link("cloud-2", BrokerAccess.OPERATOR, OPERATOR_PASSWORD);
+             MqttLink gwA = link("gw-a", "gw-a", "gw-a-password");
+             MqttLink gwB = link("gw-b", "gw-b", "gw-b-password")) {
+            List<String> toA = new CopyOnWriteArrayList<>();
+            List<String> toB = new CopyOnWriteArrayList<>();
+            gwA.subscribe(TOPICS.tasks("gw-b"), 1, m -> { toA.add(m.topic()); m.ack(); });
+            gwA.subscribe(TOPICS.tasks("gw-a"), 1, m -> { toA.add(m.topic()); m.ack(); });
+            gwB.subscribe(TOPICS.tasks("gw-b"), 1, m -> { toB.add(m.topic()); m.ack(); });
+            gwA.whenConnected().get(10, TimeUnit.SECONDS);
+            gwB.whenConnected().get(10, TimeUnit.SECONDS);
+            operator.whenConnected().get(10, TimeUnit.SECONDS);
+
+            operator.publish(TOPICS.tasks("gw-b"), bytes("task for b"), false).get(10, TimeUnit.SECONDS);
+            operator.publish(TOPICS.tasks("gw-a"), bytes("task for a"), false).get(10, TimeUnit.SECONDS);
+
+            assertThat(until(() -> toB.contains(TOPICS.tasks("gw-b")))).as("gw-b gets its task").isTrue();
+            assertThat(until(() -> toA.contains(TOPICS.tasks("gw-a")))).as("gw-a gets its own").isTrue();
+            assertThat(toA).as("gw-a never sees gw-b's task").doesNotContain(TOPICS.tasks("gw-b"));
+        }
+    }
+
+    @Test
+    void shouldRefuseAWrongPasswordAndAnonymousClients() throws Exception {
+        for (MqttLink.Login login : new MqttLink.Login[] {MqttLink.Login.of("gw-a", "not-its-password"), null}) {
+            CompletableFuture<Void> refused = new CompletableFuture<>();
+            MqttLink link = MqttLink.standalone(MqttLink.Options.persistent("127.0.0.1", port, "gw-a")
+                    .withCleanSession(true).withLogin(login));
+            link.onConnection(new MqttLink.ConnectionListener() {
+                @Override public void connected(boolean sessionPresent) { }
+                @Override public void refused() { refused.complete(null); }
+            });
+            try (link) {
+                link.start();
+                refused.get(10, TimeUnit.SECONDS);
+                assertThat(link.connected()).isFalse();
+            }
+        }
+    }
+
+    private static MqttLink link(String clientId, String user, String password) throws Exception {
+        // clean sessions: nothing stays behind in the broker (which is the test's own anyway)
+        MqttLink link = MqttLink.standalone(MqttLink.Options.persistent("127.0.0.1", port, clientId)
+                .withCleanSession(true).withLogin(MqttLink.Login.of(user, password)));
+        link.start().get(10, TimeUnit.SECONDS);
+        return link;
+    }
+
+    private static void passwd(Path file, String create, String user, String password) throws Exception {
+        List<String> cmd = new java.util.ArrayList<>(List.of("/usr/bin/mosquitto_passwd"));
+        if (create != null) {
+            cmd.add(create);
+        }
+        cmd.addAll(List.of("-b", file.toString(), user, password));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as(out).isZero();
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static boolean until(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long until = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > until) {
+                return false;
+            }
+            Thread.sleep(20);
+        }
+        return true;
+    }
+}
