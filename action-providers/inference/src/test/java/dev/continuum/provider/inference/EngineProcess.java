@@ -49,7 +49,8 @@ final class EngineProcess implements AutoCloseable {
         pb.environment().put("QUARKUS_HTTP_PORT", Integer.toString(port));
         pb.environment().putAll(env);
         EngineProcess engine = new EngineProcess(pb.start(), port);
-        boolean up = Await.until(Duration.ofSeconds(120), () -> {
+        // generous: on a shared 2-core machine at load 30 the engine took 150 s to start
+        boolean up = Await.until(Duration.ofSeconds(300), () -> {
             try {
                 return engine.http.send(HttpRequest.newBuilder(URI.create(engine.base + "/flows")).build(),
                         HttpResponse.BodyHandlers.discarding()).statusCode() < 500;
