@@ -116,7 +116,8 @@ class PlannerRestartTest {
         LiveInventory inventory = new LiveInventory(topology.inventory(), topology.edgeLinks());
         PlannerService planner = new PlannerService(new OnlinePlanner(PlannerProducers.config(settings)),
                 inventory, log, Clock.systemUTC());
-        GatewayFeed feed = new GatewayFeed(settings, inventory, new GpuHistory(settings.gpuHistorySamples()), planner, quarkusVertx);
+        GatewayFeed feed = new GatewayFeed(settings, inventory, new GpuHistory(settings.gpuHistorySamples()), planner, quarkusVertx,
+                new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
         feed.connect();
         try {
             PlannerRecovery.Recovered recovered = PlannerRecovery.recover(reports, inventory, planner);
