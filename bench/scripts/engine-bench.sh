@@ -4,7 +4,8 @@
 #   bench/scripts/engine-bench.sh [driver flags, e.g. --runs 2000 --concurrency 32 --warmup 1500, or --sweep]
 # Needs: `mvn -B -q -pl flow-engine/service,bench -am package -DskipTests`, a PostgreSQL at
 # $PGHOST:$PGPORT (default 127.0.0.1:5432, user postgres) and JAVA_HOME >= 21. ENGINE_JAVA_OPTS adds JVM flags
-# (e.g. -XX:StartFlightRecording=filename=engine.jfr,settings=profile).
+# (e.g. -XX:StartFlightRecording=filename=engine.jfr,settings=profile). ENGINE_APP runs another build's quarkus-app
+# directory (a copy kept from before a change) instead of flow-engine/service/target/quarkus-app.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 java="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java"
@@ -15,7 +16,7 @@ log="$(mktemp -t continuum-bench-engine.XXXXXX.log)"
 psql -q -c "CREATE DATABASE $db" >/dev/null
 CONTINUUM_AUTH_ENABLED=false CONTINUUM_DB_HOST="$PGHOST" CONTINUUM_DB_PORT="$PGPORT" CONTINUUM_DB_NAME="$db" \
   QUARKUS_HTTP_PORT=$port CONTINUUM_SELF_URL="http://127.0.0.1:$port" \
-  "$java" ${ENGINE_JAVA_OPTS:-} -jar "$root/flow-engine/service/target/quarkus-app/quarkus-run.jar" >"$log" 2>&1 &
+  "$java" ${ENGINE_JAVA_OPTS:-} -jar "${ENGINE_APP:-$root/flow-engine/service/target/quarkus-app}/quarkus-run.jar" >"$log" 2>&1 &
 engine=$!
 cleanup() { kill "$engine" 2>/dev/null || true; wait "$engine" 2>/dev/null || true; psql -q -c "DROP DATABASE IF EXISTS $db" >/dev/null || true; }
 trap cleanup EXIT
