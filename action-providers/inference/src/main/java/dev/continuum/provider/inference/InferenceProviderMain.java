@@ -10,7 +10,9 @@ import dev.continuum.edge.protocol.Topics;
 import dev.continuum.provider.client.PlannerClient;
 import dev.continuum.provider.server.ActionProviderServer;
 import dev.continuum.provider.server.CallerResolver;
+import dev.continuum.provider.server.ActionStore;
 import dev.continuum.provider.server.FileActionStore;
+import dev.continuum.provider.server.PostgresActionStore;
 import dev.continuum.provider.server.ProviderLauncher;
 import dev.continuum.provider.server.ProviderLauncher.Arguments;
 import dev.continuum.provider.server.ProviderServerOptions;
@@ -29,7 +31,9 @@ import java.util.concurrent.TimeUnit;
  * {@code CONTINUUM_PLANNER_CLIENT_SECRET} at {@code CONTINUUM_AUTH_ISSUER}; without it, by the planner's core in
  * process. {@code --data-endpoint} names where inline inputs lie for the planner (e.g. {@code datacenter}).
  * With {@code --state-dir} actions and device revocations are kept on disk there and survive a restart;
- * without it, in memory. {@code --state-dir DIR --revoke-device ID} (or {@code --reinstate-device ID})
+ * without it, in memory. With {@code CONTINUUM_INFERENCE_DB_URL} actions are kept in PostgreSQL instead, and several
+ * instances (each with its own {@code --client-id}) share them: any instance answers for any action, and the actions of
+ * an instance that died are adopted by another when its lease runs out (ADR 0027). {@code --state-dir DIR --revoke-device ID} (or {@code --reinstate-device ID})
  * records a revocation for the provider running on DIR and exits.
  * {@code --bootstrap-token DEVICE} prints the bootstrap token to install on that device and exits;
  * {@code --broker-password} prints the operator's MQTT password (user {@value BrokerAccess#OPERATOR}) and exits.
@@ -122,7 +126,11 @@ public final class InferenceProviderMain {
             CallerResolver callers = JwtCallerResolver.fromEnvironment(System.getenv(), "continuum-provider-inference",
                     "actions:inference");
             ProviderServerOptions options = ProviderServerOptions.of(vertx).withCallerResolver(callers);
-            if (s.stateDir() != null) {
+            java.util.Optional<ActionStore> shared = sharedStore(s, "inference_actions");
+            if (shared.isPresent()) {
+                // several instances on one database: any answers for any action, a dead one's are adopted (ADR 0027)
+                options = options.withStore(shared.get());
+            } else if (s.stateDir() != null) {
                 // actions survive a provider restart; unfinished ones are resumed at mount (ADR 0006)
                 options = options.withStore(new FileActionStore(s.stateDir().resolve("actions")));
             }
@@ -144,6 +152,15 @@ public final class InferenceProviderMain {
         });
         System.out.println("inference provider on http://127.0.0.1:" + port + s.basePath() + " (broker " + s.broker()
                 + (s.planner() != null ? ", placed by the planner at " + s.planner() : "") + ")");
+    }
+
+    /**
+     * The actions in PostgreSQL when {@code CONTINUUM_INFERENCE_DB_URL} is set (with {@code _DB_USER}, {@code _DB_PASSWORD},
+     * {@code _INSTANCE_ID}, default host:port, and {@code _LEASE_SECONDS}), shared by every instance on that database.
+     */
+    static java.util.Optional<ActionStore> sharedStore(Settings s, String table) {
+        return PostgresActionStore.fromEnvironment(System.getenv(), "CONTINUUM_INFERENCE", table,
+                PostgresActionStore.hostInstanceId(s.port())).map(store -> store);
     }
 
     /** The planner service when one is named (its decisions logged there), else the planner's core in process. */
@@ -170,7 +187,10 @@ public final class InferenceProviderMain {
         boolean authOn = "true".equalsIgnoreCase(System.getenv().getOrDefault("CONTINUUM_AUTH_ENABLED", "false"));
         ProviderServerOptions deployOptions = authOn ? options.withCallerResolver(new RoleRequired(callers, s.deployRoles()))
                 : options;
-        if (s.stateDir() != null) {
+        java.util.Optional<ActionStore> shared = sharedStore(s, "inference_deployments");
+        if (shared.isPresent()) {
+            deployOptions = deployOptions.withStore(shared.get());
+        } else if (s.stateDir() != null) {
             deployOptions = deployOptions.withStore(new FileActionStore(s.stateDir().resolve("deployments")));
         }
         ActionProviderServer.mount(router, s.basePath() + "/deploy", new ModelDeployProvider(cloud.fleet(), cloud.dispatcher(),

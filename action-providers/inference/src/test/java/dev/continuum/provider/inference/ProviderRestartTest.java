@@ -3,14 +3,11 @@ package dev.continuum.provider.inference;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.continuum.edge.app.EdgeGateway;
 import dev.continuum.edge.app.GatewayConfig;
 import dev.continuum.edge.broker.Brokers;
 import dev.continuum.edge.identity.DeviceCredentials;
-import dev.continuum.edge.protocol.Tensor;
 import dev.continuum.edge.protocol.Topics;
-import dev.continuum.edge.protocol.Wire;
 import dev.continuum.edge.store.TaskSpool;
 import dev.continuum.edge.testing.Await;
 import dev.continuum.edge.testing.TcpProxy;
@@ -22,10 +19,6 @@ import dev.continuum.provider.server.ProviderServerOptions;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.ext.web.Router;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -40,8 +33,6 @@ import org.junit.jupiter.api.io.TempDir;
  * ran the task once.
  */
 class ProviderRestartTest {
-
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     @TempDir
     Path state;
@@ -97,7 +88,7 @@ class ProviderRestartTest {
                 try {
                     assertThat(Await.until(Duration.ofSeconds(15), () -> first.cloud.fleet().usable().size() == 1)).isTrue();
                     link.blackhole(); // the device still looks online, but the task will not reach it yet
-                    JsonNode started = post(first.url() + "/run", runRequest());
+                    JsonNode started = ProviderCalls.post(first.url() + "/run", ProviderCalls.classify("restart-1", 11));
                     actionId = started.get("action_id").asText();
                     assertThat(started.get("status").asText()).isEqualTo("ACTIVE");
                 } finally {
@@ -108,7 +99,7 @@ class ProviderRestartTest {
                 link.cut();   // the gateway notices the dead link, reconnects, gets the task and runs it
                 link.heal();
                 try (Provider second = new Provider(broker)) {
-                    JsonNode status = awaitFinal(second.url() + "/" + actionId + "/status");
+                    JsonNode status = ProviderCalls.awaitFinal(second.url() + "/" + actionId + "/status");
 
                     assertThat(status.get("status").asText()).as(status.toString()).isEqualTo("SUCCEEDED");
                     assertThat(status.at("/details/device_id").asText()).isEqualTo(gwId);
@@ -119,33 +110,5 @@ class ProviderRestartTest {
         } finally {
             gatewayVertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         }
-    }
-
-    private static ObjectNode runRequest() {
-        ObjectNode body = Wire.mapper().createObjectNode().put("model", "ocr-cls@1");
-        body.set("input", Wire.mapper().valueToTree(Tensor.compact(TestModels.CLS_SHAPE, TestModels.image(11, 1))));
-        ObjectNode doc = Wire.mapper().createObjectNode().put("request_id", "restart-1");
-        doc.set("body", body);
-        return doc;
-    }
-
-    private static JsonNode post(String url, JsonNode body) throws Exception {
-        return Wire.mapper().readTree(HTTP.send(HttpRequest.newBuilder(URI.create(url))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build(), HttpResponse.BodyHandlers.ofString()).body());
-    }
-
-    private static JsonNode awaitFinal(String statusUrl) throws Exception {
-        long end = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        JsonNode status;
-        do {
-            status = Wire.mapper().readTree(HTTP.send(HttpRequest.newBuilder(URI.create(statusUrl)).build(),
-                    HttpResponse.BodyHandlers.ofString()).body());
-            if (!status.path("status").asText().equals("ACTIVE")) {
-                return status;
-            }
-            Thread.sleep(50);
-        } while (System.nanoTime() < end);
-        return status;
     }
 }

@@ -14,6 +14,7 @@ import dev.continuum.provider.server.ActionStore;
 import dev.continuum.provider.server.Caller;
 import dev.continuum.provider.server.InvalidInputException;
 import dev.continuum.provider.server.ProviderServerOptions;
+import dev.continuum.provider.server.SharedActionStore;
 import dev.continuum.provider.server.StoredAction;
 import io.vertx.core.Vertx;
 import java.time.Clock;
@@ -71,9 +72,35 @@ public final class ActionEngine {
         return description;
     }
 
-    /** Resumes unfinished actions of a persistent store and starts forgetting released ones. */
+    /**
+     * Resumes unfinished actions of a persistent store and starts forgetting released ones. A shared
+     * store gives this instance only the actions nobody else holds, then keeps its leases alive and
+     * adopts the actions of instances that died (ADR 0027).
+     */
     public void startBackgroundWork() {
-        for (StoredAction action : store.unfinished()) {
+        if (store instanceof SharedActionStore shared) {
+            resumeAll(shared.adopt(true));
+            long period = Math.max(200, shared.lease().toMillis() / 3);
+            vertx.setPeriodic(period, t -> vertx.executeBlocking(() -> {
+                keepLeases(shared);
+                return null;
+            }, false));
+        } else {
+            resumeAll(store.unfinished());
+        }
+        vertx.setPeriodic(Math.max(1, releaseSweep.toMillis()), t -> vertx.executeBlocking(() -> {
+            for (String id : store.releasable(now())) {
+                store.remove(id);
+            }
+            return null;
+        }, false));
+    }
+
+    private void resumeAll(List<StoredAction> actions) {
+        for (StoredAction action : actions) {
+            if (live.containsKey(action.actionId())) {
+                continue; // driven here already (its lease had lapsed while the database was out of reach)
+            }
             DefaultActionContext ctx = contextFor(action);
             try {
                 provider.resume(ctx);
@@ -82,12 +109,21 @@ public final class ActionEngine {
                 finish(action.actionId(), ActionState.FAILED, "Provider error", errorDetails(e));
             }
         }
-        vertx.setPeriodic(Math.max(1, releaseSweep.toMillis()), t -> vertx.executeBlocking(() -> {
-            for (String id : store.releasable(now())) {
-                store.remove(id);
+    }
+
+    /** Renews this instance's leases, then adopts what a dead instance left; a database outage is retried next time. */
+    private void keepLeases(SharedActionStore shared) {
+        try {
+            shared.renew();
+            List<StoredAction> adopted = shared.adopt(false);
+            if (!adopted.isEmpty()) {
+                LOG.log(System.Logger.Level.INFO, "instance " + shared.instanceId() + " adopted " + adopted.size()
+                        + " unfinished actions whose owner stopped renewing its lease");
+                resumeAll(adopted);
             }
-            return null;
-        }, false));
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "cannot renew or adopt action leases now: " + e.getMessage());
+        }
     }
 
     /** {@link #run}, after checking the body against the provider's input schema. */

@@ -1,11 +1,5 @@
 package dev.continuum.provider.server;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.continuum.provider.api.ActionLogEntry;
-import dev.continuum.provider.api.ActionRequest;
-import dev.continuum.provider.api.ActionStatus;
-import dev.continuum.provider.api.ProviderJson;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -30,12 +24,6 @@ import java.util.stream.Stream;
  */
 public final class FileActionStore implements ActionStore {
 
-    private static final ObjectMapper JSON = ProviderJson.mapper();
-
-    record Persisted(@JsonProperty("status") ActionStatus status, @JsonProperty("request") ActionRequest request,
-                     @JsonProperty("callback_url") String callbackUrl, @JsonProperty("log") List<ActionLogEntry> log,
-                     @JsonProperty("release_at") Instant releaseAt) {}
-
     private final Path dir;
     private final Map<String, StoredAction> byId = new HashMap<>();
     private final Map<String, String> byRequest = new HashMap<>();
@@ -47,8 +35,7 @@ public final class FileActionStore implements ActionStore {
             try (Stream<Path> files = Files.list(dir)) {
                 for (Path f : (Iterable<Path>) files::iterator) {
                     if (f.getFileName().toString().endsWith(".json")) {
-                        Persisted p = JSON.readValue(f.toFile(), Persisted.class);
-                        StoredAction a = new StoredAction(p.status(), p.request(), p.callbackUrl(), p.log(), p.releaseAt());
+                        StoredAction a = StoredActionJson.read(Files.readAllBytes(f));
                         byId.put(a.actionId(), a);
                         byRequest.put(requestKey(a), a.actionId());
                     }
@@ -67,7 +54,7 @@ public final class FileActionStore implements ActionStore {
         Path target = dir.resolve(a.actionId() + ".json");
         Path tmp = dir.resolve(a.actionId() + ".json.tmp");
         try {
-            byte[] bytes = JSON.writeValueAsBytes(new Persisted(a.status(), a.request(), a.callbackUrl(), a.log(), a.releaseAt()));
+            byte[] bytes = StoredActionJson.write(a);
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                     StandardOpenOption.TRUNCATE_EXISTING)) {
                 ch.write(ByteBuffer.wrap(bytes));

@@ -2,6 +2,9 @@ package dev.continuum.provider.transfer;
 
 import dev.continuum.auth.oidc.ServiceAccountToken;
 import dev.continuum.provider.client.PlannerClient;
+import dev.continuum.provider.server.ActionStore;
+import dev.continuum.provider.server.FileActionStore;
+import dev.continuum.provider.server.PostgresActionStore;
 import dev.continuum.provider.server.ProviderLauncher;
 import dev.continuum.provider.server.ProviderLauncher.Arguments;
 import dev.continuum.provider.server.auth.JwtCallerResolver;
@@ -53,7 +56,11 @@ public final class TransferProviderMain {
         }
         int port = ProviderLauncher.serve(settings.host(), settings.port(), (vertx, router) -> {
             // CONTINUUM_AUTH_ENABLED=true: only tokens for continuum-provider-transfer with scope actions:transfer (docs/auth.md).
-            TransferProviders.mountAll(router, settings.basePath(), vertx, endpoints, options, settings.state(),
+            // CONTINUUM_TRANSFER_DB_URL: transfers in PostgreSQL, shared by several instances (ADR 0027)
+            ActionStore actions = PostgresActionStore.fromEnvironment(System.getenv(), "CONTINUUM_TRANSFER", "transfer_actions",
+                    PostgresActionStore.hostInstanceId(settings.port())).<ActionStore>map(store -> store)
+                    .orElseGet(() -> new FileActionStore(settings.state().resolve("actions")));
+            TransferProviders.mountAll(router, settings.basePath(), vertx, endpoints, options, settings.state(), actions,
                     JwtCallerResolver.fromEnvironment(System.getenv(), "continuum-provider-transfer", "actions:transfer"),
                     rates(settings.planner()));
             return null;

@@ -7,6 +7,7 @@ import dev.continuum.provider.client.PlannerClient;
 import dev.continuum.provider.server.ActionProviderServer;
 import dev.continuum.provider.server.CallerResolver;
 import dev.continuum.provider.server.FileActionStore;
+import dev.continuum.provider.server.PostgresActionStore;
 import dev.continuum.provider.server.ProviderLauncher;
 import dev.continuum.provider.server.ProviderLauncher.Arguments;
 import dev.continuum.provider.server.ProviderServerOptions;
@@ -146,13 +147,12 @@ public final class TrainingProviderMain {
         vertx.setPeriodic(s.plannerReportSeconds() * 1000L, t -> check.run());
     }
 
+    /** Several instances on one database share the actions (ADR 0027); {@code CONTINUUM_TRAINING_INSTANCE_ID} names this one. */
     private static dev.continuum.provider.server.ActionStore store(Settings s) {
-        String url = System.getenv("CONTINUUM_TRAINING_DB_URL");
-        if (url != null && !url.isBlank()) {
-            return new PostgresActionStore(url, System.getenv().getOrDefault("CONTINUUM_TRAINING_DB_USER", "postgres"),
-                    System.getenv().getOrDefault("CONTINUUM_TRAINING_DB_PASSWORD", ""));
-        }
-        return new FileActionStore(s.stateDir());
+        return PostgresActionStore.fromEnvironment(System.getenv(), "CONTINUUM_TRAINING", "training_actions",
+                        PostgresActionStore.hostInstanceId(s.port()))
+                .<dev.continuum.provider.server.ActionStore>map(store -> store)
+                .orElseGet(() -> new FileActionStore(s.stateDir()));
     }
 
     /** Returns null when help was asked for. */

@@ -83,7 +83,8 @@ class TrainingProviderTest {
             new OperatorRoutes(provider, callers, "continuum-admin").mount(router, BASE);
             ActionProviderServer.mount(router, BASE, provider, ProviderServerOptions.of(vertx)
                     .withCallerResolver(callers).withStore(db == null ? new dev.continuum.provider.server.FileActionStore(dir.resolve("actions"))
-                            : new PostgresActionStore(db.url(), "postgres", "")));
+                            : new dev.continuum.provider.server.PostgresActionStore(db.url(), "postgres", "", "training_actions",
+                                    "training-test", Duration.ofSeconds(15))));
             HttpServer server = vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1")
                     .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
             url = "http://127.0.0.1:" + server.actualPort() + BASE;

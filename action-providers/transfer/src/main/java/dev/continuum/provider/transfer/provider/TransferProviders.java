@@ -1,6 +1,7 @@
 package dev.continuum.provider.transfer.provider;
 
 import dev.continuum.provider.server.ActionProviderServer;
+import dev.continuum.provider.server.ActionStore;
 import dev.continuum.provider.server.CallerResolver;
 import dev.continuum.provider.server.FileActionStore;
 import dev.continuum.provider.server.ProviderServerOptions;
@@ -29,9 +30,20 @@ public final class TransferProviders {
     /** As above; each successful transfer's measured rate goes to {@code rates} (the planner's link model). */
     public static void mountAll(Router router, String basePath, Vertx vertx, EndpointRegistry endpoints,
                                 TransferOptions options, Path stateDir, CallerResolver callers, MeasuredRates rates) {
+        mountAll(router, basePath, vertx, endpoints, options, stateDir, new FileActionStore(stateDir.resolve("actions")),
+                callers, rates);
+    }
+
+    /**
+     * As above with the transfers kept in {@code actions}, e.g. a {@code PostgresActionStore} that several instances
+     * share (ADR 0027); journals stay under {@code stateDir/journals}, so an instance that adopts another's transfer
+     * without that directory starts it again from its first byte (checksums make that safe, not cheap).
+     */
+    public static void mountAll(Router router, String basePath, Vertx vertx, EndpointRegistry endpoints,
+                                TransferOptions options, Path stateDir, ActionStore actions, CallerResolver callers,
+                                MeasuredRates rates) {
         String base = basePath == null || basePath.equals("/") ? "" : basePath.replaceAll("/+$", "");
-        ProviderServerOptions durable = ProviderServerOptions.of(vertx).withCallerResolver(callers)
-                .withStore(new FileActionStore(stateDir.resolve("actions")));
+        ProviderServerOptions durable = ProviderServerOptions.of(vertx).withCallerResolver(callers).withStore(actions);
         ActionProviderServer.mount(router, base + "/transfer",
                 new TransferProvider(endpoints, options, stateDir.resolve("journals"), rates), durable);
         for (FileOperationProvider.Operation op : FileOperationProvider.Operation.values()) {

@@ -1,0 +1,54 @@
+package dev.continuum.provider.inference;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.continuum.edge.protocol.Tensor;
+import dev.continuum.edge.protocol.Wire;
+import dev.continuum.edge.testing.TestModels;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/** The provider's HTTP API as the engine calls it, for tests that run provider instances in-process. */
+final class ProviderCalls {
+
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    private ProviderCalls() {}
+
+    /** A /run document classifying the demo model's test image {@code imageSeed} under {@code requestId}. */
+    static ObjectNode classify(String requestId, int imageSeed) {
+        ObjectNode body = Wire.mapper().createObjectNode().put("model", "ocr-cls@1");
+        body.set("input", Wire.mapper().valueToTree(Tensor.compact(TestModels.CLS_SHAPE, TestModels.image(imageSeed, 1))));
+        ObjectNode doc = Wire.mapper().createObjectNode().put("request_id", requestId);
+        doc.set("body", body);
+        return doc;
+    }
+
+    static JsonNode post(String url, JsonNode body) throws Exception {
+        return Wire.mapper().readTree(HTTP.send(HttpRequest.newBuilder(URI.create(url))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build(), HttpResponse.BodyHandlers.ofString()).body());
+    }
+
+    static JsonNode get(String url) throws Exception {
+        return Wire.mapper().readTree(HTTP.send(HttpRequest.newBuilder(URI.create(url)).build(),
+                HttpResponse.BodyHandlers.ofString()).body());
+    }
+
+    /** The action's status once it is no longer ACTIVE, or its last status after a minute. */
+    static JsonNode awaitFinal(String statusUrl) throws Exception {
+        long end = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        JsonNode status;
+        do {
+            status = get(statusUrl);
+            if (!status.path("status").asText().equals("ACTIVE")) {
+                return status;
+            }
+            Thread.sleep(50);
+        } while (System.nanoTime() < end);
+        return status;
+    }
+}
