@@ -257,7 +257,8 @@ public final class InferenceProvider implements ActionProvider {
     /**
      * A gateway went offline: each job out on it is sent where the planner places it now (the planner service decides
      * that by itself when it sees the gateway go, and logs why). Asked again every half second until a decision is
-     * known; a job the planner cannot place anywhere fails with its reasons.
+     * known; a job the planner cannot place anywhere for a minute (no site online, its own gateway not back) fails with
+     * its reasons.
      */
     private void siteLost(String deviceId) {
         for (Dispatched d : List.copyOf(sent.values())) {
@@ -273,9 +274,15 @@ public final class InferenceProvider implements ActionProvider {
         if (ctx == null || ctx.finished() || sent.get(taskId) != d) {
             return; // finished meanwhile, or already sent elsewhere
         }
+        if (attempt > 0 && fleet.usable().stream().anyMatch(x -> x.deviceId().equals(d.deviceId()))) {
+            return; // its gateway is back: the dispatcher sends the task again there, and it runs once
+        }
         Optional<JobPlacement.Decision> next = planner.placedAgain(d.job(), d.deviceId(), fleet.usable(),
                 dispatcher::pendingFor);
-        if (next.isEmpty()) {
+        boolean nowhereYet = next.isPresent() && !next.get().placed() && attempt < REPLACE_ATTEMPTS;
+        if (next.isEmpty() || nowhereYet) {
+            // no decision yet, or no site online at all (e.g. every gateway cut off by a broker restart): ask again,
+            // the task still pending for its own gateway, for up to a minute
             if (attempt < REPLACE_ATTEMPTS) {
                 ctx.schedule(Duration.ofMillis(500), () -> updates.execute(() -> placeAgain(d, attempt + 1)));
             }

@@ -158,6 +158,10 @@ public interface EngineConfig {
          */
         @WithDefault("50ms")
         Duration localFinishGrace();
+
+        /** How long a provider may leave a call unanswered before the call fails in transport (and is tried again). */
+        @WithDefault("30s")
+        Duration providerReadTimeout();
     }
 
     interface Providers {

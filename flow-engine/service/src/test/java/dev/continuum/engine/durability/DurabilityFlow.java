@@ -61,6 +61,37 @@ record DurabilityFlow(JsonNode definition, List<String> milestones, boolean orde
     }
 
     /**
+     * Three echo Actions (each a counted side effect), a short Wait (an engine timer) between each, so a kill at a
+     * random moment finds runs calling, committing, or asleep.
+     */
+    static DurabilityFlow threeActions(String providersUrl, int waitSeconds) {
+        String definition = """
+                {"StartAt":"Acquire","States":{
+                  "Acquire":{"Type":"Action","ActionUrl":"%1$s/echo","Parameters":{"step":"acquire","sample.$":"$.sample"},
+                             "ResultPath":"$.acquired","Next":"Rest"},
+                  "Rest":{"Type":"Wait","Seconds":%2$d,"Next":"Analyse"},
+                  "Analyse":{"Type":"Action","ActionUrl":"%1$s/echo","Parameters":{"step":"analyse","sample.$":"$.sample"},
+                             "ResultPath":"$.analysed","Next":"Cool"},
+                  "Cool":{"Type":"Wait","Seconds":%2$d,"Next":"Store"},
+                  "Store":{"Type":"Action","ActionUrl":"%1$s/echo","Parameters":{"step":"store","sample.$":"$.sample"},
+                           "ResultPath":"$.stored","End":true}}}"""
+                .formatted(providersUrl, waitSeconds);
+        List<String> milestones = List.of(
+                "FlowStarted",
+                "ActionStarted Acquire", "ActionCompleted Acquire",
+                "WaitStarted Rest", "WaitCompleted Rest",
+                "ActionStarted Analyse", "ActionCompleted Analyse",
+                "WaitStarted Cool", "WaitCompleted Cool",
+                "ActionStarted Store", "ActionCompleted Store",
+                "FlowSucceeded Store");
+        try {
+            return new DurabilityFlow(EngineApi.JSON.readTree(definition), milestones, true, Set.of("Acquire", "Analyse", "Store"));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("the test flow is not JSON", e);
+        }
+    }
+
+    /**
      * A Parallel state: one branch calls the slow provider, the other two echoes in a row, so
      * the second branch can move on while the first branch's call is still in flight.
      */

@@ -65,6 +65,11 @@ final class DurabilityRig implements AutoCloseable {
     }
 
     static DurabilityRig create(String name) {
+        return create(name, PostgresResource.connect());
+    }
+
+    /** As {@link #create(String)}, on the given database (e.g. an {@link OwnPostgres} a test restarts). */
+    static DurabilityRig create(String name, Map<String, String> database) {
         Path moduleDir = Path.of(System.getProperty("user.dir"));
         Path engineJar = moduleDir.resolve(System.getProperty("continuum.engine.jar", "target/quarkus-app/quarkus-run.jar"));
         if (!Files.isRegularFile(engineJar)) {
@@ -76,7 +81,6 @@ final class DurabilityRig implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        Map<String, String> database = PostgresResource.connect();
         EffectsLog effects = new EffectsLog(workDir.resolve("echo-effects.tsv"));
         int providerPort = freePort();
         List<String> command = new ArrayList<>(List.of(ChildProcess.javaBinary()));

@@ -39,6 +39,7 @@ public record EngineSettings(String instance, Duration localFinishGrace) impleme
             @Override public int maxTransitions() { return 25_000; }
             @Override public int transportAttempts() { return 5; }
             @Override public Duration localFinishGrace() { return localFinishGrace; }
+            @Override public Duration providerReadTimeout() { return Duration.ofSeconds(30); }
         };
     }
 

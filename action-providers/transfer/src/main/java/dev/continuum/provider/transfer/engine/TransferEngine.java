@@ -304,7 +304,8 @@ public final class TransferEngine {
                 throw tfe;
             }
             if (e != null) {
-                throw new TransferFailedException("TransferError", e.getMessage() == null ? e.toString() : e.getMessage(), e);
+                throw new TransferFailedException(destinationFull(e) ? "DestinationFull" : "TransferError",
+                        e.getMessage() == null ? e.toString() : e.getMessage(), e);
             }
         }
 
@@ -382,8 +383,8 @@ public final class TransferEngine {
                         finish(up);
                     }
                 } catch (IOException e) {
-                    throw new TransferFailedException("TransferError", "cannot copy " + job.source() + " to "
-                            + job.destination() + ": " + e.getMessage(), e);
+                    throw new TransferFailedException(destinationFull(e) ? "DestinationFull" : "TransferError", "cannot copy "
+                            + job.source() + " to " + job.destination() + ": " + e.getMessage(), e);
                 }
             }
 
@@ -518,6 +519,9 @@ public final class TransferEngine {
             }
 
             private void retryOrFail(int attempt, String what, Throwable cause) {
+                if (destinationFull(cause)) {
+                    throw new TransferFailedException("DestinationFull", what, cause); // another try finds it as full
+                }
                 if (attempt >= options.maxAttempts()) {
                     throw new TransferFailedException(cause == null ? "ChecksumMismatch" : "TransferError",
                             what + " after " + attempt + " attempts", cause);
@@ -565,5 +569,20 @@ public final class TransferEngine {
                 }
             }
         }
+    }
+
+    /**
+     * Whether a failure is the destination's file system being full (ENOSPC) or over quota (EDQUOT), which the JDK
+     * reports only by the system's message; such a transfer fails as {@code DestinationFull} instead of retrying.
+     */
+    static boolean destinationFull(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            String message = t.getMessage();
+            if (t instanceof IOException && message != null
+                    && (message.contains("No space left on device") || message.contains("Disk quota exceeded"))) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -54,7 +54,8 @@ public class HttpActionGateway implements ActionGateway {
         this.tokens = tokens;
         this.spans = spans;
         this.builtins = builtins;
-        this.client = new ActionProviderClient(vertx, ClientOptions.defaults());
+        this.client = new ActionProviderClient(vertx,
+                ClientOptions.defaults().withReadTimeout(config.runs().providerReadTimeout()));
         this.urlMap = urlMap;
         this.attempts = config.runs().transportAttempts();
         this.latency = Timer.builder("continuum.action.call").description("Latency of calls to action providers")
