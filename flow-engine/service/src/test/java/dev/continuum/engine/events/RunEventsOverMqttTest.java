@@ -89,7 +89,7 @@ class RunEventsOverMqttTest {
         String run = Flows.start(Flows.publish(RunEventStreamTest.ECHO_THEN_NAP), "{}");
         assertThat(Flows.awaitStatus(run, Duration.ofSeconds(60), "SUCCEEDED", "FAILED")).isEqualTo("SUCCEEDED");
 
-        List<JsonNode> changes = awaitFinal(run);
+        List<JsonNode> changes = awaitFinal(received, run);
         assertThat(changes.getFirst().path("status").asText()).isEqualTo("ACTIVE");
         assertThat(changes.getFirst().path("previous_status").isMissingNode() || changes.getFirst().path("previous_status").isNull())
                 .as("the start has no previous status: %s", changes.getFirst()).isTrue();
@@ -102,7 +102,8 @@ class RunEventsOverMqttTest {
                 .hasSize(changes.size());
     }
 
-    private static List<JsonNode> awaitFinal(String run) {
+    /** The run's changes a subscriber outside the engine received, once the last is SUCCEEDED (up to 30 s). */
+    static List<JsonNode> awaitFinal(List<JsonNode> received, String run) {
         Instant deadline = Instant.now().plusSeconds(30);
         while (Instant.now().isBefore(deadline)) {
             List<JsonNode> mine = received.stream().filter(change -> run.equals(change.path("run_id").asText())).toList();
@@ -111,6 +112,6 @@ class RunEventsOverMqttTest {
             }
             Flows.sleep(50);
         }
-        throw new AssertionError("the subscriber saw no SUCCEEDED change of run " + run + "; it got " + received);
+        throw new AssertionError("the broker's subscriber saw no SUCCEEDED change of run " + run + "; it got " + received);
     }
 }
