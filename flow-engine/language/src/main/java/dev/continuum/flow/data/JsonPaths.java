@@ -32,6 +32,13 @@ public final class JsonPaths {
     private static final ObjectMapper JAYWAY_MAPPER = new ObjectMapper();
     /** One step of Jayway's normalized form of a definite path: {@code ['name']} or {@code [3]}. */
     private static final Pattern NORMALIZED_STEP = Pattern.compile("\\['((?:[^'\\\\]|\\\\.)*)'\\]|\\[(\\d+)\\]");
+    /**
+     * Longest path, and most steps in one, that a flow may hold. Jayway's compiler recurses once per step, so a path
+     * of tens of thousands of {@code ..a} steps overflows the stack (found by HostileInputApiTest); no real flow comes
+     * near these.
+     */
+    public static final int MAX_LENGTH = 4096;
+    public static final int MAX_STEPS = 256;
 
     private JsonPaths() {
     }
@@ -65,7 +72,13 @@ public final class JsonPaths {
             return Optional.empty();
         }
         if (!local.startsWith("$.") && !local.startsWith("$[")) {
-            return Optional.of("'" + path + "' is not a JSONPath: it must start with '$.' or '$['");
+            return Optional.of("'" + shown(path) + "' is not a JSONPath: it must start with '$.' or '$['");
+        }
+        if (path.length() > MAX_LENGTH) {
+            return Optional.of("'" + shown(path) + "' is " + path.length() + " characters long; a JSONPath may have at most " + MAX_LENGTH);
+        }
+        if (steps(local.chars()) > MAX_STEPS) {
+            return Optional.of("'" + shown(path) + "' has more than " + MAX_STEPS + " steps ('.' or '[')");
         }
         try {
             JsonPath compiled = JsonPath.compile(local);
@@ -73,9 +86,18 @@ public final class JsonPaths {
                 return Optional.of("'" + path + "' must name a single place (no wildcards, filters, slices or '..')");
             }
         } catch (InvalidPathException e) {
-            return Optional.of("'" + path + "' is not a valid JSONPath: " + e.getMessage());
+            return Optional.of("'" + shown(path) + "' is not a valid JSONPath: " + e.getMessage());
         }
         return Optional.empty();
+    }
+
+    private static long steps(java.util.stream.IntStream characters) {
+        return characters.filter(c -> c == '.' || c == '[').count();
+    }
+
+    /** A refused path is quoted only in part in the message that refuses it. */
+    private static String shown(String path) {
+        return path.length() <= 80 ? path : path.substring(0, 80) + "…";
     }
 
     /**

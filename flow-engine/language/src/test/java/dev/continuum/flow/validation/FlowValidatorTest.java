@@ -38,6 +38,16 @@ class FlowValidatorTest {
     }
 
     @Test
+    void shouldRefuseAJsonPathOfTwentyThousandStepsInsteadOfOverflowingTheStack() {
+        String bomb = "$" + "..a".repeat(20_000);
+
+        assertIssue(validate("{'StartAt': 'A', 'States': {'A': {'Type': 'Pass', 'Parameters': {'x.$': '" + bomb + "'}, 'End': true}}}"),
+                "/States/A/Parameters/x.$", "characters long; a JSONPath may have at most");
+        assertIssue(validate("{'StartAt': 'A', 'States': {'A': {'Type': 'Pass', 'Parameters': {'x.$': '$" + "..a".repeat(1_000)
+                + "'}, 'End': true}}}"), "/States/A/Parameters/x.$", "steps");
+    }
+
+    @Test
     void shouldRefuseADanglingNextAndName() {
         assertIssue(validate("""
                 {'StartAt': 'A', 'States': {'A': {'Type': 'Pass', 'Next': 'Nowhere'}}}"""),

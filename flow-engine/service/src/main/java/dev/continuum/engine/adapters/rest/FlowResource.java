@@ -20,6 +20,7 @@ import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
 
 import java.net.URI;
 import java.util.List;
@@ -95,6 +96,7 @@ public class FlowResource {
 
     @POST
     @Operation(summary = "Publish a flow (version 1)")
+    @Extension(name = OpenApiAccess.EXTENSION, value = "signed-in")
     public Uni<Response> create(FlowBody body) {
         if (body != null && body.flowOwner() != null) {
             throw EngineError.invalidField("/flow_owner", "A new flow belongs to whoever publishes it; hand it over afterwards "
@@ -107,6 +109,7 @@ public class FlowResource {
     @POST
     @Path("/validate")
     @Operation(summary = "Check a flow definition and input schema without saving them; lists every problem")
+    @Extension(name = OpenApiAccess.EXTENSION, value = "signed-in")
     public Response validate(ValidateBody body) {
         if (body == null) {
             throw EngineError.invalidField("", "A JSON body with a 'definition' is required.");
@@ -121,6 +124,7 @@ public class FlowResource {
     @GET
     @Operation(summary = "List the flows you may see, newest first, in marker-paged pages (Globus' filter_roles, "
             + "filter_fulltext, filter_title, filter_keywords, orderby, marker)")
+    @Extension(name = OpenApiAccess.EXTENSION, value = "signed-in")
     public Uni<Views.FlowPage> list(@Context UriInfo uri) {
         ListParams params = ListParams.of(uri.getQueryParameters(), Listings.FLOW_PARAMS);
         var query = Listings.flows(params);
@@ -131,6 +135,7 @@ public class FlowResource {
 
     @GET
     @Path("/{flowId}")
+    @Extension(name = OpenApiAccess.EXTENSION, value = "flow:view")
     public Uni<Views.Flow> get(@PathParam("flowId") String flowId) {
         return flows.visible(Ids.parse(flowId, "flowId"), caller.viewer()).map(flow -> Views.Flow.of(flow, caller.viewer()));
     }
@@ -138,6 +143,7 @@ public class FlowResource {
     @PUT
     @Path("/{flowId}")
     @Operation(summary = "Update a flow: creates a new version; running runs keep theirs. flow_owner hands it over (owners only)")
+    @Extension(name = OpenApiAccess.EXTENSION, value = "flow:administer")
     public Uni<Views.Flow> update(@PathParam("flowId") String flowId, FlowBody body) {
         return flows.update(Ids.parse(flowId, "flowId"), required(body).draft(), caller.viewer())
                 .map(flow -> Views.Flow.of(flow, caller.viewer()));
@@ -145,6 +151,7 @@ public class FlowResource {
 
     @DELETE
     @Path("/{flowId}")
+    @Extension(name = OpenApiAccess.EXTENSION, value = "flow:own")
     public Uni<Response> delete(@PathParam("flowId") String flowId) {
         return flows.delete(Ids.parse(flowId, "flowId"), caller.viewer()).map(v -> Response.noContent().build());
     }
@@ -152,6 +159,7 @@ public class FlowResource {
     @POST
     @Path("/{flowId}/run")
     @Operation(summary = "Start a run of the flow's current version with an input")
+    @Extension(name = OpenApiAccess.EXTENSION, value = "flow:start")
     public Uni<Response> run(@PathParam("flowId") String flowId, RunBody body) {
         RunBody request = body == null ? new RunBody(null, null, null, null, null, null, null) : body;
         var credentials = new RunService.Credentials(caller.accessToken(),

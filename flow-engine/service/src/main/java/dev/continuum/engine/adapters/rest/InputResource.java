@@ -13,6 +13,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
 
 /** Human input: the forms a run waits on, and their answers (docs/api.md, "Human input"). */
 @Path("/runs/{runId}/inputs")
@@ -31,6 +32,7 @@ public class InputResource {
 
     @GET
     @Operation(summary = "The forms the run waits on (anyone who may see the run may list them)")
+    @Extension(name = OpenApiAccess.EXTENSION, value = "run:monitor")
     public Uni<Views.Inputs> list(@PathParam("runId") String runId) {
         var id = Ids.parse(runId, "runId");
         return inputs.pending(id, caller.viewer())
@@ -40,6 +42,7 @@ public class InputResource {
     @GET
     @Path("/{stateName}")
     @Operation(summary = "The form waiting in a state: title, description, JSON schema; for its owner, managers and selectable_by")
+    @Extension(name = OpenApiAccess.EXTENSION, value = "run:manage")
     public Uni<Views.Input> form(@PathParam("runId") String runId, @PathParam("stateName") String stateName) {
         return inputs.form(Ids.parse(runId, "runId"), stateName, caller.viewer()).map(p -> Views.Input.of(p.state()));
     }
@@ -49,6 +52,7 @@ public class InputResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Answer the form: the body must satisfy its schema (400 names the field), is taken once (409 after), "
             + "and is placed at the state's ResultPath as the action's details")
+    @Extension(name = OpenApiAccess.EXTENSION, value = "run:manage")
     public Uni<Views.Run> submit(@PathParam("runId") String runId, @PathParam("stateName") String stateName, JsonNode answer) {
         return inputs.submit(Ids.parse(runId, "runId"), stateName, answer, caller.viewer()).flatMap(runs::withFlow)
                 .map(run -> Views.Run.of(run, caller.viewer(), false));

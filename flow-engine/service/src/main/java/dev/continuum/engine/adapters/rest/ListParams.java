@@ -117,12 +117,20 @@ final class ListParams {
     }
 
     int integer(String name, int fallback, int min, int max) {
-        Optional<String> value = one(name);
-        if (value.isEmpty()) {
+        return whole(name, one(name).orElse(null), fallback, min, max);
+    }
+
+    /**
+     * A whole-number query parameter ({@code fallback} when absent), refused with a 400 naming it otherwise. Resources
+     * take such parameters as strings and read them here: JAX-RS answers an unparsable {@code int} parameter with a
+     * bare 404, as if the resource did not exist.
+     */
+    static int whole(String name, String value, int fallback, int min, int max) {
+        if (value == null) {
             return fallback;
         }
         try {
-            int n = Integer.parseInt(value.get());
+            int n = Integer.parseInt(value);
             if (n >= min && n <= max) {
                 return n;
             }

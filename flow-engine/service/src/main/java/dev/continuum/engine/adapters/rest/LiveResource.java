@@ -18,6 +18,7 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
 import org.jboss.resteasy.reactive.RestStreamElementType;
 
 import java.util.function.Predicate;
@@ -53,6 +54,7 @@ public class LiveResource {
     @Produces(MediaType.SERVER_SENT_EVENTS)
     @RestStreamElementType(MediaType.APPLICATION_JSON)
     @Operation(summary = "The first page of GET /runs (same parameters), sent again whenever it changes")
+    @Extension(name = OpenApiAccess.EXTENSION, value = "signed-in")
     public Multi<Views.RunPage> runs(@Context UriInfo uri) {
         ListParams params = ListParams.of(uri.getQueryParameters(), Listings.RUN_PARAMS);
         RunQuery query = Listings.runs(params);
@@ -67,6 +69,7 @@ public class LiveResource {
     @RestStreamElementType(MediaType.APPLICATION_JSON)
     @Operation(summary = "The run as GET /runs/{id} shows it, sent again whenever it changes")
     @io.smallrye.common.annotation.Blocking
+    @Extension(name = OpenApiAccess.EXTENSION, value = "run:monitor")
     public Multi<Views.Run> run(@PathParam("runId") String runId) {
         java.util.UUID id = Ids.parse(runId, "runId");
         Viewer viewer = caller.viewer();

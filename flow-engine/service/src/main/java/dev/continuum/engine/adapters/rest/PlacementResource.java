@@ -12,6 +12,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
 
 import java.io.IOException;
 import java.net.URI;
@@ -55,6 +56,7 @@ public class PlacementResource {
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "The placement planner's decisions about this run's jobs (where each ran and why)")
+    @Extension(name = OpenApiAccess.EXTENSION, value = "run:monitor")
     public Uni<Placements> placements(@PathParam("runId") String runId) {
         UUID id = Ids.parse(runId, "runId");
         java.util.Optional<String> token = caller.accessToken();

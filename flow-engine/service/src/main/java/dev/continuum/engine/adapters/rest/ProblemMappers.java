@@ -74,6 +74,9 @@ public class ProblemMappers {
         String pointer = e instanceof JsonMappingException m ? pointer(m) : "";
         String reason = e instanceof UnrecognizedPropertyException u
                 ? "'" + u.getPropertyName() + "' is not a known field."
+                : e instanceof dev.continuum.engine.config.StrictJson.UnstorableText ? e.getOriginalMessage() + "."
+                : e.getCause() instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException limit
+                        ? "is too large or too deeply nested: " + limit.getOriginalMessage()
                 : e.getCause() instanceof com.fasterxml.jackson.core.JsonParseException parse
                         ? "is not valid JSON: " + parse.getOriginalMessage()
                 : e instanceof JsonMappingException ? "has the wrong type or shape." : "The body is not valid JSON: " + e.getOriginalMessage();
@@ -111,8 +114,17 @@ public class ProblemMappers {
 
     /** The problem body as JSON text, for refusals written outside JAX-RS (Vert.x failure handlers). */
     public static String problemJson(int status, String type, String title, String detail) {
+        return problemJson(status, type, title, detail, List.of());
+    }
+
+    /** As {@link #problemJson(int, String, String, String)}, naming the offending part of the request. */
+    public static String problemJson(int status, String type, String title, String detail, String pointer, String reason) {
+        return problemJson(status, type, title, detail, List.of(new FieldIssue(pointer, reason)));
+    }
+
+    private static String problemJson(int status, String type, String title, String detail, List<FieldIssue> errors) {
         try {
-            return JSON.writeValueAsString(new Problem("https://continuum.dev/problems/" + type, title, status, detail, List.of()));
+            return JSON.writeValueAsString(new Problem("https://continuum.dev/problems/" + type, title, status, detail, errors));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }

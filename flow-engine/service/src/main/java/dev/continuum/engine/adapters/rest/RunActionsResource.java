@@ -9,6 +9,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
 
 import java.util.List;
 
@@ -30,6 +31,7 @@ public class RunActionsResource {
     @GET
     @Operation(summary = "The run's accepted, unfinished actions, each asked of its provider now: status and details "
             + "(a transfer's bytes_transferred, bytes_total, rate_bytes_per_second, eta_seconds)")
+    @Extension(name = OpenApiAccess.EXTENSION, value = "run:monitor")
     public Uni<ActionList> list(@PathParam("runId") String runId) {
         return watch.running(Ids.parse(runId, "runId"), caller.viewer()).map(ActionList::new);
     }

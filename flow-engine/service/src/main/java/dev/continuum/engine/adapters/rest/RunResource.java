@@ -7,7 +7,6 @@ import dev.continuum.engine.app.Viewer;
 import dev.continuum.engine.domain.EngineError;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
-import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
@@ -20,6 +19,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
 
 import java.util.List;
 import java.util.Optional;
@@ -59,6 +59,7 @@ public class RunResource {
     @GET
     @Operation(summary = "List the runs you may see, newest first, in marker-paged pages (Globus' filter_status, "
             + "filter_flow_id, filter_label, filter_tags, filter_roles, filter_start_time, filter_completion_time, orderby, marker)")
+    @Extension(name = OpenApiAccess.EXTENSION, value = "signed-in")
     public Uni<Views.RunPage> list(@Context UriInfo uri) {
         ListParams params = ListParams.of(uri.getQueryParameters(), Listings.RUN_PARAMS);
         RunQuery query = Listings.runs(params);
@@ -70,6 +71,7 @@ public class RunResource {
     @GET
     @Path("/{runId}")
     @Operation(summary = "The run; with include_flow_description=true also its flow's title, description and keywords")
+    @Extension(name = OpenApiAccess.EXTENSION, value = "run:monitor")
     public Uni<Views.Run> get(@PathParam("runId") String runId, @QueryParam("include_flow_description") String withFlow) {
         boolean flow = ListParams.bool("include_flow_description", withFlow);
         return runs.get(Ids.parse(runId, "runId"), caller.viewer()).flatMap(runs::withFlow)
@@ -80,6 +82,7 @@ public class RunResource {
     @Path("/{runId}")
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Change the run's label, tags, run_managers or run_monitors (its owner and managers may)")
+    @Extension(name = OpenApiAccess.EXTENSION, value = "run:manage")
     public Uni<Views.Run> update(@PathParam("runId") String runId, RunUpdate body) {
         if (body == null) {
             throw EngineError.invalidField("", "A JSON body with label, tags, run_managers or run_monitors is required.");
@@ -92,6 +95,7 @@ public class RunResource {
     @GET
     @Path("/{runId}/definition")
     @Operation(summary = "The flow definition and input schema the run was started with")
+    @Extension(name = OpenApiAccess.EXTENSION, value = "run:monitor")
     public Uni<Views.RunDefinition> definition(@PathParam("runId") String runId) {
         return runs.definition(Ids.parse(runId, "runId"), caller.viewer()).map(Views.RunDefinition::of);
     }
@@ -99,11 +103,10 @@ public class RunResource {
     @GET
     @Path("/{runId}/log")
     @Operation(summary = "The run's event log, oldest first (newest first with reverse_order=true); page with 'marker'")
-    public Uni<Views.Log> log(@PathParam("runId") String runId, @QueryParam("limit") @DefaultValue("100") int limit,
+    @Extension(name = OpenApiAccess.EXTENSION, value = "run:monitor")
+    public Uni<Views.Log> log(@PathParam("runId") String runId, @QueryParam("limit") String limitParam,
                               @QueryParam("marker") String marker, @QueryParam("reverse_order") String reverseOrder) {
-        if (limit < 1 || limit > MAX_LOG_PAGE) {
-            throw EngineError.invalidField("/limit", "limit must be between 1 and " + MAX_LOG_PAGE + ".");
-        }
+        int limit = ListParams.whole("limit", limitParam, 100, 1, MAX_LOG_PAGE);
         boolean reverse = ListParams.bool("reverse_order", reverseOrder);
         var id = Ids.parse(runId, "runId");
         return runs.log(id, seq(marker), reverse, limit + 1, caller.viewer()).map(events -> {
@@ -127,6 +130,7 @@ public class RunResource {
 
     @POST
     @Path("/{runId}/cancel")
+    @Extension(name = OpenApiAccess.EXTENSION, value = "run:manage")
     public Uni<Views.Run> cancel(@PathParam("runId") String runId, String body) {
         String reason = CancelBody.reasonIn(body);
         return runs.cancel(Ids.parse(runId, "runId"), reason, caller.viewer()).flatMap(runs::withFlow)
@@ -135,6 +139,7 @@ public class RunResource {
 
     @POST
     @Path("/{runId}/resume")
+    @Extension(name = OpenApiAccess.EXTENSION, value = "run:manage")
     public Uni<Views.Run> resume(@PathParam("runId") String runId) {
         return runs.resume(Ids.parse(runId, "runId"), caller.viewer(), caller.accessToken()).flatMap(runs::withFlow)
                 .map(run -> Views.Run.of(run, caller.viewer(), false));
@@ -148,6 +153,7 @@ public class RunResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Start the next attempt of a FAILED run in 'state' (default: where it failed) with 'input' "
             + "(default: the input it had there); its owner and managers may")
+    @Extension(name = OpenApiAccess.EXTENSION, value = "run:manage")
     public Uni<Views.Run> redrive(@PathParam("runId") String runId, RedriveBody body) {
         RedriveBody request = body == null ? new RedriveBody(null, null) : body;
         return runs.redrive(Ids.parse(runId, "runId"), new RunService.Redrive(request.state(), request.input()), caller.viewer(),
@@ -158,6 +164,7 @@ public class RunResource {
     @POST
     @Path("/{runId}/release")
     @Operation(summary = "Forget a finished run and its log")
+    @Extension(name = OpenApiAccess.EXTENSION, value = "run:manage")
     public Uni<Response> release(@PathParam("runId") String runId) {
         return runs.release(Ids.parse(runId, "runId"), caller.viewer()).map(v -> Response.noContent().build());
     }
@@ -165,6 +172,7 @@ public class RunResource {
     @POST
     @Path("/{runId}/callbacks/{token}")
     @Operation(summary = "A provider pushes an action's final status here instead of waiting to be polled")
+    @Extension(name = OpenApiAccess.EXTENSION, value = "public: a provider pushing an action's completion; the unguessable token in the URL, given only to that provider, is its credential")
     public Uni<Response> callback(@PathParam("runId") String runId, @PathParam("token") String token, JsonNode status) {
         return runs.push(Ids.parse(runId, "runId"), token, status).map(v -> Response.accepted().build());
     }

@@ -11,7 +11,6 @@ import dev.continuum.engine.domain.triggers.TriggerDraft;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
-import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
@@ -23,6 +22,7 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
 
 import java.net.URI;
 
@@ -51,6 +51,7 @@ public class TriggerResource {
 
     @POST
     @Operation(summary = "Create a trigger: a source bound to a flow; its runs start as you")
+    @Extension(name = OpenApiAccess.EXTENSION, value = "signed-in")
     public Uni<Response> create(TriggerDraft body) {
         return triggers.create(required(body), caller.viewer(), caller.administrator(), caller.accessToken()).flatMap(t -> webhooks.first(t)
                 .map(secret -> Response.created(URI.create("/triggers/" + t.id()))
@@ -59,13 +60,15 @@ public class TriggerResource {
 
     @GET
     @Operation(summary = "List the triggers you own, administer or view, newest first")
-    public Uni<TriggerViews.TriggerList> list(@QueryParam("limit") @DefaultValue("100") int limit) {
-        return triggers.list(caller.viewer(), limit(limit)).map(found -> new TriggerViews.TriggerList(
+    @Extension(name = OpenApiAccess.EXTENSION, value = "signed-in")
+    public Uni<TriggerViews.TriggerList> list(@QueryParam("limit") String limit) {
+        return triggers.list(caller.viewer(), limit(limit, 100)).map(found -> new TriggerViews.TriggerList(
                 found.stream().map(t -> TriggerViews.TriggerView.of(t, caller.viewer())).toList()));
     }
 
     @GET
     @Path("/{id}")
+    @Extension(name = OpenApiAccess.EXTENSION, value = "trigger:view")
     public Uni<TriggerViews.TriggerView> get(@PathParam("id") String id) {
         return triggers.get(Ids.parse(id, "id"), caller.viewer()).map(t -> TriggerViews.TriggerView.of(t, caller.viewer()));
     }
@@ -73,6 +76,7 @@ public class TriggerResource {
     @PUT
     @Path("/{id}")
     @Operation(summary = "Replace a trigger's settings (owner and administrators)")
+    @Extension(name = OpenApiAccess.EXTENSION, value = "trigger:administer")
     public Uni<TriggerViews.TriggerView> update(@PathParam("id") String id, TriggerDraft body) {
         return triggers.update(Ids.parse(id, "id"), required(body), caller.viewer(), caller.administrator(), caller.accessToken())
                 .map(t -> TriggerViews.TriggerView.of(t, caller.viewer()));
@@ -80,6 +84,7 @@ public class TriggerResource {
 
     @DELETE
     @Path("/{id}")
+    @Extension(name = OpenApiAccess.EXTENSION, value = "trigger:administer")
     public Uni<Response> delete(@PathParam("id") String id) {
         return triggers.delete(Ids.parse(id, "id"), caller.viewer()).map(v -> Response.noContent().build());
     }
@@ -88,6 +93,7 @@ public class TriggerResource {
     @Path("/{id}/pause")
     @Consumes(MediaType.WILDCARD)
     @Operation(summary = "Pause: events arriving while paused are recorded as rejected and start nothing")
+    @Extension(name = OpenApiAccess.EXTENSION, value = "trigger:administer")
     public Uni<TriggerViews.TriggerView> pause(@PathParam("id") String id) {
         return triggers.pause(Ids.parse(id, "id"), true, caller.viewer()).map(t -> TriggerViews.TriggerView.of(t, caller.viewer()));
     }
@@ -95,6 +101,7 @@ public class TriggerResource {
     @POST
     @Path("/{id}/resume")
     @Consumes(MediaType.WILDCARD)
+    @Extension(name = OpenApiAccess.EXTENSION, value = "trigger:administer")
     public Uni<TriggerViews.TriggerView> resume(@PathParam("id") String id) {
         return triggers.pause(Ids.parse(id, "id"), false, caller.viewer()).map(t -> TriggerViews.TriggerView.of(t, caller.viewer()));
     }
@@ -102,6 +109,7 @@ public class TriggerResource {
     @POST
     @Path("/{id}/test")
     @Operation(summary = "Fire the trigger with a sample event (dry_run: only show the run input it would make)")
+    @Extension(name = OpenApiAccess.EXTENSION, value = "trigger:administer")
     public Uni<TriggerViews.Outcome> test(@PathParam("id") String id, TestBody body) {
         if (body == null) {
             throw EngineError.invalidField("/event", "a sample event (a JSON object) is required");
@@ -116,6 +124,7 @@ public class TriggerResource {
     @POST
     @Path("/{id}/events")
     @Operation(summary = "Deliver an event to an 'api' trigger (owner and administrators); 202 with what became of it")
+    @Extension(name = OpenApiAccess.EXTENSION, value = "trigger:administer")
     public Uni<Response> deliver(@PathParam("id") String id, EventBody body) {
         if (body == null || body.dedupKey() == null || body.dedupKey().isBlank() || body.dedupKey().length() > 256) {
             throw EngineError.invalidField("/dedup_key", "a key of 1 to 256 characters naming this event is required");
@@ -127,8 +136,9 @@ public class TriggerResource {
     @GET
     @Path("/{id}/events")
     @Operation(summary = "The trigger's latest events, newest first, each with its outcome")
-    public Uni<TriggerViews.EventList> events(@PathParam("id") String id, @QueryParam("limit") @DefaultValue("50") int limit) {
-        return triggers.events(Ids.parse(id, "id"), limit(limit), caller.viewer())
+    @Extension(name = OpenApiAccess.EXTENSION, value = "trigger:view")
+    public Uni<TriggerViews.EventList> events(@PathParam("id") String id, @QueryParam("limit") String limit) {
+        return triggers.events(Ids.parse(id, "id"), limit(limit, 50), caller.viewer())
                 .map(found -> new TriggerViews.EventList(found.stream().map(TriggerViews.EventView::of).toList()));
     }
 
@@ -140,6 +150,7 @@ public class TriggerResource {
     @Path("/{id}/webhook")
     @Consumes(MediaType.WILDCARD)
     @Operation(summary = "Deliver a webhook event: HMAC-SHA256 over timestamp + '.' + body (docs/triggers.md)")
+    @Extension(name = OpenApiAccess.EXTENSION, value = "public: a webhook delivery from a system that holds no Continuum token; its HMAC signature under the trigger's secret is its credential")
     public Uni<Response> webhook(@PathParam("id") String id, @HeaderParam("X-Continuum-Delivery") String deliveryId,
                                  @HeaderParam("X-Continuum-Timestamp") String timestamp,
                                  @HeaderParam("X-Continuum-Signature") String signature, byte[] body) {
@@ -153,6 +164,7 @@ public class TriggerResource {
     @Path("/{id}/webhook/secrets")
     @Consumes(MediaType.WILDCARD)
     @Operation(summary = "Make a new webhook secret; the previous one stays valid until the next rotation")
+    @Extension(name = OpenApiAccess.EXTENSION, value = "trigger:administer")
     public Uni<Response> rotate(@PathParam("id") String id) {
         return webhooks.rotate(Ids.parse(id, "id"), caller.viewer())
                 .map(secret -> Response.status(201).entity(new TriggerViews.Webhook("/triggers/" + id + "/webhook",
@@ -166,6 +178,7 @@ public class TriggerResource {
     @Path("/{id}/fire")
     @Consumes(MediaType.WILDCARD)
     @Operation(summary = "Fire a timer trigger now, outside its schedule")
+    @Extension(name = OpenApiAccess.EXTENSION, value = "trigger:administer")
     public Uni<TriggerViews.Outcome> fireNow(@PathParam("id") String id) {
         return timers.fireNow(Ids.parse(id, "id"), caller.viewer()).map(TriggerViews.Outcome::of);
     }
@@ -173,6 +186,7 @@ public class TriggerResource {
     @POST
     @Path("/{id}/backfill")
     @Operation(summary = "Fire every tick of a timer's schedule in [from, to); ticks already fired start nothing")
+    @Extension(name = OpenApiAccess.EXTENSION, value = "trigger:administer")
     public Uni<TriggerViews.Outcomes> backfill(@PathParam("id") String id, BackfillBody body) {
         if (body == null) {
             throw EngineError.invalidField("/from", "'from' and 'to' (ISO-8601 instants) are required");
@@ -181,11 +195,8 @@ public class TriggerResource {
                 .map(all -> new TriggerViews.Outcomes(all.stream().map(TriggerViews.Outcome::of).toList()));
     }
 
-    static int limit(int limit) {
-        if (limit < 1 || limit > MAX_LIMIT) {
-            throw EngineError.invalidField("/limit", "must be from 1 to " + MAX_LIMIT);
-        }
-        return limit;
+    static int limit(String limit, int fallback) {
+        return ListParams.whole("limit", limit, fallback, 1, MAX_LIMIT);
     }
 
     private static TriggerDraft required(TriggerDraft body) {

@@ -12,6 +12,8 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
+import dev.continuum.engine.adapters.rest.OpenApiAccess;
 
 import java.net.URI;
 import java.net.URLEncoder;
@@ -46,6 +48,7 @@ public class PlannerRelay {
     @GET
     @Path("/inventory")
     @Operation(summary = "The planner's sites now: online, queue, loaded models, GPUs and their recent readings")
+    @Extension(name = OpenApiAccess.EXTENSION, value = "signed-in")
     public Uni<Response> inventory(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
         return relay("/inventory", authorization);
     }
@@ -53,6 +56,7 @@ public class PlannerRelay {
     @GET
     @Path("/placements")
     @Operation(summary = "The planner's decision log (placed, queued, preempted, moved), filtered as the planner's GET /placements")
+    @Extension(name = OpenApiAccess.EXTENSION, value = "signed-in")
     public Uni<Response> placements(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization, @Context UriInfo uri) {
         String query = LOG_FILTERS.stream().filter(uri.getQueryParameters()::containsKey)
                 .map(k -> k + "=" + URLEncoder.encode(uri.getQueryParameters().getFirst(k), StandardCharsets.UTF_8))
