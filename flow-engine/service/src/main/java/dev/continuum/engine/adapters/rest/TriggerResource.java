@@ -126,10 +126,11 @@ public class TriggerResource {
     @Operation(summary = "Deliver an event to an 'api' trigger (owner and administrators); 202 with what became of it")
     @Extension(name = OpenApiAccess.EXTENSION, value = "trigger:administer")
     public Uni<Response> deliver(@PathParam("id") String id, EventBody body) {
+        var trigger = Ids.parse(id, "id");
         if (body == null || body.dedupKey() == null || body.dedupKey().isBlank() || body.dedupKey().length() > 256) {
             throw EngineError.invalidField("/dedup_key", "a key of 1 to 256 characters naming this event is required");
         }
-        return triggers.deliver(Ids.parse(id, "id"), body.dedupKey(), body.event(), caller.viewer())
+        return triggers.deliver(trigger, body.dedupKey(), body.event(), caller.viewer())
                 .map(outcome -> Response.accepted(TriggerViews.Outcome.of(outcome)).build());
     }
 
@@ -172,7 +173,8 @@ public class TriggerResource {
     }
 
     /** A range of a timer's schedule to fire now, e.g. after the flow was fixed. */
-    public record BackfillBody(java.time.Instant from, java.time.Instant to) {}
+    /** ISO-8601 instants as text: a bare number is refused, not read as seconds since 1970. */
+    public record BackfillBody(String from, String to) {}
 
     @POST
     @Path("/{id}/fire")
@@ -191,8 +193,20 @@ public class TriggerResource {
         if (body == null) {
             throw EngineError.invalidField("/from", "'from' and 'to' (ISO-8601 instants) are required");
         }
-        return timers.backfill(Ids.parse(id, "id"), body.from(), body.to(), caller.viewer())
+        var trigger = Ids.parse(id, "id");
+        return timers.backfill(trigger, instant("from", body.from()), instant("to", body.to()), caller.viewer())
                 .map(all -> new TriggerViews.Outcomes(all.stream().map(TriggerViews.Outcome::of).toList()));
+    }
+
+    private static java.time.Instant instant(String name, String value) {
+        if (value == null) {
+            return null; // the use case names what is missing
+        }
+        try {
+            return java.time.Instant.parse(value);
+        } catch (java.time.format.DateTimeParseException e) {
+            throw EngineError.invalidField("/" + name, "'" + Ids.shown(value) + "' is not an ISO-8601 instant (e.g. 2026-11-25T08:00:00Z)");
+        }
     }
 
     static int limit(String limit, int fallback) {
