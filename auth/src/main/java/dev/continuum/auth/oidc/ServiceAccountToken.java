@@ -41,7 +41,7 @@ public final class ServiceAccountToken {
      * calls to the placement planner (the realm's {@code continuum-planner-reporter}). Empty when no client id is set.
      */
     public static Optional<ServiceAccountToken> forPlanner(Map<String, String> env) {
-        return fromEnvironment(env, "CONTINUUM_PLANNER_CLIENT", null);
+        return fromEnvironment(env, "CONTINUUM_PLANNER_CLIENT_ID", "CONTINUUM_PLANNER_CLIENT_SECRET", null);
     }
 
     /**
@@ -51,15 +51,17 @@ public final class ServiceAccountToken {
      * Empty when no client id is set.
      */
     public static Optional<ServiceAccountToken> forTransfer(Map<String, String> env) {
-        return fromEnvironment(env, "CONTINUUM_TRANSFER_CLIENT", "actions:transfer");
+        return fromEnvironment(env, "CONTINUUM_TRANSFER_CLIENT_ID", "CONTINUUM_TRANSFER_CLIENT_SECRET", "actions:transfer");
     }
 
-    private static Optional<ServiceAccountToken> fromEnvironment(Map<String, String> env, String prefix, String scope) {
-        String id = env.get(prefix + "_ID");
+    // Whole names, not a shared prefix: an operator (and KubernetesManifestsTest) finds each variable by its name.
+    private static Optional<ServiceAccountToken> fromEnvironment(Map<String, String> env, String idVariable,
+            String secretVariable, String scope) {
+        String id = env.get(idVariable);
         if (id == null || id.isBlank()) {
             return Optional.empty();
         }
-        String secret = env.get(prefix + "_SECRET");
+        String secret = env.get(secretVariable);
         ClientCredentials client = secret == null || secret.isBlank() ? ClientCredentials.publicClient(id)
                 : ClientCredentials.confidential(id, secret);
         return Optional.of(new ServiceAccountToken(new TokenClient(env.getOrDefault("CONTINUUM_AUTH_ISSUER",
