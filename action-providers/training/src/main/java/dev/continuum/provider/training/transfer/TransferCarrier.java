@@ -42,7 +42,7 @@ public final class TransferCarrier implements CheckpointCarrier {
                 .put("source_endpoint_id", order.sourceEndpoint())
                 .put("destination_endpoint_id", order.destinationEndpoint())
                 .put("verify_checksum", true)
-                .put("label", order.label());
+                .put("label", label(order));
         body.putArray("transfer_items").addObject().put("source_path", order.sourcePath())
                 .put("destination_path", order.destinationPath()).put("recursive", order.recursive());
         return await(client.run(transferUrl, ActionRequest.of(order.requestId(), body).withLabel(label(order)),
@@ -63,8 +63,11 @@ public final class TransferCarrier implements CheckpointCarrier {
     }
 
     private static String label(Order order) {
-        // Globus labels are short: the endpoints say the rest
-        return order.label().length() <= 128 ? order.label() : order.label().substring(0, 128);
+        // Globus labels are short (the engine takes 1 to 128 characters): the endpoints say the rest. The same
+        // cut label goes in the body and the request, cut between code points so no surrogate pair is split.
+        String label = order.label();
+        return label.codePointCount(0, label.length()) <= 128 ? label
+                : label.substring(0, label.offsetByCodePoints(0, 128));
     }
 
     private CallContext context() throws CarryException {
