@@ -8,13 +8,13 @@ import java.util.Locale;
  * Builds policies from names such as {@code fifo}, {@code srtf}, {@code las+migrate},
  * {@code fifo+fgd}, {@code qssf+lend}: an order ({@code fifo sjf srtf las qssf priority}), then any of a
  * placement ({@code bestfit worstfit dotprod fgd firstfit}) and switches ({@code preempt
- * nopreempt migrate lend synergy spread elastic}). A bare placement or {@code synergy} means
+ * nopreempt migrate lend synergy spread elastic green move}). A bare placement or {@code synergy} means
  * FIFO with it; {@code tiresias} is {@code las}. SRTF and LAS preempt unless told not to.
  */
 public final class Policies {
     public static final List<String> ORDERS = List.of("fifo", "sjf", "srtf", "las", "qssf", "priority");
     public static final List<String> PLACEMENTS = List.of("bestfit", "bestfit-weighted", "worstfit", "dotprod", "fgd", "fgd-mem", "firstfit");
-    public static final List<String> SWITCHES = List.of("preempt", "nopreempt", "migrate", "lend", "synergy", "spread", "elastic", "green");
+    public static final List<String> SWITCHES = List.of("preempt", "nopreempt", "migrate", "lend", "synergy", "spread", "elastic", "green", "move");
 
     private Policies() {
     }
@@ -30,6 +30,11 @@ public final class Policies {
     public static Policy parse(String spec, PolicyOptions base, CarbonSignal signal, String site) {
         Policy p = parse(spec, base);
         return isGreen(spec) ? new GreenPolicy(p, signal, site) : p;
+    }
+
+    /** {@code +move}: jobs move between pools (partitions, sites) when it pays ({@link MovePolicy}). */
+    public static boolean moves(String spec) {
+        return List.of(spec.trim().toLowerCase(Locale.ROOT).split("\\+")).contains("move");
     }
 
     public static boolean isGreen(String spec) {
@@ -73,6 +78,7 @@ public final class Policies {
                 case "spread" -> o = o.withConsolidate(false);
                 case "elastic" -> o = o.withElastic(true);
                 case "green" -> { } // a wrapper, not a StandardPolicy option: see the four-argument parse
+                case "move" -> { } // between pools, above any one pool's policy: see MovePolicy and #moves
                 default -> throw new IllegalArgumentException("unknown policy part '" + p + "' in '" + spec
                         + "'; orders: " + ORDERS + ", placements: " + PLACEMENTS + ", switches: " + SWITCHES);
             }
