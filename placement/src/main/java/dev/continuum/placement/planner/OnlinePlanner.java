@@ -47,6 +47,23 @@ public final class OnlinePlanner implements Planner {
         return config;
     }
 
+    /**
+     * A training cluster as a policy above the clusters sees it ({@link dev.continuum.placement.policy.MovePolicy}):
+     * its GPUs, those free now (held ones — running, starting, awaiting a carried checkpoint — are not), and the jobs
+     * waiting in its queue.
+     */
+    public record TrainingPool(String site, int totalGpus, int freeGpus, java.util.Set<String> waiting) {
+        public TrainingPool {
+            waiting = java.util.Set.copyOf(waiting);
+        }
+    }
+
+    /** Every training cluster's {@link TrainingPool}, in inventory order. */
+    public List<TrainingPool> trainingPools() {
+        return training.values().stream().map(t -> new TrainingPool(t.name(), t.totalGpus(), t.freeGpus(),
+                t.waitingIds())).toList();
+    }
+
     public Inventory inventory() {
         return inventory;
     }

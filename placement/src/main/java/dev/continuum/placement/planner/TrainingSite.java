@@ -44,6 +44,18 @@ final class TrainingSite {
     int freeGpus() { return workload.state().fullyFreeGpusTotal(); }
     int waiting() { return workload.waitingCount(); }
     boolean holds(String jobId) { return jobs.containsKey(jobId); }
+    int totalGpus() { return workload.state().totalGpus(); }
+
+    /** The jobs in this cluster's queue, not running. */
+    java.util.Set<String> waitingIds() {
+        java.util.Set<String> ids = new java.util.TreeSet<>();
+        jobs.forEach((id, a) -> {
+            if (!a.running()) {
+                ids.add(id);
+            }
+        });
+        return ids;
+    }
 
     /** Every job here, waiting or running, in arrival order (to carry them over when the cluster changes). */
     List<ActiveJob> jobsInOrder() {
@@ -121,10 +133,18 @@ final class TrainingSite {
         jobs.put(job.id(), workload.arrive(job, now));
     }
 
-    /** Frees a finished job's GPUs and runs a round; a job not running here is ignored. */
+    /**
+     * Frees a finished job's GPUs and runs a round; a job still waiting here leaves the queue (it ended, or went to
+     * another cluster: left in, it would be started here later and hold GPUs for nothing).
+     */
     List<PlacementDecision> complete(String jobId, double now) {
         ActiveJob a = jobs.get(jobId);
-        if (a == null || !a.running()) {
+        if (a == null) {
+            return List.of();
+        }
+        if (!a.running()) {
+            jobs.remove(jobId);
+            workload.withdraw(a);
             return List.of();
         }
         jobs.remove(jobId);

@@ -84,6 +84,11 @@ public final class Workload {
         return a;
     }
 
+    /** Takes a job that has not started out of the queue (it went elsewhere or ended); false when it was not waiting. */
+    public boolean withdraw(ActiveJob job) {
+        return !job.running() && waiting.remove(job);
+    }
+
     /** Removes a finished job and frees its resources. */
     public void complete(ActiveJob job, double now) {
         job.advance(now);

@@ -150,6 +150,22 @@ class TrainingPlacementTest {
     }
 
     @Test
+    void shouldForgetAQueuedJobReportedCompletedSoItIsNeverStartedThereLater() {
+        // a job that waited here and went elsewhere (moved to another cluster) or ended is reported completed
+        OnlinePlanner planner = planner(new World().training("dc", 1, 8, "A100").inventory());
+        planner.place(PlacementRequest.training("big", Demand.wholeGpus(8), "", 3600), NOW);
+        planner.place(PlacementRequest.training("gone", Demand.wholeGpus(8), "", 3600), NOW);
+        assertThat(planner.trainingPools()).singleElement().satisfies(p -> assertThat(p.waiting()).containsExactly("gone"));
+
+        assertThat(planner.observe(new Observation.JobCompleted("gone", "dc", "", 0, NOW + 1_000))).isEmpty();
+        assertThat(planner.observe(new Observation.JobCompleted("big", "dc", "", 0, NOW + 60_000))).isEmpty();
+        assertThat(planner.trainingPools()).singleElement().satisfies(p -> {
+            assertThat(p.freeGpus()).isEqualTo(8);
+            assertThat(p.waiting()).isEmpty();
+        });
+    }
+
+    @Test
     void shouldSayWhyEachTrainingClusterCannotTakeTheJob() {
         World w = new World().training("dc-a100", 1, 8, "A100").training("dc-h100", 2, 8, "H100");
         Inventory inventory = w.inventory().withStatus("dc-h100", SiteStatus.training().offline());

@@ -11,11 +11,14 @@ import dev.continuum.placement.planner.PlacementDecision;
 import dev.continuum.placement.planner.PlacementRequest;
 import dev.continuum.placement.planner.PlannerConfig;
 import dev.continuum.placement.planner.SiteStatus;
+import dev.continuum.placement.policy.MovePolicy;
+import dev.continuum.placement.policy.Policies;
 import dev.continuum.provider.training.backend.BackendInventory;
 import dev.continuum.provider.training.backend.BackendInventory.PartitionInventory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -29,17 +32,50 @@ final class PlannerBridge {
     private final PlannerConfig config;
     /** The policy resizes elastic jobs itself: they ask for their minimum and grow while nobody waits. */
     private final boolean elasticPolicy;
+    /** With {@code +move}: the policy above the partitions' planners that moves jobs between them. */
+    private final Optional<MovePolicy> moves;
+    /** Each planner's GPU model ({@code ""}: unnamed). */
+    private final Map<String, String> models = new java.util.HashMap<>();
 
-    PlannerBridge(List<BackendInventory> sites, String policy, long nowMillis) {
+    PlannerBridge(List<BackendInventory> sites, String policy, MovePolicy.Costs moveCosts, long nowMillis) {
         this.config = PlannerConfig.DEFAULT.withPolicy(policy);
         this.elasticPolicy = java.util.Arrays.asList(policy.split("\\+")).contains("elastic");
+        this.moves = Policies.moves(policy) ? Optional.of(new MovePolicy(moveCosts)) : Optional.empty();
         for (BackendInventory inventory : sites) {
             for (PartitionInventory p : inventory.partitions()) {
                 OnlinePlanner planner = new OnlinePlanner(config);
                 planner.update(inventoryOf(inventory.site(), p), nowMillis);
                 planners.put(siteName(inventory.site(), p.name()), planner);
+                models.put(siteName(inventory.site(), p.name()), p.gpuModel().orElse(""));
             }
         }
+    }
+
+    /** Whether the policy moves jobs between partitions and sites ({@code +move}). */
+    boolean moves() {
+        return moves.isPresent();
+    }
+
+    /** The jobs waiting in the queue of some partition's planner. */
+    Set<String> waiting() {
+        Set<String> ids = new java.util.HashSet<>();
+        planners.values().forEach(p -> p.trainingPools().forEach(t -> ids.addAll(t.waiting())));
+        return ids;
+    }
+
+    /**
+     * The move policy's round over every partition (its GPUs free as its planner counts them, held ones taken) and
+     * {@code jobs}; empty without {@code +move}.
+     */
+    List<MovePolicy.Move> decideMoves(List<MovePolicy.JobView> jobs, long nowMillis) {
+        if (moves.isEmpty()) {
+            return List.of();
+        }
+        List<MovePolicy.Pool> pools = new ArrayList<>();
+        planners.forEach((name, planner) -> planner.trainingPools().forEach(t -> pools.add(new MovePolicy.Pool(name,
+                siteOf(name), models.get(name), t.totalGpus(), Math.min(t.totalGpus(), t.freeGpus())))));
+        pools.sort(java.util.Comparator.comparing(MovePolicy.Pool::name));
+        return moves.get().decide(pools, jobs, nowMillis / 1000.0);
     }
 
     static String siteName(String site, String partition) {

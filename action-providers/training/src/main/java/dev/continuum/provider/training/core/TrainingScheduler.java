@@ -1,6 +1,7 @@
 package dev.continuum.provider.training.core;
 
 import dev.continuum.placement.planner.PlacementDecision;
+import dev.continuum.placement.policy.MovePolicy;
 import dev.continuum.provider.training.backend.BackendException;
 import dev.continuum.provider.training.backend.BackendInventory;
 import dev.continuum.provider.training.backend.BackendJobStatus;
@@ -15,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Runs training jobs on the backends of one or more sites as the planner decides: a new job is placed (or
@@ -56,6 +58,12 @@ public final class TrainingScheduler {
     /** Several sites, the first the home of new jobs; {@code carrier} takes checkpoints from one to another. */
     public TrainingScheduler(List<TrainingSite> sites, CheckpointCarrier carrier, String policy, Clock clock,
                              JobListener listener) {
+        this(sites, carrier, policy, MovePolicy.Costs.DEFAULT, clock, listener);
+    }
+
+    /** As above; with {@code +move} in {@code policy} the planner moves jobs between partitions and sites at {@code moveCosts}. */
+    public TrainingScheduler(List<TrainingSite> sites, CheckpointCarrier carrier, String policy,
+                             MovePolicy.Costs moveCosts, Clock clock, JobListener listener) {
         for (TrainingSite site : sites) {
             if (this.sites.put(site.name(), site) != null) {
                 throw new IllegalArgumentException("two sites are named " + site.name());
@@ -63,7 +71,8 @@ public final class TrainingScheduler {
         }
         this.home = sites.getFirst();
         this.carrier = carrier;
-        this.planner = new PlannerBridge(sites.stream().map(TrainingSite::inventory).toList(), policy, clock.millis());
+        this.planner = new PlannerBridge(sites.stream().map(TrainingSite::inventory).toList(), policy, moveCosts,
+                clock.millis());
         this.clock = clock;
         this.listener = listener;
     }
@@ -101,6 +110,54 @@ public final class TrainingScheduler {
             pollOne(id);
         }
         apply(planner.tick(clock.millis()));
+        if (planner.moves()) {
+            plannerMoves();
+        }
+    }
+
+    /**
+     * The planner's {@code +move} round over every partition of every site: each move it decides is carried out
+     * exactly as an operator's {@link #migrate} (checkpoint, stop, carry when the site changes, resume), its history
+     * entry's reason "planner: …". Jobs already stopping, moving or being carried are not offered to it.
+     */
+    private void plannerMoves() {
+        Set<String> waiting = planner.waiting();
+        if (waiting.isEmpty()) {
+            return; // both of its rules start from a job that waits
+        }
+        long now = clock.millis();
+        List<MovePolicy.JobView> views = new ArrayList<>();
+        for (TrainingJob job : jobs.values()) {
+            String id = job.id();
+            if (job.state().finished() || stopping.containsKey(id) || carrying.containsKey(id)
+                    || job.target().isPresent()) {
+                continue;
+            }
+            MovePolicy.Phase phase;
+            if (waiting.contains(id) && (job.handle().isEmpty() || job.state() == JobState.PREEMPTED)) {
+                phase = MovePolicy.Phase.WAITING;
+            } else if (job.state() == JobState.RUNNING && !waiting.contains(id)) {
+                phase = MovePolicy.Phase.RUNNING;
+            } else {
+                continue; // submitted and not yet running, or between states: not now
+            }
+            TrainingRequest r = job.request();
+            Path dir = r.checkpointDir().toAbsolutePath().normalize();
+            long checkpointBytes = Checkpoints.newest(dir).map(Checkpoints.Checkpoint::sizeBytes).orElse(0L);
+            long ranMillis = job.runningSince().map(t -> now - t.toEpochMilli()).orElse(0L);
+            double remaining = Math.max(0, r.timeLimit().toMillis() - ranMillis) / 1000.0;
+            long placedAt = Math.max(job.runningSince().map(java.time.Instant::toEpochMilli).orElse(0L),
+                    job.history().isEmpty() ? 0 : job.history().getLast().at().toEpochMilli());
+            TrainingSite at = checkpointSite(job);
+            boolean crossSite = sites.size() > 1 && dir.startsWith(at.root())
+                    && sites.values().stream().allMatch(s -> s.transferEndpoint().isPresent());
+            views.add(new MovePolicy.JobView(id, where(job), phase, job.placement().map(Placement::gpus)
+                    .orElse(r.preferredGpus()), r.gpuModel().map(Set::of).orElse(Set.of()), r.priority(),
+                    checkpointBytes, remaining, placedAt / 1000.0, crossSite));
+        }
+        for (MovePolicy.Move m : planner.decideMoves(views, now)) {
+            migrate(m.jobId(), PlannerBridge.siteOf(m.to()), PlannerBridge.partitionOf(m.to()), "planner: " + m.reason());
+        }
     }
 
     /** Operator: checkpoint, stop and requeue the job. */
@@ -136,12 +193,20 @@ public final class TrainingScheduler {
     /** Frees the job's GPUs where it runs ({@code from}) and places it again as {@code job} now asks. */
     private void relocate(TrainingJob job, String from, int gpus, Move.Kind kind, String reason) {
         String id = job.id();
+        // where it was, for the history of a job that is not running (it has nothing to checkpoint first)
+        Placement was = job.placement().filter(p -> PlannerBridge.siteName(p.site(), p.partition()).equals(from))
+                .orElse(Placement.request(PlannerBridge.siteOf(from), PlannerBridge.partitionOf(from), gpus));
         jobs.put(id, job);
         apply(planner.completed(from, id, clock.millis()));
         stopping.remove(id);
         for (PlacementDecision d : planner.place(where(job), jobs.get(id), gpus, clock.millis())) {
             if (d instanceof PlacementDecision.Placed p && p.requestId().equals(id)) {
-                moveTo(jobs.get(id), placementOf(p.chosen()), kind, reason);
+                TrainingJob now = jobs.get(id);
+                Placement to = placementOf(p.chosen());
+                if (now.handle().isEmpty() || !isLive(now)) {
+                    now = now.withMove(new Move(clock.instant(), kind, was, Optional.of(to), reason, now.step()));
+                }
+                moveTo(now, to, kind, reason);
             } else if (d instanceof PlacementDecision.Queued q && q.requestId().equals(id)) {
                 // no room there yet: stop now, the planner's Placed in the new partition starts the next run
                 requestStop(jobs.get(id), JobState.CHECKPOINTING, kind, reason + "; waits: " + String.join("; ", q.reasons()),
@@ -175,6 +240,11 @@ public final class TrainingScheduler {
         Carry carry = carrying.get(id);
         if (carry != null) {
             followCarry(job, carry);
+            return;
+        }
+        if (job.state() == JobState.PREEMPTED && job.target().isEmpty() && !stopping.containsKey(id)) {
+            // its last run has stopped and been dealt with; it waits for the planner's Placed. Asking the backend
+            // again would see that run "checkpointed" a second time and requeue the job behind the planner's back
             return;
         }
         TrainingBackend backend = runSite(job).backend();

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.continuum.auth.keycloak.KeycloakServer;
+import dev.continuum.placement.policy.MovePolicy;
 import dev.continuum.auth.oidc.ClientCredentials;
 import dev.continuum.auth.oidc.ServiceAccountToken;
 import dev.continuum.auth.oidc.TokenClient;
@@ -70,6 +71,12 @@ final class SitesFixture implements AutoCloseable {
 
     SitesFixture(Path dir, Map<String, TrainingBackend> backends, Set<String> readOnly, Optional<KeycloakServer> keycloak)
             throws Exception {
+        this(dir, backends, readOnly, keycloak, "priority", MovePolicy.Costs.DEFAULT);
+    }
+
+    /** As above, the scheduler under {@code policy} (with {@code +move}: moving jobs at {@code moveCosts}). */
+    SitesFixture(Path dir, Map<String, TrainingBackend> backends, Set<String> readOnly, Optional<KeycloakServer> keycloak,
+                 String policy, MovePolicy.Costs moveCosts) throws Exception {
         this.dir = dir;
         ObjectNode endpoints = JSON.createObjectNode();
         ArrayNode list = endpoints.putArray("endpoints");
@@ -101,7 +108,7 @@ final class SitesFixture implements AutoCloseable {
             return who == null ? Caller.ANONYMOUS : Caller.of(who, roles == null ? Set.of() : Set.of(roles.split(",")));
         };
         Router router = Router.router(vertx);
-        training = new TrainingProvider(l -> new TrainingScheduler(sites, carrier, "priority", Clock.systemUTC(), l),
+        training = new TrainingProvider(l -> new TrainingScheduler(sites, carrier, policy, moveCosts, Clock.systemUTC(), l),
                 new AllowedRoots(List.of(sites.getFirst().root())), Duration.ofSeconds(10), Duration.ofMillis(100));
         new OperatorRoutes(training, callers, "continuum-admin").mount(router, "/providers/training");
         ActionProviderServer.mount(router, "/providers/training", training, ProviderServerOptions.of(vertx)
