@@ -3,6 +3,7 @@ package dev.continuum.provider.training.provider;
 import dev.continuum.auth.oidc.ServiceAccountToken;
 import dev.continuum.provider.client.ActionProviderClient;
 import dev.continuum.provider.client.ClientOptions;
+import dev.continuum.placement.policy.MovePolicy;
 import dev.continuum.provider.client.PlannerClient;
 import dev.continuum.provider.server.ActionProviderServer;
 import dev.continuum.provider.server.CallerResolver;
@@ -42,6 +43,7 @@ public final class TrainingProviderMain {
             usage: continuum-training-provider --work-dir DIR [--port 8096] [--host 0.0.0.0]
                    [--base-path /providers/training] [--allowed-roots DIR[,DIR...]]
                    [--policy priority] [--grace-seconds 30] [--admin-role continuum-admin] [--state-dir DIR]
+                   [--move-restart-seconds 60] [--move-min-residence-seconds 300] [--move-link-mbps 1000]
                    [--planner http://planner:8083 [--planner-report-seconds 30]]
                    [--sites sites.json --transfer-url http://dc:8093/providers/transfer/transfer]
                    [--backend local]      [--gpu-slots N]
@@ -53,7 +55,10 @@ public final class TrainingProviderMain {
               the token file on every call) or as Kubernetes Jobs; CONTINUUM_TRAINING_DB_URL keeps actions in PostgreSQL.
               --sites runs jobs at several sites instead of one backend (the first is the home of new jobs); a job
               moved between sites has its checkpoint carried by the transfer provider, signed as the service account
-              CONTINUUM_TRANSFER_CLIENT_ID/CONTINUUM_TRANSFER_CLIENT_SECRET at CONTINUUM_AUTH_ISSUER
+              CONTINUUM_TRANSFER_CLIENT_ID/CONTINUUM_TRANSFER_CLIENT_SECRET at CONTINUUM_AUTH_ISSUER.
+              --policy priority+move lets the planner move jobs between partitions and sites when the wait it saves
+              is over twice the restart (--move-restart-seconds) plus the checkpoint's carry (--move-link-mbps),
+              a job staying at least --move-min-residence-seconds where it was put
             """;
 
     private TrainingProviderMain() {
@@ -61,7 +66,8 @@ public final class TrainingProviderMain {
 
     record Settings(int port, String host, String basePath, Path workDir, String allowedRoots, BackendChoice backend,
                     String policy, int graceSeconds, String adminRole, Path stateDir, String plannerUrl,
-                    int plannerReportSeconds, java.util.Optional<SitesFile> sites, String transferUrl) {}
+                    int plannerReportSeconds, java.util.Optional<SitesFile> sites, String transferUrl,
+                    MovePolicy.Costs moveCosts) {}
 
     public static void main(String[] args) {
         Settings s = ProviderLauncher.settingsOrExit(args, USAGE, TrainingProviderMain::parse);
@@ -75,7 +81,7 @@ public final class TrainingProviderMain {
             ActionProviderClient transfers = new ActionProviderClient(vertx, ClientOptions.defaults());
             CheckpointCarrier carrier = carrier(s, transfers);
             TrainingProvider provider = new TrainingProvider(listener -> new TrainingScheduler(sites, carrier,
-                    s.policy(), Clock.systemUTC(), listener), roots, Duration.ofSeconds(s.graceSeconds()),
+                    s.policy(), s.moveCosts(), Clock.systemUTC(), listener), roots, Duration.ofSeconds(s.graceSeconds()),
                     Duration.ofSeconds(1));
             new OperatorRoutes(provider, callers, s.adminRole()).mount(router, s.basePath());
             ActionProviderServer.mount(router, s.basePath(), provider, options);
@@ -159,7 +165,8 @@ public final class TrainingProviderMain {
     static Settings parse(String[] args) {
         Set<String> options = new java.util.HashSet<>(Set.of("--port", "--host", "--base-path", "--work-dir",
                 "--allowed-roots", "--policy", "--grace-seconds", "--admin-role", "--state-dir", "--planner",
-                "--planner-report-seconds", "--sites", "--transfer-url"));
+                "--planner-report-seconds", "--sites", "--transfer-url", "--move-restart-seconds",
+                "--move-min-residence-seconds", "--move-link-mbps"));
         options.addAll(BackendChoice.OPTIONS);
         Arguments a = Arguments.parse(args, options, Set.of());
         if (a == null) {
@@ -175,6 +182,9 @@ public final class TrainingProviderMain {
                 a.text("--policy", "priority"), a.number("--grace-seconds", 30, 0, 3600),
                 a.text("--admin-role", "continuum-admin"), a.path("--state-dir").orElse(work.resolve("actions")),
                 a.text("--planner").orElse(System.getenv("CONTINUUM_PLANNER_URL")), a.number("--planner-report-seconds", 30, 1, 86_400),
-                sites, a.text("--transfer-url").orElse(System.getenv("CONTINUUM_TRANSFER_URL")));
+                sites, a.text("--transfer-url").orElse(System.getenv("CONTINUUM_TRANSFER_URL")),
+                MovePolicy.Costs.DEFAULT.withRestartSeconds(a.number("--move-restart-seconds", 60, 0, 86_400))
+                        .withMinResidenceSeconds(a.number("--move-min-residence-seconds", 300, 0, 86_400))
+                        .withBytesPerSecond(a.number("--move-link-mbps", 1000, 1, 10_000_000) * 125_000.0));
     }
 }

@@ -3,6 +3,7 @@ package dev.continuum.provider.training.provider;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.continuum.placement.policy.MovePolicy;
 import dev.continuum.provider.training.backend.kubernetes.KubernetesSettings;
 import java.net.URI;
 import java.nio.file.Path;
@@ -17,6 +18,18 @@ class TrainingProviderMainTest {
     void theLocalBackendIsTheDefault() {
         TrainingProviderMain.Settings s = TrainingProviderMain.parse(new String[] {"--work-dir", "/w", "--gpu-slots", "3"});
         assertThat(s.backend()).isEqualTo(new BackendChoice.Local(3, "local"));
+    }
+
+    @Test
+    void theMovePolicysCostsComeFromTheirFlagsAndDefaultToAMinuteFiveMinutesAndOneGigabit() {
+        TrainingProviderMain.Settings s = TrainingProviderMain.parse(new String[] {"--work-dir", "/w", "--policy",
+                "priority+move", "--move-restart-seconds", "5", "--move-min-residence-seconds", "30",
+                "--move-link-mbps", "80"});
+        assertThat(s.moveCosts()).isEqualTo(new MovePolicy.Costs(10_000_000, 5, 30, 2));
+        assertThat(TrainingProviderMain.parse(new String[] {"--work-dir", "/w"}).moveCosts())
+                .isEqualTo(MovePolicy.Costs.DEFAULT);
+        assertThatThrownBy(() -> TrainingProviderMain.parse(new String[] {"--work-dir", "/w", "--move-link-mbps", "0"}))
+                .hasMessageContaining("--move-link-mbps");
     }
 
     @Test
