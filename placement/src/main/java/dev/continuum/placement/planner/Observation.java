@@ -9,17 +9,18 @@ public sealed interface Observation {
      * input and running the model, a batch's time shared by its tasks; queue and transfer excluded) teaches the
      * per-model, per-device cost, and {@code overheadMillis} — what the job took beyond moving its input, the site's
      * queue and its compute: the task's trip to the site and its result's back, decoding, spooling; {@link
-     * #NOT_MEASURED} if the caller cannot tell — teaches the site's fixed overhead. For training it frees the job's
-     * GPUs.
+     * #NOT_MEASURED} if the caller cannot tell — teaches the site's fixed overhead. {@code computeMillis} may be
+     * {@link #NOT_MEASURED} too (a completion that only says the job is done): the cost model then learns no compute
+     * time. For training it frees the job's GPUs.
      */
     record JobCompleted(String requestId, String site, String model, long computeMillis, long atMillis,
                         long overheadMillis) implements Observation {
-        /** {@code overheadMillis} when the caller did not measure it. */
+        /** {@code overheadMillis} or {@code computeMillis} when the caller did not measure it. */
         public static final long NOT_MEASURED = -1;
 
         public JobCompleted {
-            if (computeMillis < 0) {
-                throw new IllegalArgumentException("computeMillis: must not be negative");
+            if (computeMillis < NOT_MEASURED) {
+                throw new IllegalArgumentException("computeMillis: must not be negative (or -1: not measured)");
             }
             if (overheadMillis < NOT_MEASURED) {
                 throw new IllegalArgumentException("overheadMillis: must not be negative (or -1: not measured)");

@@ -314,7 +314,9 @@ public final class OnlinePlanner implements Planner {
         }
         Cluster cluster = index.cluster(c.site());
         if (cluster != null) {
-            costs.observeCompute(c.model(), c.site(), gpuModelOf(cluster), c.computeMillis());
+            if (c.computeMillis() != Observation.JobCompleted.NOT_MEASURED) {
+                costs.observeCompute(c.model(), c.site(), gpuModelOf(cluster), c.computeMillis());
+            }
             if (c.overheadMillis() != Observation.JobCompleted.NOT_MEASURED && request != null) {
                 costs.observeOverhead(c.site(), inference.inputMoved(request, c.site()), c.overheadMillis());
             }

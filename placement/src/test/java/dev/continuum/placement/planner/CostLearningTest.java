@@ -82,4 +82,17 @@ class CostLearningTest {
         PlacementDecision.Placed again = placed(planner.place(classify("r2", "ep-gw-1", MB, 0), NOW + 1000));
         assertThat(again.chosen().latency().transferMillis()).isEqualTo(28 + 40); // 1 MB at 1 Gbit/s + 20 ms + 40 ms
     }
+
+    @Test
+    void shouldLearnOnlyTheOverheadWhenACompletionDidNotMeasureTheCompute() {
+        OnlinePlanner planner = planner(new World().gateway("gw-1", "T4", 0, "resnet").inventory());
+        placed(planner.place(classify("r0", "ep-gw-1", MB, 0), NOW));
+
+        planner.observe(new Observation.JobCompleted("r0", "gw-1", "resnet", Observation.JobCompleted.NOT_MEASURED,
+                NOW + 500, 120));
+        PlacementDecision.Placed p = placed(planner.place(classify("r1", "ep-gw-1", MB, 0), NOW + 600));
+
+        assertThat(p.chosen().latency().computeMillis()).isEqualTo(100); // still the prior, not "0 ms, learnt"
+        assertThat(p.chosen().latency().transferMillis()).isEqualTo(120);
+    }
 }

@@ -2,6 +2,7 @@ package dev.continuum.provider.inference;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.continuum.edge.cloud.Fleet;
+import dev.continuum.provider.client.PlannerClient;
 import dev.continuum.edge.protocol.Wire;
 import dev.continuum.edge.cloud.FleetSites;
 import dev.continuum.placement.model.Cluster;
@@ -77,8 +78,10 @@ public final class GatewayPlanner implements JobPlacement {
     }
 
     @Override
-    public synchronized void completed(Job job, String site, long computeMillis) {
-        planner.observe(new Observation.JobCompleted(job.id(), site, job.model(), Math.max(0, computeMillis), clock.millis()));
+    public synchronized void completed(Job job, String site, PlannerClient.Measured measured) {
+        // PlannerClient.NOT_MEASURED is the core's NOT_MEASURED (-1): that term is not learnt
+        planner.observe(new Observation.JobCompleted(job.id(), site, job.model(), measured.computeMillis(),
+                clock.millis(), measured.overheadMillis()));
     }
 
     /** The decision in the planner service's JSON (the same codec), so the action's details read the same either way. */

@@ -16,6 +16,7 @@ import dev.continuum.provider.api.ActionRequest;
 import dev.continuum.provider.path.UnsafePathException;
 import dev.continuum.provider.api.ActionStatus;
 import dev.continuum.provider.api.ProviderDescription;
+import dev.continuum.provider.client.PlannerClient;
 import dev.continuum.provider.server.ActionContext;
 import dev.continuum.provider.server.ActionProvider;
 import dev.continuum.provider.server.InvalidInputException;
@@ -350,16 +351,23 @@ public final class InferenceProvider implements ActionProvider {
             JobPlacement.Job job = out != null ? out.job() : job(ctx.actionId(), ctx.request(), ctx.request().body(), null);
             JsonNode before = ctx.status().details();
             keep(before, d, "placement", "placed_again_from");
+            long batchCompute = Math.round(result.inputMs() + result.inferenceMs()); // reading the inputs, then the run
+            long queued = Math.round(result.queuedMs());
+            // the site's time per task, as the planner predicts it: a batch's reading and run shared by its tasks
+            long computePerTask = Math.round((result.inputMs() + result.inferenceMs()) / Math.max(1, result.batchSize()));
+            PlannerClient.Measured measured = new PlannerClient.Measured(computePerTask, queued,
+                    PlannerClient.NOT_MEASURED, PlannerClient.NOT_MEASURED);
             if (out != null) {
-                long total = clock.millis() - out.sentAtMillis();
+                long roundTrip = clock.millis() - out.sentAtMillis();
                 // what happened, beside what the planner predicted: compute and queue as the gateway measured them,
-                // the rest of the round trip (moving the task and its input, the broker's hops) as transfer
-                long queued = (long) result.queuedMs();
-                long compute = Math.round(result.inputMs() + result.inferenceMs()); // reading the input, then the run
-                d.putObject("actual").put("transfer_ms", Math.max(0, total - compute - queued)).put("queue_ms", queued)
-                        .put("compute_ms", compute).put("total_ms", total);
+                // the rest of the round trip (the task's and the result's trips, the broker's hops, decoding,
+                // spooling) as overhead — which the planner counts in its transfer term
+                long overhead = Math.max(0, roundTrip - batchCompute - queued);
+                measured = new PlannerClient.Measured(computePerTask, queued, 0, overhead);
+                d.putObject("actual").put("transfer_ms", overhead).put("queue_ms", queued)
+                        .put("compute_ms", batchCompute).put("total_ms", roundTrip);
             }
-            planner.completed(job, deviceId, Math.round(result.inputMs() + result.inferenceMs()));
+            planner.completed(job, deviceId, measured);
             ctx.complete(d);
         } else {
             ctx.fail("Inference failed", details(deviceId, result.taskId()).put("error", result.error()));

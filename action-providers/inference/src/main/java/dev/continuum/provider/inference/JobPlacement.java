@@ -2,6 +2,7 @@ package dev.continuum.provider.inference;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.continuum.edge.cloud.Fleet;
+import dev.continuum.provider.client.PlannerClient;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.ToIntFunction;
@@ -56,6 +57,10 @@ public interface JobPlacement {
      */
     Optional<Decision> placedAgain(Job job, String lost, List<Fleet.Device> devices, ToIntFunction<String> dispatched);
 
-    /** The job finished on {@code site} after {@code computeMillis} of model time: the cost model learns it. */
-    void completed(Job job, String site, long computeMillis);
+    /**
+     * The job finished on {@code site}; {@code measured} says what it took (compute per task, queue, moving its input,
+     * the rest of the round trip; {@link PlannerClient#NOT_MEASURED} for what was not measured): the cost model
+     * learns compute and overhead.
+     */
+    void completed(Job job, String site, PlannerClient.Measured measured);
 }

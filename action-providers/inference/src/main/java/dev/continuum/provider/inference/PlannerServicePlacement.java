@@ -68,9 +68,9 @@ public final class PlannerServicePlacement implements JobPlacement {
     }
 
     @Override
-    public void completed(Job job, String site, long computeMillis) {
+    public void completed(Job job, String site, PlannerClient.Measured measured) {
         try {
-            planner.completed(job.id(), site, computeMillis);
+            planner.completed(job.id(), site, measured);
         } catch (RuntimeException e) {
             // the job ran; the planner only learns less (and counts it in the gateway's queue until its next heartbeat)
             LOG.log(Level.WARNING, "could not tell the planner that " + job.id() + " finished: " + e.getMessage());

@@ -6,6 +6,7 @@ import dev.continuum.edge.cloud.Fleet;
 import dev.continuum.edge.protocol.GpuInfo;
 import dev.continuum.edge.protocol.Heartbeat;
 import dev.continuum.placement.planner.PlacementDecision;
+import dev.continuum.provider.client.PlannerClient;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -90,11 +91,27 @@ class GatewayPlannerTest {
         // before it has learnt anything, the shorter queue wins
         assertThat(chosen(planner.choose(job("j0", "cls", 0, false, null), fleet, id -> 0))).isEqualTo("slow");
         for (int i = 0; i < 5; i++) {
-            planner.completed(job("done-" + i, "cls", 0, false, null), "slow", 900);
-            planner.completed(job("fast-" + i, "cls", 0, false, null), "fast", 20);
+            planner.completed(job("done-" + i, "cls", 0, false, null), "slow", computeOnly(900));
+            planner.completed(job("fast-" + i, "cls", 0, false, null), "fast", computeOnly(20));
         }
 
         // 1 task × 900 ms + 900 ms on "slow" is worse than 2 × 20 ms + 20 ms on "fast"
         assertThat(chosen(planner.choose(job("j1", "cls", 0, false, null), fleet, id -> 0))).isEqualTo("fast");
+    }
+
+    private static PlannerClient.Measured computeOnly(long millis) {
+        return new PlannerClient.Measured(millis, PlannerClient.NOT_MEASURED, PlannerClient.NOT_MEASURED,
+                PlannerClient.NOT_MEASURED);
+    }
+
+    @Test
+    void shouldPredictTheRoundTripOverheadTheProviderMeasured() {
+        List<Fleet.Device> fleet = List.of(gw("gw", List.of("cls"), 0, 0));
+        PlacementDecision first = planner.choose(job("j0", "cls", 0, false, null), fleet, id -> 0);
+        assertThat(((PlacementDecision.Placed) first).chosen().latency().transferMillis()).isZero();
+        planner.completed(job("j0", "cls", 0, false, null), "gw", new PlannerClient.Measured(30, 5, 0, 180));
+
+        PlacementDecision next = planner.choose(job("j1", "cls", 0, false, null), fleet, id -> 0);
+        assertThat(((PlacementDecision.Placed) next).chosen().latency().transferMillis()).isEqualTo(180);
     }
 }

@@ -79,8 +79,33 @@ public final class PlannerClient {
 
     /** {@code POST /placements/{id}/completion}: the job finished on {@code site}; the cost model learns its time. */
     public JsonNode completed(String id, String site, long computeMillis) {
-        ObjectNode body = JSON.createObjectNode().put("site", site).put("computeMillis", Math.max(0, computeMillis));
+        return completed(id, site, new Measured(computeMillis, NOT_MEASURED, NOT_MEASURED, NOT_MEASURED));
+    }
+
+    /** A term the caller did not measure: left out of the completion, so the planner learns nothing from it. */
+    public static final long NOT_MEASURED = -1;
+
+    /**
+     * What a finished job took, in milliseconds ({@link #NOT_MEASURED} = not measured): the site's compute per task,
+     * its queue, moving the input there, and the rest of the round trip ({@code overhead}: the task's and result's
+     * trips, decoding, spooling). The planner learns compute and overhead.
+     */
+    public record Measured(long computeMillis, long queuedMillis, long transferMillis, long overheadMillis) {}
+
+    /** {@code POST /placements/{id}/completion} with every term measured. */
+    public JsonNode completed(String id, String site, Measured measured) {
+        ObjectNode body = JSON.createObjectNode().put("site", site);
+        putMeasured(body, "computeMillis", measured.computeMillis());
+        putMeasured(body, "queuedMillis", measured.queuedMillis());
+        putMeasured(body, "transferMillis", measured.transferMillis());
+        putMeasured(body, "overheadMillis", measured.overheadMillis());
         return send("POST", "placements/" + segment(id) + "/completion", body);
+    }
+
+    private static void putMeasured(ObjectNode body, String field, long millis) {
+        if (millis != NOT_MEASURED) {
+            body.put(field, Math.max(0, millis));
+        }
     }
 
     /** {@code POST /inventory/transfers}: a finished transfer moved {@code bytes} in {@code seconds} between the endpoints. */

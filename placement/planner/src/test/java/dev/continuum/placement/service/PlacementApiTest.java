@@ -157,4 +157,52 @@ class PlacementApiTest {
         api().get("/placements?subject=" + run + "&from=2000-01-01T00:00:00Z&site=gw-1").then().statusCode(200)
                 .body("placements.site", org.hamcrest.Matchers.everyItem(equalTo("gw-1")));
     }
+
+    /** A yolo job with its input at gw-2 (only gw-2 has yolo; no other test teaches gw-2's overhead). */
+    private static JsonPath detect(String id) {
+        return api().body("""
+                {"id": "%s", "kind": "inference", "model": "yolo",
+                 "data": [{"endpointId": "ep-gw-2", "path": "/in/frame.json", "sizeBytes": 1000}]}""".formatted(id))
+                .post("/placements").then().statusCode(201).body("site", equalTo("gw-2"))
+                .extract().jsonPath().setRootPath("decisions[0].decision.chosen");
+    }
+
+    @Test
+    void shouldPredictTheOverheadAProviderReportedAtCompletion() {
+        String first = id("det");
+        assertThat(detect(first).getLong("latency.transferMillis")).isZero();
+        api().body("""
+                {"site": "gw-2", "computeMillis": 40, "queuedMillis": 5, "transferMillis": 0, "overheadMillis": 250}""")
+                .post("/placements/" + first + "/completion").then().statusCode(200);
+
+        String second = id("det");
+        JsonPath predicted = detect(second);
+        // the input is already at gw-2: all of the transfer term is the learnt round trip
+        assertThat(predicted.getLong("latency.transferMillis")).isEqualTo(250);
+        assertThat(predicted.getString("explanation"))
+                .contains("250 ms task and result round trip (learnt from 1 job at gw-2");
+
+        // an older client reports compute only: nothing is learnt about the overhead, and that is no error
+        api().body("""
+                {"site": "gw-2", "computeMillis": 40}""").post("/placements/" + second + "/completion")
+                .then().statusCode(200);
+        assertThat(detect(id("det")).getLong("latency.transferMillis")).isEqualTo(250);
+    }
+
+    @Test
+    void shouldRefuseACompletionWithANegativeOrNonNumericTime() {
+        String id = id("det");
+        detect(id);
+        api().body("""
+                {"computeMillis": 40, "overheadMillis": -3}""").post("/placements/" + id + "/completion")
+                .then().statusCode(400).contentType("application/problem+json")
+                .body("errors.pointer", contains("/overheadMillis"));
+        api().body("""
+                {"computeMillis": 40, "queuedMillis": "soon", "transferMillis": -1}""")
+                .post("/placements/" + id + "/completion")
+                .then().statusCode(400).body("errors.pointer", contains("/queuedMillis", "/transferMillis"));
+        api().body("""
+                {"computeMillis": 40, "latencyMillis": 7}""").post("/placements/" + id + "/completion")
+                .then().statusCode(400).body("errors.pointer", contains("/latencyMillis"));
+    }
 }

@@ -55,13 +55,22 @@ public final class PlannerService {
         return refresh(clock.millis());
     }
 
-    /** A job finished: the cost model learns from it and freed GPUs may start queued jobs. */
-    public synchronized List<DecisionRecord> completed(String requestId, String site, String model, long computeMillis) {
+    /** A job finished, its overhead not measured: the cost model learns its compute time. */
+    public List<DecisionRecord> completed(String requestId, String site, String model, long computeMillis) {
+        return completed(requestId, site, model, computeMillis, Observation.JobCompleted.NOT_MEASURED);
+    }
+
+    /**
+     * A job finished: the cost model learns its compute time and, unless {@link
+     * Observation.JobCompleted#NOT_MEASURED}, the site's overhead; freed GPUs may start queued jobs.
+     */
+    public synchronized List<DecisionRecord> completed(String requestId, String site, String model, long computeMillis,
+                                                       long overheadMillis) {
         long now = clock.millis();
         refresh(now);
         log.markFinished(requestId, Instant.ofEpochMilli(now));
         List<PlacementDecision> decided = planner.observe(
-                new Observation.JobCompleted(requestId, site, model, computeMillis, now));
+                new Observation.JobCompleted(requestId, site, model, computeMillis, now, overheadMillis));
         return log.append(records(decided, Cause.COMPLETION, now));
     }
 

@@ -1,6 +1,9 @@
 package dev.continuum.placement.service.adapters.rest;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.continuum.placement.planner.InvalidRequestException;
+import dev.continuum.placement.planner.Observation;
 import dev.continuum.placement.service.app.DecisionQuery;
 import dev.continuum.placement.service.app.DecisionRecord;
 import dev.continuum.placement.service.app.PlacementLog;
@@ -18,12 +21,18 @@ import jakarta.ws.rs.core.Response;
 import java.net.URI;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /** The planner's API: decide for a job, read a job's decisions, page through the log. Every call needs a token. */
 @Path("/placements")
 @Produces(MediaType.APPLICATION_JSON)
 public class PlacementResource {
+
+    /** What a completion may say (anything else is refused, as unknown fields in a placement request are). */
+    private static final Set<String> COMPLETION_FIELDS =
+            Set.of("site", "computeMillis", "queuedMillis", "transferMillis", "overheadMillis");
 
     private final PlannerService planner;
     private final PlacementLog log;
@@ -54,26 +63,61 @@ public class PlacementResource {
         return Views.of(request, log.decisionsOf(id), List.of());
     }
 
-    /** What ran a job reports when it finishes: the cost model learns, freed GPUs may start queued jobs. */
-    public record CompletionBody(String site, Long computeMillis) {}
-
+    /**
+     * What ran a job reports when it finishes: {@code site} (default: where the log last placed it) and what it
+     * measured, each in milliseconds and each optional — {@code computeMillis} (the site's time per task),
+     * {@code queuedMillis}, {@code transferMillis} (moving its input there) and {@code overheadMillis} (the rest of
+     * the round trip). The cost model learns compute and overhead; a term left out is not learnt (older clients send
+     * only {@code computeMillis}). Queue and transfer are checked, not learnt: the queue is predicted from the
+     * heartbeats, a link from the transfer provider's measured rates.
+     */
     @POST
     @Path("/{id}/completion")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Views.PageView completed(@PathParam("id") String id, CompletionBody body) {
+    public Views.PageView completed(@PathParam("id") String id, JsonNode body) {
         PlacementLog.StoredRequest request = log.request(id)
                 .orElseThrow(() -> new NotFoundException("no placement request " + id));
-        CompletionBody b = body == null ? new CompletionBody(null, null) : body;
-        String site = b.site() != null ? b.site() : log.decisionsOf(id).getLast().site();
+        JsonNode b = body == null || body.isNull() ? JsonNodeFactory.instance.objectNode() : body;
+        if (!b.isObject()) {
+            throw new InvalidRequestException("", "must be a JSON object");
+        }
+        List<InvalidRequestException.FieldError> errors = new ArrayList<>();
+        b.fieldNames().forEachRemaining(f -> {
+            if (!COMPLETION_FIELDS.contains(f)) {
+                errors.add(new InvalidRequestException.FieldError(f, "'" + f + "' is not a known field"));
+            }
+        });
+        JsonNode siteNode = b.path("site");
+        if (!siteNode.isMissingNode() && !siteNode.isNull() && !siteNode.isTextual()) {
+            errors.add(new InvalidRequestException.FieldError("site", "must be a site name, was " + siteNode));
+        }
+        long compute = millis(b, "computeMillis", errors);
+        millis(b, "queuedMillis", errors);
+        millis(b, "transferMillis", errors);
+        long overhead = millis(b, "overheadMillis", errors);
+        if (!errors.isEmpty()) {
+            throw new InvalidRequestException(errors);
+        }
+        String site = siteNode.isTextual() ? siteNode.asText() : log.decisionsOf(id).getLast().site();
         if (site == null) {
             throw new InvalidRequestException("site", "is required: the job has no site in the decision log");
         }
-        long compute = b.computeMillis() == null ? 0 : b.computeMillis();
-        if (compute < 0) {
-            throw new InvalidRequestException("computeMillis", "must not be negative, was " + compute);
-        }
-        List<DecisionRecord> decided = planner.completed(id, site, request.request().model(), compute);
+        List<DecisionRecord> decided = planner.completed(id, site, request.request().model(), compute, overhead);
         return new Views.PageView(decided.stream().map(Views::of).toList(), null);
+    }
+
+    /** A measured time: absent or null → not measured (so not learnt); a negative or non-numeric one is named. */
+    private static long millis(JsonNode body, String field, List<InvalidRequestException.FieldError> errors) {
+        JsonNode v = body.path(field);
+        if (v.isMissingNode() || v.isNull()) {
+            return Observation.JobCompleted.NOT_MEASURED;
+        }
+        if (!v.isNumber() || v.asDouble() < 0) {
+            errors.add(new InvalidRequestException.FieldError(field, (v.isNumber() ? "must not be negative"
+                    : "must be a number of milliseconds") + ", was " + v));
+            return Observation.JobCompleted.NOT_MEASURED;
+        }
+        return Math.round(v.asDouble());
     }
 
     /** The log, oldest first, filtered; {@code subject} is a request (action) id or a run id. */
