@@ -74,6 +74,11 @@ public final class SimulateCommand implements Callable<Integer> {
             + "compares inference placement (planner, edge-only, datacenter-only, round-robin, least-loaded) on --workload or --jobs.")
     Path topology;
 
+    @Option(names = "--planner-trace", description = "Instead of a cluster trace: a trace the planner service recorded "
+            + "(continuum.placement.trace); replays it and checks every decision, and with --policy also replays its "
+            + "inputs under each of those policies (what-if). Exit 1 if the recorded configuration's replay differs.")
+    Path plannerTrace;
+
     @Option(names = "--workload", description = "With --topology: inference jobs, CSV id,at_ms,model,endpoint,bytes,slo_ms.")
     Path workload;
 
@@ -150,8 +155,12 @@ public final class SimulateCommand implements Callable<Integer> {
         if (topology != null) {
             return compareInference(o, err);
         }
+        if (plannerTrace != null) {
+            return replayPlannerTrace(o, err);
+        }
         if (cluster == null) {
-            err.println("error: give --cluster (a cluster trace replay) or --topology (inference on an edge + datacenter topology)");
+            err.println("error: give --cluster (a cluster trace replay), --topology (inference on an edge + datacenter topology) "
+                    + "or --planner-trace (a trace the planner service recorded)");
             return CommandLine.ExitCode.USAGE;
         }
         if ((trace == null) == (synthetic == null)) {
@@ -249,6 +258,25 @@ public final class SimulateCommand implements Callable<Integer> {
             return EXIT_BAD_INPUT;
         } catch (IOException e) {
             err.println("error: " + e.getMessage());
+            return EXIT_BAD_INPUT;
+        }
+    }
+
+    private int replayPlannerTrace(PrintWriter o, PrintWriter err) {
+        // --policy has a default for cluster replays; here only policies asked for explicitly are what-ifs
+        List<String> whatIf = spec.commandLine().getParseResult().hasMatchedOption("--policy") ? policies : List.of();
+        try {
+            for (String p : whatIf) {
+                Policies.parse(p); // fail fast on a typo, before any work
+            }
+            List<PlannerTraceReplay.Outcome> outcomes = PlannerTraceReplay.run(plannerTrace, whatIf);
+            PlannerTraceReplay.print(plannerTrace, outcomes, o);
+            return outcomes.getFirst().result().identical() ? CommandLine.ExitCode.OK : 1;
+        } catch (IllegalArgumentException | UncheckedIOException e) {
+            err.println("error: " + plannerTrace + ": " + e.getMessage());
+            return EXIT_BAD_INPUT;
+        } catch (IOException e) {
+            err.println("error: cannot read " + plannerTrace + ": " + e.getMessage());
             return EXIT_BAD_INPUT;
         }
     }

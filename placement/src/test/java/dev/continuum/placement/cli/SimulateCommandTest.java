@@ -2,6 +2,7 @@ package dev.continuum.placement.cli;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import dev.continuum.placement.planner.trace.RecordedSession;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
@@ -251,5 +252,50 @@ class SimulateCommandTest {
 
         assertThat(r.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
         assertThat(r.err()).contains("exactly one of --workload FILE or --jobs N");
+    }
+
+    @Test
+    void shouldReplayAPlannerTraceAndSayEveryDecisionIsReproduced(@TempDir Path dir) throws Exception {
+        Path trace = Files.writeString(dir.resolve("planner.jsonl"), RecordedSession.record(300));
+
+        Run r = run("--planner-trace", trace.toString());
+
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("recorded under policy las+fgd").contains("las+fgd (recorded)")
+                .contains("every decision identical").containsPattern("placed per site under las\\+fgd: \\{.*hpc=\\d+");
+    }
+
+    @Test
+    void shouldReplayAPlannerTracesInputsUnderOtherPolicies(@TempDir Path dir) throws Exception {
+        Path trace = Files.writeString(dir.resolve("planner.jsonl"), RecordedSession.record(300));
+
+        Run r = run("--planner-trace", trace.toString(), "--policy", "las+fgd,fifo+worstfit");
+
+        assertThat(r.exit()).as(r.err()).isZero();
+        // the recorded policy is replayed once; the other one decides differently on the same inputs
+        assertThat(r.out().lines().filter(l -> l.startsWith("las+fgd"))).hasSize(1);
+        String whatIf = r.out().lines().filter(l -> l.startsWith("fifo+worstfit")).findFirst().orElseThrow();
+        assertThat(Long.parseLong(whatIf.substring(whatIf.lastIndexOf(' ') + 1))).isPositive();
+    }
+
+    @Test
+    void shouldFailWhenAPlannerTraceNoLongerReplaysAsRecorded(@TempDir Path dir) throws Exception {
+        Path trace = Files.writeString(dir.resolve("planner.jsonl"), RecordedSession.record(100)
+                .replaceFirst("\"policy\":\"las\\+fgd\"", "\"policy\":\"fifo+worstfit\""));
+
+        Run r = run("--planner-trace", trace.toString());
+
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.out()).containsPattern("DIFFERS in \\d+ answers?:").containsPattern("line \\d+: recorded");
+    }
+
+    @Test
+    void shouldRefuseAFileThatIsNotAPlannerTrace(@TempDir Path dir) throws Exception {
+        Path notATrace = Files.writeString(dir.resolve("jobs.csv"), "id,at_ms,model\n1,0,resnet\n");
+
+        Run r = run("--planner-trace", notATrace.toString());
+
+        assertThat(r.exit()).isEqualTo(SimulateCommand.EXIT_BAD_INPUT);
+        assertThat(r.err()).contains("jobs.csv").contains("not a planner trace line");
     }
 }

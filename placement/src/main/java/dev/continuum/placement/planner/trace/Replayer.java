@@ -3,12 +3,15 @@ package dev.continuum.placement.planner.trace;
 import dev.continuum.placement.planner.InvalidRequestException;
 import dev.continuum.placement.planner.OnlinePlanner;
 import dev.continuum.placement.planner.PlacementDecision;
+import dev.continuum.placement.planner.PlannerConfig;
 
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
  * Feeds a recorded trace to a fresh planner built from the trace's own configuration and compares every answer
@@ -30,14 +33,24 @@ public final class Replayer {
     }
 
     public static Result replay(BufferedReader trace) {
+        return replay(trace, UnaryOperator.identity(), d -> { });
+    }
+
+    /**
+     * Replays under a configuration derived from the recorded one ({@code config}, e.g. another policy: a what-if on
+     * the same inputs, which then differs from the recording), handing every replayed decision to {@code decided}.
+     */
+    public static Result replay(BufferedReader trace, UnaryOperator<PlannerConfig> config,
+                                Consumer<PlacementDecision> decided) {
         try {
-            return run(trace);
+            return run(trace, config, decided);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the planner trace", e);
         }
     }
 
-    private static Result run(BufferedReader trace) throws IOException {
+    private static Result run(BufferedReader trace, UnaryOperator<PlannerConfig> config,
+                              Consumer<PlacementDecision> decided) throws IOException {
         String first = trace.readLine();
         if (first == null || !(TraceCodec.read(first) instanceof TraceEvent.Header header)) {
             throw new IllegalArgumentException("a planner trace starts with a header line");
@@ -46,7 +59,7 @@ public final class Replayer {
             throw new IllegalArgumentException("trace version " + header.version() + ", this replayer reads "
                     + TraceEvent.VERSION);
         }
-        OnlinePlanner planner = new OnlinePlanner(header.config());
+        OnlinePlanner planner = new OnlinePlanner(config.apply(header.config()));
         int inputs = 0;
         int decisions = 0;
         List<String> mismatches = new ArrayList<>();
@@ -56,6 +69,9 @@ public final class Replayer {
             lineNo++;
             TraceEvent input = TraceCodec.read(line);
             TraceEvent replayed = apply(planner, input, lineNo);
+            if (replayed instanceof TraceEvent.Decided d) {
+                d.decisions().forEach(decided);
+            }
             inputs++;
             String answerLine = trace.readLine();
             lineNo++;
