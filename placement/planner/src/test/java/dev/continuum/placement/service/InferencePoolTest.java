@@ -193,7 +193,9 @@ class InferencePoolTest {
     @Order(3)
     void shouldSendTheJobWhereThePlannerPlacesItAgainWhenItsGatewayDiesMidJob() throws Exception {
         edgeA.freeze(); // hung before it takes the task: the planner still sees it online until its session times out
-        ObjectNode body = job(PoolProfile.EDGE_A, 1_000);
+        // 150 MB beside edge-a: the first choice is edge-a whatever the sites' learnt compute and overhead (a small
+        // input went to the pool when edge-a's first, cold job had taught it 2 s of compute and 1.2 s of overhead)
+        ObjectNode body = job(PoolProfile.EDGE_A, 150_000_000);
 
         String action = start("run-" + UUID.randomUUID(), body);
         edgeA.kill();
