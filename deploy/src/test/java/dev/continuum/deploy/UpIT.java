@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.continuum.auth.oidc.ClientCredentials;
 import dev.continuum.auth.oidc.TokenClient;
+import dev.continuum.auth.oidc.TokenResponse;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,7 +37,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * (the second classifies a frame on a gateway with the real ONNX model; the third moves a file the
  * "instrument" dropped on gw-1 to the datacenter directory and classifies it on gw-1), and
  * stops everything again. While it is up, the API refuses a call without a token and accepts the
- * scientist's. Run again on the same data directory, it finds the first start's data and vault key.
+ * scientist's. No log the stack wrote holds a secret or token it used ({@link SecretsInLogs}). Run again on the
+ * same data directory, it finds the first start's data and vault key.
  */
 class UpIT {
 
@@ -52,6 +54,7 @@ class UpIT {
         Path firstOutput = dataDir.resolve("up-first.txt");
         Process first = launch(dataDir, firstOutput, apiPort, keycloakPort, false);
         String text;
+        SecretsInLogs secrets = new SecretsInLogs();
         int transferPort = -1;
         int plannerPort = -1;
         try {
@@ -118,8 +121,11 @@ class UpIT {
             assertThat(mqttConnAckCode(Integer.parseInt(mqtt.group(1)))).as("the broker refuses an anonymous MQTT client")
                     .isNotZero();
             String api = "http://127.0.0.1:" + apiPort;
-            String scientist = new TokenClient(issuer(text)).password(ClientCredentials.publicClient("continuum-cli"),
-                    "scientist", "scientist-local-only", "openid").accessToken();
+            TokenResponse signIn = new TokenClient(issuer(text)).password(ClientCredentials.publicClient("continuum-cli"),
+                    "scientist", "scientist-local-only", "openid");
+            String scientist = signIn.accessToken();
+            secrets.add("the scientist's access token", scientist);
+            secrets.add("the scientist's refresh token", signIn.refreshToken().orElse(null));
             assertBrowserLinks(text, api, scientist);
 
             HttpResponse<String> anonymous = get(api + "/flows", null);
@@ -139,6 +145,7 @@ class UpIT {
             assertThat(refused.path("status").asText()).as("scientist2 may not list scientist's datacenter endpoint: " + refused)
                     .isEqualTo("FAILED");
             assertThat(refused.toString()).contains("PermissionDenied");
+            secrets.addEnvironmentOf(first.toHandle());
         } finally {
             first.destroy();   // SIGTERM, as Ctrl-C would
             assertThat(first.waitFor(2, TimeUnit.MINUTES)).as("up stops on SIGTERM").isTrue();
@@ -147,6 +154,7 @@ class UpIT {
         assertThat(listening(apiPort)).as("engine stopped").isFalse();
         assertThat(listening(transferPort)).as("transfer provider stopped").isFalse();
         assertThat(listening(plannerPort)).as("planner stopped").isFalse();
+        assertNoSecretInTheLogs(dataDir, secrets);
         Path vaultKey = dataDir.resolve("vault.key");
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(vaultKey))).isEqualTo("rw-------");
         String key = Files.readString(vaultKey);
@@ -164,6 +172,29 @@ class UpIT {
         assertThat(second.exitValue()).as("second up exit code; output:\n" + again).isZero();
         assertThat(again).contains("finished: SUCCEEDED");
         assertThat(Files.readString(vaultKey)).as("the vault key is made once and kept").isEqualTo(key);
+    }
+
+    /**
+     * Issue 18 D: no log the stack wrote (engine, Keycloak, providers, gateways, their storage halves, planner, each
+     * under the data directory) holds a secret it used or a token; a find is named by file, line and origin only.
+     */
+    private static void assertNoSecretInTheLogs(Path dataDir, SecretsInLogs secrets) throws IOException {
+        secrets.addRealmSecrets();
+        secrets.addFilesNamed(dataDir, "device-credential");
+        secrets.addFilesNamed(dataDir, "edge-secret");
+        secrets.addFilesNamed(dataDir, "vault.key");
+        assertThat(secrets.origins()).as("the secrets up handed its processes were found")
+                .contains("KC_BOOTSTRAP_ADMIN_PASSWORD", "CONTINUUM_AUTH_CLIENT_SECRET", "CONTINUUM_AUTH_VAULT_KEY",
+                        "CONTINUUM_EDGE_SECRET", "CONTINUUM_MQTT_PASSWORD", "CONTINUUM_BOOTSTRAP_TOKEN",
+                        "CONTINUUM_PLANNER_CLIENT_SECRET", "device-credential", "the scientist's refresh token");
+        List<Path> logs = SecretsInLogs.logsUnder(dataDir);
+        assertThat(logs.stream().map(l -> l.getFileName().toString())).as("the logs searched")
+                .contains("engine.log", "keycloak.log", "planner.log", "inference-provider.log", "gw-1.log", "dc-pool.log",
+                        "transfer-provider.log", "gw-1-storage.log", "training-provider.log");
+        List<String> found = new ArrayList<>();
+        logs.forEach(log -> found.addAll(secrets.foundIn(log)));
+        System.out.println("UpIT: searched " + logs.size() + " logs for the secrets up used and for JWTs");
+        assertThat(found).as("secrets in the logs (file:line: whose)").isEmpty();
     }
 
     /**
