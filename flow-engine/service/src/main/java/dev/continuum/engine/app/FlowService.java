@@ -78,6 +78,9 @@ public class FlowService {
             if (viewer.restricted() && !Access.administersFlow(current, viewer.id())) {
                 throw new AccessDenied("Only the flow's owners and administrators may update flow " + id + ".");
             }
+            if (draft == null) {
+                throw EngineError.invalidField("", "A JSON body is required.");
+            }
             if (viewer.restricted() && draft.roles() != null && !Access.ownsFlow(current, viewer.id())) {
                 throw new AccessDenied("Only the flow's owners may change who holds its roles.");
             }

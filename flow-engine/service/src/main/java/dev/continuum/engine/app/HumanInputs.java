@@ -53,10 +53,10 @@ public class HumanInputs {
 
     /** Checks {@code answer} against the form's schema and hands it to the run, which goes on from that state. */
     public Uni<RunRecord> submit(UUID runId, String stateName, JsonNode answer, Viewer viewer) {
-        if (answer == null || answer.isMissingNode()) {
-            throw EngineError.invalidField("", "A JSON body with the answer to the form is required.");
-        }
         return answerable(runId, stateName, viewer).flatMap(pending -> {
+            if (answer == null || answer.isMissingNode()) {
+                throw EngineError.invalidField("", "A JSON body with the answer to the form is required.");
+            }
             JsonNode schema = pending.state().form().get(FormAction.SCHEMA);
             if (schema != null) {
                 List<FieldIssue> issues = InputSchemas.validateInput(schema, answer).stream()

@@ -262,8 +262,11 @@ public class RunService {
 
     /** Changes label, tags and the run's own managers and monitors: the run's owner and managers may. */
     public Uni<RunRecord> update(UUID runId, RunChange change, Viewer viewer) {
-        RunMetadata.check(change);
         return managed(runId, viewer).flatMap(run -> {
+            if (change == null) {
+                throw EngineError.invalidField("", "A JSON body with label, tags, run_managers or run_monitors is required.");
+            }
+            RunMetadata.check(change);
             String label = change.label() != null ? change.label() : run.label();
             List<String> tags = change.tags() != null ? RunMetadata.tags(change.tags()) : run.tags();
             List<String> managers = change.runManagers() != null ? RunMetadata.principals(change.runManagers()) : run.runManagers();

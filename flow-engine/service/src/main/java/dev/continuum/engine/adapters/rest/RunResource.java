@@ -84,11 +84,9 @@ public class RunResource {
     @Operation(summary = "Change the run's label, tags, run_managers or run_monitors (its owner and managers may)")
     @Extension(name = OpenApiAccess.EXTENSION, value = "run:manage")
     public Uni<Views.Run> update(@PathParam("runId") String runId, RunUpdate body) {
-        if (body == null) {
-            throw EngineError.invalidField("", "A JSON body with label, tags, run_managers or run_monitors is required.");
-        }
-        return runs.update(Ids.parse(runId, "runId"), new RunService.RunChange(body.label(), body.tags(), body.runManagers(),
-                        body.runMonitors()), caller.viewer())
+        // the body is checked once the caller may manage the run (a monitor hears 403, not what is wrong with it)
+        return runs.update(Ids.parse(runId, "runId"), body == null ? null : new RunService.RunChange(body.label(), body.tags(),
+                        body.runManagers(), body.runMonitors()), caller.viewer())
                 .flatMap(runs::withFlow).map(run -> Views.Run.of(run, caller.viewer(), false));
     }
 

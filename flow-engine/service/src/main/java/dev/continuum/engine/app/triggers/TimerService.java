@@ -157,12 +157,17 @@ public class TimerService {
         });
     }
 
-    /** Fires every tick of the schedule in {@code [from, to)}: ticks already fired are duplicates and start nothing. */
-    public Uni<List<EventOutcome>> backfill(UUID id, Instant from, Instant to, Viewer viewer) {
-        if (from == null || to == null || !to.isAfter(from)) {
-            throw EngineError.invalidField("/to", "a range with 'from' before 'to' (ISO-8601 instants) is required");
-        }
+    /**
+     * Fires every tick of the schedule in {@code [from, to)} (ISO-8601 instants as text): ticks already fired are
+     * duplicates and start nothing. The range is read once the caller may fire the trigger.
+     */
+    public Uni<List<EventOutcome>> backfill(UUID id, String fromText, String toText, Viewer viewer) {
         return triggers.administered(id, viewer).flatMap(trigger -> {
+            Instant from = instant("from", fromText);
+            Instant to = instant("to", toText);
+            if (from == null || to == null || !to.isAfter(from)) {
+                throw EngineError.invalidField("/to", "a range with 'from' before 'to' (ISO-8601 instants) is required");
+            }
             timerOnly(trigger);
             TimerSchedule schedule = TimerSchedule.parse(trigger.spec().source(), new ArrayList<>()).orElseThrow();
             List<Instant> times = schedule.between(from, to);
@@ -172,6 +177,19 @@ public class TimerService {
             return Multi.createFrom().iterable(times).onItem()
                     .transformToUniAndConcatenate(t -> fireAt(trigger, t, "backfill")).collect().asList();
         });
+    }
+
+    /** Null when absent (the range check names it); a bare number is refused, not read as seconds since 1970. */
+    private static Instant instant(String name, String value) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            return Instant.parse(value);
+        } catch (java.time.format.DateTimeParseException e) {
+            String shown = value.length() <= 64 ? value : value.substring(0, 64) + "…";
+            throw EngineError.invalidField("/" + name, "'" + shown + "' is not an ISO-8601 instant (e.g. 2026-11-25T08:00:00Z)");
+        }
     }
 
     private static void timerOnly(Trigger trigger) {

@@ -139,7 +139,11 @@ public class TriggerService {
                 .orElseGet(() -> Uni.createFrom().voidItem());
     }
 
-    /** The trigger if the viewer may see it; otherwise "not found", as if it did not exist. */
+    /**
+     * The trigger if the viewer may see it; otherwise "not found", as if it did not exist. Every use case looks the
+     * trigger up (and checks the caller's role on it) before it reads the request's body: a caller without the role
+     * learns 404 or 403, never what is wrong with a body they may not send.
+     */
     public Uni<Trigger> get(UUID id, Viewer viewer) {
         return store.find(id).map(found -> found.filter(t -> !viewer.restricted() || t.seenBy(viewer.id()))
                 .orElseThrow(() -> EngineError.notFound("Trigger", id.toString())));
@@ -164,7 +168,12 @@ public class TriggerService {
      */
     public Uni<Trigger> update(UUID id, TriggerDraft draft, Viewer viewer, boolean administrator, Optional<String> token) {
         // binding a trigger to the service account is an administrator's; keeping it bound, anyone's who may change it
-        return administered(id, viewer).invoke(trigger -> checkRunAs(draft, administrator || trigger.spec().runsAsServiceAccount()))
+        return administered(id, viewer).invoke(trigger -> {
+                    if (draft == null) {
+                        throw EngineError.invalidField("", "A JSON body is required.");
+                    }
+                    checkRunAs(draft, administrator || trigger.spec().runsAsServiceAccount());
+                })
                 .flatMap(trigger -> checked(draft, starter(draft, trigger.ownerId(), grants.starter(trigger.ownerId())))
                 .flatMap(ok -> trigger.ownerId().equals(viewer.id()) ? grants.keep(id, token) : Uni.createFrom().voidItem())
                 .map(ok -> new Trigger(id, trigger.ownerId(), draft, trigger.paused(), trigger.consecutiveFailures(),
@@ -235,10 +244,10 @@ public class TriggerService {
      * {@code dryRun} nothing is recorded or started: the answer is the input the run would get.
      */
     public Uni<EventOutcome> test(UUID id, JsonNode sample, boolean dryRun, Viewer viewer) {
-        if (sample == null || !sample.isObject()) {
-            throw EngineError.invalidField("/event", "a sample event (a JSON object) is required");
-        }
         return administered(id, viewer).flatMap(trigger -> {
+            if (sample == null || !sample.isObject()) {
+                throw EngineError.invalidField("/event", "a sample event (a JSON object) is required");
+            }
             TriggerEvent event = new TriggerEvent("test:" + UUID.randomUUID(), sample, clock.instant());
             if (!dryRun) {
                 return fire(trigger, event);
@@ -250,9 +259,12 @@ public class TriggerService {
         });
     }
 
-    /** An event posted by a person or script to an "api" trigger they administer. */
+    /** An event posted by a person or script to an "api" trigger they administer, named by its dedup key. */
     public Uni<EventOutcome> deliver(UUID id, String dedupKey, JsonNode event, Viewer viewer) {
         return administered(id, viewer).flatMap(trigger -> {
+            if (dedupKey == null || dedupKey.isBlank() || dedupKey.length() > 256) {
+                throw EngineError.invalidField("/dedup_key", "a key of 1 to 256 characters naming this event is required");
+            }
             if (!trigger.sourceType().equals("api")) {
                 throw EngineError.invalidField("/source/type", "trigger " + id + " takes its events from its "
                         + trigger.sourceType() + " source, not from this endpoint");
