@@ -52,18 +52,28 @@ final class CostModel {
      * What a job takes at {@code site} beyond moving its input, the queue and the compute: sending the task and its
      * result back (the broker's hops, an inline input crossing the site's own link), decoding, spooling — learnt
      * apart for jobs whose input was moved there and jobs whose input was already there, as the two differ by the
-     * input riding inside the task. 0 until measured.
+     * input riding inside the task. While one case has no sample the site's other case stands in, so a site
+     * measured only one way does not look free the other way; 0 only for a site never measured.
      */
     Estimate overhead(String site, boolean inputMoved) {
-        Estimate e = overhead.get(site, inputMoved ? "moved" : "local");
-        return e != null ? e : NO_OVERHEAD;
+        Estimate own = overhead.get(site, overheadCase(inputMoved));
+        if (own != null) {
+            return own;
+        }
+        Estimate other = overhead.get(site, overheadCase(!inputMoved));
+        return other != null ? other : NO_OVERHEAD;
+    }
+
+    private static String overheadCase(boolean inputMoved) {
+        return inputMoved ? "moved" : "local";
     }
 
     void observeOverhead(String site, boolean inputMoved, double millis) {
-        String key = inputMoved ? "moved" : "local";
+        String key = overheadCase(inputMoved);
+        String basis = site + (inputMoved ? " with the input moved there" : " with the input already there");
         Estimate before = overhead.get(site, key);
         // no prior: the first sample is the estimate, then the running mean, then the EWMA
-        overhead.put(site, key, before == null ? new Estimate(millis, 1, site) : learnFromSamples(before, millis, site));
+        overhead.put(site, key, before == null ? new Estimate(millis, 1, basis) : learnFromSamples(before, millis, basis));
     }
 
     private Estimate learnFromSamples(Estimate before, double sample, String basis) {

@@ -24,7 +24,7 @@ final class InferencePlacer {
 
     /** A site that can run the job: its prediction and, if set, the soft reason that rules it out. */
     private record Option(Cluster cluster, int queued, int workers, CostModel.Estimate compute,
-                          CostModel.Estimate overhead, boolean inputMoved, LatencyEstimate latency, String ruledOut) {
+                          CostModel.Estimate overhead, LatencyEstimate latency, String ruledOut) {
         String site() {
             return cluster.site().name();
         }
@@ -248,7 +248,7 @@ final class InferencePlacer {
             ruledOut = "predicted " + Words.millis(latency.totalMillis()) + " exceeds the "
                     + Words.millis(request.latencySloMillis()) + " SLO";
         }
-        return new Option(c, queued, workers, compute, overhead, moved, latency, ruledOut);
+        return new Option(c, queued, workers, compute, overhead, latency, ruledOut);
     }
 
     /** Whether any of the job's inputs lies at another site than {@code site}. */
@@ -279,8 +279,7 @@ final class InferencePlacer {
         transfer(request, o.site(), now, transferWords, List.of());
         if (o.overhead().samples() > 0) {
             transferWords.add(Words.millis(o.overhead().value()) + " task and result round trip (learnt from "
-                    + Words.plural(o.overhead().samples(), "job") + " at " + o.site() + " with "
-                    + (o.inputMoved() ? "the input moved there" : "the input already there") + ")");
+                    + Words.plural(o.overhead().samples(), "job") + " at " + o.overhead().basis() + ")");
         }
         String explanation = Words.millis(l.totalMillis()) + " = transfer " + Words.millis(l.transferMillis())
                 + " (" + String.join(", ", transferWords) + ") + queue " + Words.millis(l.queueMillis()) + " ("

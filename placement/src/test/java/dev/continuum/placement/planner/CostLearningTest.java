@@ -95,4 +95,20 @@ class CostLearningTest {
         assertThat(p.chosen().latency().computeMillis()).isEqualTo(100); // still the prior, not "0 ms, learnt"
         assertThat(p.chosen().latency().transferMillis()).isEqualTo(120);
     }
+
+    @Test
+    void shouldCountASiteMeasuredOnlyWithLocalInputsAsNoCheaperForMovedOnes() {
+        OnlinePlanner planner = planner(new World().gateway("gw-1", "T4", 0, "resnet").gateway("gw-2", "T4", 0)
+                .link("gw-1", "gw-2", 1, 20).inventory());
+        placed(planner.place(classify("r0", "ep-gw-2", MB, 0), NOW));
+        // gw-2 has been seen only with its own inputs: 900 ms beyond the compute each time
+        planner.observe(new Observation.JobCompleted("r0", "gw-2", "resnet", 100, NOW + 500, 900));
+
+        PlacementDecision.Placed p = placed(planner.place(classify("r1", "ep-gw-1", MB, 0), NOW + 600));
+
+        // moving gw-1's input to gw-2 is not a free round trip there: its only measurement stands in
+        assertThat(p.chosen().site()).isEqualTo("gw-1");
+        assertThat(p.alternatives()).anySatisfy(c -> assertThat(c.explanation())
+                .contains("900 ms task and result round trip (learnt from 1 job at gw-2 with the input already there)"));
+    }
 }
