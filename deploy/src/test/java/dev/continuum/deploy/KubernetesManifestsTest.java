@@ -12,8 +12,15 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.lang.reflect.Method;
 import java.nio.file.Files;
@@ -32,9 +39,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * deploy/kubernetes checked without a cluster (none is reachable here): every manifest is a typed Kubernetes
- * resource as fabric8's model reads it, with no field the model does not know; the Quarkus services are probed at
- * the health paths they serve; every environment variable a pod sets is a key its program reads; the engine scales
- * with an HPA. What only a live cluster shows (images, scheduling, Keycloak's import, the overlay's generators
+ * resource as fabric8's model reads it, with no field the model does not know; every Continuum service is probed
+ * over HTTP at the health path its program serves (SmallRye Health, or provider-sdk's /health); every provider that
+ * runs as its own process is deployed, its actions in PostgreSQL; every environment variable a pod sets is a key its
+ * program reads; volumes, ConfigMap keys, secret keys and service accounts a pod names exist; the training provider
+ * may manage Jobs and Pods; the engine scales with an HPA. What only a live cluster shows (images, scheduling, Keycloak's import, the overlay's generators
  * through kustomize) is not checked: docs/operations.md "Kubernetes".
  */
 class KubernetesManifestsTest {
@@ -43,12 +52,8 @@ class KubernetesManifestsTest {
     private static final Path BASE = REPO.resolve("deploy/kubernetes/base");
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private static final KubernetesSerialization KUBERNETES = new KubernetesSerialization();
-    /** Which module each Continuum image runs, and whether it is a Quarkus app (config keys) or a plain main (env names). */
-    private static final Map<String, String> MODULES = Map.of(
-            "continuum/engine", "flow-engine/service",
-            "continuum/planner", "placement/planner",
-            "continuum/inference-provider", "action-providers/inference");
-    private static final Set<String> QUARKUS = Set.of("continuum/engine", "continuum/planner");
+    /** The annotation on a Deployment naming the module (directory) its Continuum image is built from. */
+    private static final String MODULE = "continuum.dev/module";
 
     @Test
     void shouldListEveryManifestInTheKustomizationAndReadEachAsATypedResourceWithNoUnknownField() throws Exception {
@@ -61,7 +66,8 @@ class KubernetesManifestsTest {
         }
         List<HasMetadata> resources = resources();
         assertThat(resources).extracting(HasMetadata::getKind)
-                .contains("Deployment", "Service", "ConfigMap", "HorizontalPodAutoscaler");
+                .contains("Deployment", "Service", "ConfigMap", "HorizontalPodAutoscaler", "PersistentVolumeClaim",
+                        "ServiceAccount", "Role", "RoleBinding");
         for (HasMetadata r : resources) {
             assertThat(r).as(r.getKind() + " " + r.getMetadata().getName()).isNotInstanceOf(GenericKubernetesResource.class);
             assertThat(unknownFields(r, r.getKind())).as("fields fabric8's model does not know").isEmpty();
@@ -69,17 +75,146 @@ class KubernetesManifestsTest {
     }
 
     @Test
-    void shouldProbeTheQuarkusServicesAtTheHealthPathsTheyServe() throws Exception {
-        for (Container c : continuumContainers()) {
-            if (!QUARKUS.contains(image(c))) {
+    void shouldProbeEveryContinuumServiceOverHttpAtTheHealthPathItsProgramServes() throws Exception {
+        for (Map.Entry<Container, Path> e : continuumContainers().entrySet()) {
+            Container c = e.getKey();
+            Path module = e.getValue();
+            String ready;
+            String live;
+            if (quarkus(module)) {
+                ready = "/q/health/ready";
+                live = "/q/health/live";
+                // SmallRye Health serves those paths: the module must have it
+                assertThat(Files.readString(module.resolve("pom.xml"))).as(c.getName() + " has quarkus-smallrye-health")
+                        .contains("<artifactId>quarkus-smallrye-health</artifactId>");
+            } else {
+                ready = live = "/health";
+                // provider-sdk's ProviderLauncher.serve adds GET /health on the router that serves the actions
+                assertThat(sources(module)).as(c.getName() + " starts through ProviderLauncher.serve, which serves /health")
+                        .anyMatch(text -> text.contains("ProviderLauncher.serve("));
+            }
+            assertThat(c.getReadinessProbe()).as(c.getName() + " readiness").isNotNull();
+            assertThat(c.getLivenessProbe()).as(c.getName() + " liveness").isNotNull();
+            assertThat(c.getReadinessProbe().getHttpGet()).as(c.getName() + " readiness over HTTP").isNotNull();
+            assertThat(c.getLivenessProbe().getHttpGet()).as(c.getName() + " liveness over HTTP").isNotNull();
+            assertThat(c.getReadinessProbe().getHttpGet().getPath()).as(c.getName()).isEqualTo(ready);
+            assertThat(c.getLivenessProbe().getHttpGet().getPath()).as(c.getName()).isEqualTo(live);
+            assertThat(c.getPorts()).as(c.getName() + " names the probed port")
+                    .anyMatch(p -> p.getName().equals(c.getLivenessProbe().getHttpGet().getPort().getStrVal()));
+        }
+    }
+
+    @Test
+    void shouldDeployEveryActionProviderThatRunsAsItsOwnProcess() throws Exception {
+        Set<Path> deployed = new HashSet<>(continuumContainers().values());
+        String engine = Files.readString(REPO.resolve("flow-engine/service/pom.xml"));
+        try (Stream<Path> modules = Files.list(REPO.resolve("action-providers"))) {
+            for (Path module : modules.filter(m -> Files.isDirectory(m.resolve("src/main/java"))).toList()) {
+                boolean ownProcess = sources(module).stream().anyMatch(text -> text.contains("ProviderLauncher.serve("));
+                // a provider the engine has as a dependency (the built-in ones) runs inside the engine's pods
+                boolean inEngine = engine.contains("<artifactId>" + artifactId(module) + "</artifactId>");
+                if (ownProcess && !inEngine) {
+                    assertThat(deployed).as(module + " has a Deployment").contains(module);
+                }
+            }
+        }
+        assertThat(deployed).contains(REPO.resolve("action-providers/transfer"), REPO.resolve("action-providers/training"));
+    }
+
+    @Test
+    void shouldKeepEveryProvidersActionsInPostgresql() throws Exception {
+        for (Map.Entry<Container, Path> e : continuumContainers().entrySet()) {
+            for (String prefix : storePrefixes(e.getValue())) {
+                Set<String> names = new TreeSet<>();
+                e.getKey().getEnv().forEach(v -> names.add(v.getName()));
+                assertThat(names).as(e.getKey().getName() + " keeps its actions in PostgreSQL (ADR 0027)")
+                        .contains(prefix + "_DB_URL", prefix + "_DB_USER", prefix + "_DB_PASSWORD", prefix + "_INSTANCE_ID");
+            }
+        }
+    }
+
+    @Test
+    void shouldDefineWhatThePodsReferTo() throws Exception {
+        List<HasMetadata> resources = resources();
+        Set<String> defined = new HashSet<>();
+        resources.forEach(r -> defined.add(r.getKind() + "/" + r.getMetadata().getName()));
+        String overlay = Files.readString(REPO.resolve("deploy/kubernetes/overlays/production/kustomization.yaml"));
+        for (Deployment d : deployments(resources)) {
+            PodSpec pod = d.getSpec().getTemplate().getSpec();
+            for (Volume v : pod.getVolumes()) {
+                if (v.getPersistentVolumeClaim() != null) {
+                    assertThat(defined).as(d.getMetadata().getName() + " volume " + v.getName())
+                            .contains("PersistentVolumeClaim/" + v.getPersistentVolumeClaim().getClaimName());
+                }
+                if (v.getConfigMap() != null) {
+                    assertThat(defined.contains("ConfigMap/" + v.getConfigMap().getName())
+                            || overlay.contains("- name: " + v.getConfigMap().getName()))
+                            .as(d.getMetadata().getName() + " volume " + v.getName() + ": a ConfigMap of the base or the overlay's").isTrue();
+                }
+            }
+            for (Container c : pod.getContainers()) {
+                for (EnvVar v : c.getEnv()) {
+                    if (v.getValueFrom() != null && v.getValueFrom().getSecretKeyRef() != null) {
+                        // the operator writes secrets.env from the key list in the overlay
+                        assertThat(overlay).as(c.getName() + " " + v.getName() + ": its secret key is listed in the overlay")
+                                .contains(v.getValueFrom().getSecretKeyRef().getKey());
+                    }
+                    if (v.getValueFrom() != null && v.getValueFrom().getConfigMapKeyRef() != null) {
+                        var ref = v.getValueFrom().getConfigMapKeyRef();
+                        ConfigMap cm = resources.stream().filter(ConfigMap.class::isInstance).map(ConfigMap.class::cast)
+                                .filter(m -> m.getMetadata().getName().equals(ref.getName())).findFirst().orElseThrow();
+                        assertThat(cm.getData()).as(c.getName() + " " + v.getName()).containsKey(ref.getKey());
+                    }
+                }
+            }
+            if (pod.getServiceAccountName() != null) {
+                String account = pod.getServiceAccountName();
+                assertThat(defined).contains("ServiceAccount/" + account);
+                List<String> granted = new ArrayList<>();
+                for (HasMetadata r : resources) {
+                    if (r instanceof RoleBinding rb && rb.getSubjects().stream().anyMatch(s -> s.getName().equals(account))) {
+                        resources.stream().filter(Role.class::isInstance).map(Role.class::cast)
+                                .filter(role -> role.getMetadata().getName().equals(rb.getRoleRef().getName()))
+                                .flatMap(role -> role.getRules().stream()).forEach(rule -> granted.addAll(rule.getResources()));
+                    }
+                }
+                assertThat(granted).as(account + ": what its Role lets it manage in its namespace").isNotEmpty();
+            }
+        }
+    }
+
+    @Test
+    void shouldLetTheTrainingProviderManageJobsAndPodsInItsNamespaceAndReadNodes() throws Exception {
+        List<HasMetadata> resources = resources();
+        Deployment training = deployments(resources).stream()
+                .filter(d -> "action-providers/training".equals(d.getMetadata().getAnnotations().get(MODULE))).findFirst().orElseThrow();
+        String account = training.getSpec().getTemplate().getSpec().getServiceAccountName();
+        assertThat(account).as("the training provider runs as its own ServiceAccount").isNotNull();
+        Map<String, Set<String>> verbs = new java.util.TreeMap<>();
+        for (HasMetadata r : resources) {
+            List<io.fabric8.kubernetes.api.model.rbac.Subject> subjects = r instanceof RoleBinding rb ? rb.getSubjects()
+                    : r instanceof ClusterRoleBinding crb ? crb.getSubjects() : List.of();
+            if (subjects.stream().noneMatch(s -> s.getKind().equals("ServiceAccount") && s.getName().equals(account))) {
                 continue;
             }
-            assertThat(c.getReadinessProbe().getHttpGet().getPath()).as(c.getName()).isEqualTo("/q/health/ready");
-            assertThat(c.getLivenessProbe().getHttpGet().getPath()).as(c.getName()).isEqualTo("/q/health/live");
-            // SmallRye Health serves those paths: the module must have it
-            assertThat(Files.readString(REPO.resolve(MODULES.get(image(c))).resolve("pom.xml")))
-                    .as(c.getName() + " has quarkus-smallrye-health").contains("<artifactId>quarkus-smallrye-health</artifactId>");
+            String role = r instanceof RoleBinding rb ? rb.getRoleRef().getName() : ((ClusterRoleBinding) r).getRoleRef().getName();
+            for (HasMetadata candidate : resources) {
+                List<PolicyRule> rules = candidate instanceof Role x && x.getMetadata().getName().equals(role) && r instanceof RoleBinding
+                        ? x.getRules()
+                        : candidate instanceof ClusterRole x && x.getMetadata().getName().equals(role) && r instanceof ClusterRoleBinding
+                        ? x.getRules() : List.of();
+                for (PolicyRule rule : rules) {
+                    rule.getResources().forEach(res -> verbs.computeIfAbsent(res, k -> new TreeSet<>()).addAll(rule.getVerbs()));
+                }
+            }
         }
+        // what KubernetesBackend calls: create, read and edit (suspend/unsuspend) Jobs; list pods; exec a signal; list nodes
+        assertThat(verbs.get("jobs")).as("jobs").contains("create", "get", "list", "patch", "update");
+        assertThat(verbs.get("pods")).as("pods").contains("get", "list");
+        assertThat(verbs.get("pods/exec")).as("pods/exec").contains("create");
+        assertThat(verbs.get("nodes")).as("nodes, cluster-wide").contains("get", "list");
+        assertThat(String.join(" ", training.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs()))
+                .contains("--backend kubernetes").contains("--kube-checkpoint-claim continuum-training-checkpoints");
     }
 
     @Test
@@ -90,17 +225,18 @@ class KubernetesManifestsTest {
                 shared.putAll(cm.getData());
             }
         }
-        List<Container> containers = continuumContainers();
-        assertThat(containers).extracting(KubernetesManifestsTest::image).containsAll(MODULES.keySet());
-        for (Container c : containers) {
+        Map<Container, Path> containers = continuumContainers();
+        assertThat(containers).isNotEmpty();
+        for (Map.Entry<Container, Path> e : containers.entrySet()) {
+            Container c = e.getKey();
             Set<String> names = new TreeSet<>();
             c.getEnv().stream().map(EnvVar::getName).forEach(names::add);
             for (EnvFromSource from : c.getEnvFrom()) {
                 assertThat(from.getConfigMapRef().getName()).isEqualTo("continuum-config");
                 names.addAll(shared.keySet());
             }
-            Path module = REPO.resolve(MODULES.get(image(c)));
-            Set<String> read = QUARKUS.contains(image(c)) ? quarkusEnvNames(module) : envLiterals(module, REPO.resolve("auth"),
+            Path module = e.getValue();
+            Set<String> read = quarkus(module) ? quarkusEnvNames(module) : envLiterals(module, REPO.resolve("auth"),
                     REPO.resolve("action-providers/provider-sdk"));
             assertThat(read).as("what " + module + " reads").isNotEmpty();
             assertThat(names).as("environment of " + c.getName() + " that its program reads").isSubsetOf(read);
@@ -133,10 +269,60 @@ class KubernetesManifestsTest {
         return all;
     }
 
-    private static List<Container> continuumContainers() throws Exception {
-        return resources().stream().filter(Deployment.class::isInstance).map(Deployment.class::cast)
-                .flatMap(d -> d.getSpec().getTemplate().getSpec().getContainers().stream())
-                .filter(c -> MODULES.containsKey(image(c))).toList();
+    private static List<Deployment> deployments(List<HasMetadata> resources) {
+        return resources.stream().filter(Deployment.class::isInstance).map(Deployment.class::cast).toList();
+    }
+
+    /** Each container running a Continuum image, with the module its Deployment says it is built from. */
+    private static Map<Container, Path> continuumContainers() throws Exception {
+        Map<Container, Path> found = new java.util.LinkedHashMap<>();
+        for (Deployment d : deployments(resources())) {
+            for (Container c : d.getSpec().getTemplate().getSpec().getContainers()) {
+                if (!image(c).startsWith("continuum/")) {
+                    continue;
+                }
+                Map<String, String> annotations = d.getMetadata().getAnnotations() == null ? Map.of() : d.getMetadata().getAnnotations();
+                assertThat(annotations).as(d.getMetadata().getName() + " names its module").containsKey(MODULE);
+                Path module = REPO.resolve(annotations.get(MODULE)).normalize();
+                assertThat(module.resolve("pom.xml")).as(d.getMetadata().getName() + " module").exists();
+                found.put(c, module);
+            }
+        }
+        return found;
+    }
+
+    /** A Quarkus app (configuration keys, /q/health) rather than a plain main (CONTINUUM_* names, /health). */
+    private static boolean quarkus(Path module) throws Exception {
+        return Files.readString(module.resolve("pom.xml")).contains("<artifactId>quarkus-maven-plugin</artifactId>");
+    }
+
+    private static String artifactId(Path module) throws Exception {
+        String pom = Files.readString(module.resolve("pom.xml"));
+        Matcher own = Pattern.compile("<artifactId>([^<]+)</artifactId>").matcher(pom.substring(Math.max(0, pom.indexOf("</parent>"))));
+        return own.find() ? own.group(1) : "";
+    }
+
+    private static List<String> sources(Path module) throws Exception {
+        List<String> texts = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(module.resolve("src/main/java"))) {
+            for (Path source : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                texts.add(Files.readString(source));
+            }
+        }
+        return texts;
+    }
+
+    /** The prefixes under which a module's main asks PostgresActionStore.fromEnvironment for its database. */
+    private static Set<String> storePrefixes(Path module) throws Exception {
+        Set<String> prefixes = new TreeSet<>();
+        Pattern call = Pattern.compile("PostgresActionStore\\.fromEnvironment\\([^,]+,\\s*\"(CONTINUUM_[A-Z_]+)\"");
+        for (String text : sources(module)) {
+            Matcher m = call.matcher(text);
+            while (m.find()) {
+                prefixes.add(m.group(1));
+            }
+        }
+        return prefixes;
     }
 
     private static String image(Container c) {
@@ -226,9 +412,21 @@ class KubernetesManifestsTest {
         }
     }
 
-    /** The environment variable names a plain Java program reads: string literals in CONTINUUM_... form in its sources. */
+    /**
+     * The environment variable names a plain Java program reads: string literals in CONTINUUM_... form in its
+     * sources, and PREFIX + "_SUFFIX" for each prefix it hands PostgresActionStore (the suffixes that class reads).
+     */
     private static Set<String> envLiterals(Path... modules) throws Exception {
         Set<String> names = new HashSet<>();
+        Matcher suffix = Pattern.compile("prefix \\+ \"(_[A-Z_]+)\"").matcher(Files.readString(REPO.resolve(
+                "action-providers/provider-sdk/src/main/java/dev/continuum/provider/server/PostgresActionStore.java")));
+        List<String> suffixes = new ArrayList<>();
+        while (suffix.find()) {
+            suffixes.add(suffix.group(1));
+        }
+        for (String prefix : storePrefixes(modules[0])) {
+            suffixes.forEach(s -> names.add(prefix + s));
+        }
         for (Path module : modules) {
             try (Stream<Path> sources = Files.walk(module.resolve("src/main/java"))) {
                 for (Path source : sources.filter(p -> p.toString().endsWith(".java")).toList()) {
