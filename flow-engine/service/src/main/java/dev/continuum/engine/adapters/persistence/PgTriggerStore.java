@@ -31,10 +31,11 @@ public class PgTriggerStore implements TriggerStore {
     static final String COLUMNS = "id, owner_id, spec::text, paused, consecutive_failures, created_at, updated_at";
 
     /**
-     * How long an answer of {@link #active} is reused. Every finished run asks for the run triggers (chaining), and
-     * every instrument message for its source type's; one read per second and source type instead of one per event.
-     * This instance's own trigger writes drop the cache at once; a trigger another instance made or paused is seen
-     * here at most this late, and RunChains' catch-up fires for the runs that finished meanwhile.
+     * How long an answer of {@link #activeRecently} is reused. Every finished run asks for the run triggers (chaining):
+     * one read per second instead of one per run. This instance's own trigger writes drop the cache at once; a trigger
+     * another instance made or paused is seen here at most this late, and RunChains' catch-up fires for the runs that
+     * finished meanwhile. Instrument messages read afresh ({@link #active}): nothing would catch up on one dropped
+     * because a trigger made on another instance was not seen yet.
      */
     static final Duration ACTIVE_REUSE = Duration.ofSeconds(1);
 
@@ -94,16 +95,25 @@ public class PgTriggerStore implements TriggerStore {
 
     @Override
     public Uni<List<Trigger>> active(String sourceType) {
+        return readActive(sourceType);
+    }
+
+    @Override
+    public Uni<List<Trigger>> activeRecently(String sourceType) {
         long now = System.nanoTime();
         ActiveAnswer known = activeAnswers.get(sourceType);
         if (known != null && now - known.readAtNanos() < ACTIVE_REUSE.toNanos()) {
             return known.triggers();
         }
         // One read shared by every caller until it is too old; a failed read is not kept.
-        ActiveAnswer fresh = new ActiveAnswer(pool.preparedQuery("SELECT " + COLUMNS + " FROM triggers WHERE source_type = $1 AND NOT paused")
-                .execute(Tuple.of(sourceType)).map(rows -> List.copyOf(toTriggers(rows))).memoize().indefinitely(), now);
+        ActiveAnswer fresh = new ActiveAnswer(readActive(sourceType).memoize().indefinitely(), now);
         activeAnswers.put(sourceType, fresh);
         return fresh.triggers().onFailure().invoke(() -> activeAnswers.remove(sourceType, fresh));
+    }
+
+    private Uni<List<Trigger>> readActive(String sourceType) {
+        return pool.preparedQuery("SELECT " + COLUMNS + " FROM triggers WHERE source_type = $1 AND NOT paused")
+                .execute(Tuple.of(sourceType)).map(rows -> List.copyOf(toTriggers(rows)));
     }
 
     @Override

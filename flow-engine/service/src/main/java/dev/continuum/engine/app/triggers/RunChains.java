@@ -67,7 +67,7 @@ public class RunChains {
         if (!RunSources.STATUSES.contains(status)) {
             return Uni.createFrom().item(List.of());
         }
-        return store.active(RunSources.TYPE).flatMap(active -> {
+        return store.activeRecently(RunSources.TYPE).flatMap(active -> {
             List<Trigger> wanting = active.stream().filter(t -> RunSources.wants(t, flowId, status, false)).toList();
             if (wanting.isEmpty()) {
                 return Uni.createFrom().item(List.<EventOutcome>of());

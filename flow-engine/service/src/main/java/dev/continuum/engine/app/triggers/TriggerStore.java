@@ -27,8 +27,18 @@ public interface TriggerStore {
     /** The triggers the viewer owns, administers or views (all of them when unrestricted), newest first. */
     Uni<List<Trigger>> list(Viewer viewer, int limit);
 
-    /** Active triggers of one source type (for the sources that subscribe on their own). */
+    /**
+     * Active triggers of one source type as committed now, whichever instance made them (for the sources that
+     * subscribe on their own: an instrument's message right after a trigger was made elsewhere is that trigger's).
+     */
     Uni<List<Trigger>> active(String sourceType);
+
+    /**
+     * As {@link #active}, but an answer up to a second old may be reused, so a trigger another instance made or paused
+     * just now may be missing. Only for run chaining: every finished run asks, and {@link RunChains#catchUp} fires
+     * for the runs such an answer missed.
+     */
+    Uni<List<Trigger>> activeRecently(String sourceType);
 
     /** The outcome of taking an event in: ours to handle, handled before, or being handled elsewhere now. */
     sealed interface Claim {
