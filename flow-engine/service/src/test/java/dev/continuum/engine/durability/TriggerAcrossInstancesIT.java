@@ -23,14 +23,18 @@ class TriggerAcrossInstancesIT {
     void shouldStartARunOnOneInstanceForTheFirstMessageAfterATriggerWasMadeOnAnother() throws Exception {
         String session = "across-" + UUID.randomUUID().toString().substring(0, 8);
         MqttBroker.Address broker = MqttBroker.address();
+        String clientA = "continuum-" + session + "-a-triggers";
         String clientId = "continuum-" + session + "-triggers";
-        try (DurabilityRig rig = DurabilityRig.create("trigger-across")) {
+        // A takes MQTT triggers (it refuses them otherwise) but listens where nothing is sent; B reads the lab's topics
+        try (DurabilityRig rig = DurabilityRig.create("trigger-across").withEngineProperties(Map.of(
+                "mp.messaging.incoming.trigger-mqtt.enabled", "true",
+                "mp.messaging.incoming.trigger-mqtt.host", broker.host(),
+                "mp.messaging.incoming.trigger-mqtt.port", String.valueOf(broker.port()),
+                "mp.messaging.incoming.trigger-mqtt.topic", "quiet/" + session + "/#",
+                MqttBroker.CLIENT_ID, clientA))) {
             EngineInstance a = rig.startEngine("A");
-            rig.withEngineProperties(Map.of(
-                    "mp.messaging.incoming.trigger-mqtt.enabled", "true",
-                    "mp.messaging.incoming.trigger-mqtt.host", broker.host(),
-                    "mp.messaging.incoming.trigger-mqtt.port", String.valueOf(broker.port()),
-                    "mp.messaging.incoming.trigger-mqtt.topic", "lab/" + session + "/#",
+            // the later -D of a key wins
+            rig.withEngineProperties(Map.of("mp.messaging.incoming.trigger-mqtt.topic", "lab/" + session + "/#",
                     MqttBroker.CLIENT_ID, clientId));
             EngineInstance b = rig.startEngine("B");
             String flowId = a.api().publishFlow("keep", EngineApi.JSON.readTree(
@@ -55,6 +59,7 @@ class TriggerAcrossInstancesIT {
                             + "(engine B: %s)", round, b.instanceId()).isTrue();
                 }
             } finally {
+                MqttBroker.removeSession(broker, clientA);
                 MqttBroker.removeSession(broker, clientId);
             }
         }
