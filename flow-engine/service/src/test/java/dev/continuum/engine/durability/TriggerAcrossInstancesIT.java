@@ -43,14 +43,14 @@ class TriggerAcrossInstancesIT {
             try (MqttBroker.Publisher instrument = new MqttBroker.Publisher(broker)) {
                 for (int round = 0; round < ROUNDS; round++) {
                     // B looks the MQTT triggers up for this message (none, or the earlier rounds') ...
-                    instrument.publish(subject, "{\"id\":\"before-" + round + "\"}");
+                    instrument.publish(subject, "{\"event_id\":\"before-" + round + "\"}");
                     DurabilityRig.pause(150);
                     // ... a trigger is made on A, and the next message reaches B well within a second
                     JsonNode trigger = EngineApi.JSON.readTree("""
                             {"title":"frames %d","source":{"type":"mqtt","topic":"lab/%s/+"},"flow_id":"%s"}"""
                             .formatted(round, session, flowId));
                     String triggerId = a.api().createTrigger(trigger);
-                    instrument.publish(subject, "{\"id\":\"after-" + round + "\"}");
+                    instrument.publish(subject, "{\"event_id\":\"after-" + round + "\"}");
                     String event = "SELECT count(*) FROM trigger_events WHERE trigger_id = '" + triggerId
                             + "' AND dedup_key = 'mqtt:id:after-" + round + "' AND outcome = 'started'";
                     boolean started = rig.awaitCondition("round " + round + ": B starts a run for the message",
