@@ -27,7 +27,7 @@ public final class BuiltinProviders {
         Map<String, LocalProvider> local = new LinkedHashMap<>();
         for (Map.Entry<String, ActionProvider> e : providers(vertx, options).entrySet()) {
             ProviderServerOptions serverOptions = ProviderServerOptions.of(vertx)
-                    .withCallerResolver(options.callerResolver());
+                    .withCallerResolver(options.callerResolver()).withReleasedRetention(options.releasedRetention());
             local.put(e.getKey(), ActionProviderServer.mount(router, base + "/" + e.getKey(), e.getValue(), serverOptions));
         }
         return Map.copyOf(local);

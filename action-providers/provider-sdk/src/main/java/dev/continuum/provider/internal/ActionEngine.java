@@ -47,6 +47,7 @@ public final class ActionEngine {
     private final Clock clock;
     private final CallbackNotifier notifier;
     private final Duration releaseSweep;
+    private final Duration releasedRetention;
     private final Map<String, DefaultActionContext> live = new ConcurrentHashMap<>();
     /** In-process callers' completion listeners, in place of a callback URL. */
     private final Map<String, Consumer<ActionStatus>> listeners = new ConcurrentHashMap<>();
@@ -60,6 +61,7 @@ public final class ActionEngine {
         this.clock = options.clock();
         this.notifier = new CallbackNotifier(vertx, options.callbackAttempts(), options.callbackBackoff());
         this.releaseSweep = options.releaseSweep();
+        this.releasedRetention = options.releasedRetention();
     }
 
     /** The result of a /run: the action, and whether this call created it (202) or found it (200). */
@@ -90,7 +92,12 @@ public final class ActionEngine {
         }
         vertx.setPeriodic(Math.max(1, releaseSweep.toMillis()), t -> vertx.executeBlocking(() -> {
             for (String id : store.releasable(now())) {
-                store.remove(id);
+                // past release_after: released now; released and past the retention: forgotten, request_id freed
+                if (store.find(id).map(StoredAction::released).orElse(false)) {
+                    store.remove(id);
+                } else {
+                    release(id);
+                }
             }
             return null;
         }, false));
@@ -206,7 +213,7 @@ public final class ActionEngine {
             throw Problems.conflict("Action " + actionId + " is still " + action.status().status()
                     + "; cancel it or wait until it finishes before releasing it.");
         }
-        forget(actionId);
+        release(actionId);
         return action.status();
     }
 
@@ -277,7 +284,7 @@ public final class ActionEngine {
     }
 
     void appendLog(String actionId, ActionLogEntry entry) {
-        store.update(actionId, current -> current.withLogEntry(entry));
+        store.update(actionId, current -> current.released() ? current : current.withLogEntry(entry));
     }
 
     // ---- helpers ----
@@ -308,6 +315,26 @@ public final class ActionEngine {
                 Caller.of(action.creatorId()), action.request()));
     }
 
+    /**
+     * Releases a finished action: gone for status, log, cancel and release, but its request_id stays bound for the
+     * retention, so a /run of that request_id arriving late (sent before the release by a caller that has since lost
+     * its claim on the work, e.g. an engine whose turn outlived its lease) answers this action and does nothing again.
+     * Freeing the request_id at release let such a call start a second action (docs/reliability.md).
+     */
+    private void release(String actionId) {
+        if (releasedRetention.isZero()) {
+            forget(actionId);
+            return;
+        }
+        Instant at = now();
+        store.update(actionId, current -> current.released() ? current : current.releasedAt(at, at.plus(releasedRetention)));
+        listeners.remove(actionId);
+        DefaultActionContext ctx = live.remove(actionId);
+        if (ctx != null) {
+            ctx.cancelTimers();
+        }
+    }
+
     private void forget(String actionId) {
         store.remove(actionId);
         listeners.remove(actionId);
@@ -321,8 +348,13 @@ public final class ActionEngine {
         return current(actionId).orElseThrow(() -> Problems.actionNotFound(actionId));
     }
 
+    /** An action that exists for status, log, cancel and release: stored and not released. */
+    private StoredAction existing(String actionId) {
+        return store.find(actionId).filter(a -> !a.released()).orElseThrow(() -> Problems.actionNotFound(actionId));
+    }
+
     private StoredAction visibleTo(Caller caller, String actionId) {
-        StoredAction action = store.find(actionId).orElseThrow(() -> Problems.actionNotFound(actionId));
+        StoredAction action = existing(actionId);
         ActionStatus s = action.status();
         if (!caller.id().equals(s.creatorId()) && !s.monitorBy().contains(caller.id()) && !s.manageBy().contains(caller.id())) {
             throw Problems.forbidden(caller.id() + " is neither the creator of action " + actionId
@@ -332,7 +364,7 @@ public final class ActionEngine {
     }
 
     private StoredAction managedBy(Caller caller, String actionId) {
-        StoredAction action = store.find(actionId).orElseThrow(() -> Problems.actionNotFound(actionId));
+        StoredAction action = existing(actionId);
         ActionStatus s = action.status();
         if (!caller.id().equals(s.creatorId()) && !s.manageBy().contains(caller.id())) {
             throw Problems.forbidden(caller.id() + " is neither the creator of action " + actionId

@@ -30,12 +30,18 @@ public interface ActionStore {
      */
     Optional<StoredAction> update(String actionId, UnaryOperator<StoredAction> change);
 
-    /** Forgets the action and frees its request_id; returns what was removed. */
+    /**
+     * Forgets the action and frees its request_id; returns what was removed. (A release keeps the action, marked
+     * {@link StoredAction#released()}, through {@link #update}; this comes when that retention is over.)
+     */
     Optional<StoredAction> remove(String actionId);
 
     /** Actions not yet SUCCEEDED or FAILED (resumed when a provider is mounted). */
     List<StoredAction> unfinished();
 
-    /** Ids of finished actions whose {@code releaseAt} is at or before {@code now}. */
+    /**
+     * Ids of finished actions whose {@code releaseAt} is at or before {@code now}: unreleased ones due for their
+     * automatic release, and released ones whose request_id may now be freed.
+     */
     List<String> releasable(Instant now);
 }

@@ -21,10 +21,17 @@ import java.util.Objects;
  * @param telemetry          where the provider's spans go: one server span per request, a child of the caller's
  *                           {@code traceparent}; {@link GlobalOpenTelemetry} by default (a no-op unless the process
  *                           installs an SDK, docs/operations.md "Traces")
+ * @param releasedRetention  how long a released action keeps its request_id bound, so that a late repeat of its /run
+ *                           (e.g. from an engine turn that outlived its lease) answers the released action instead of
+ *                           starting a second one; {@link #DEFAULT_RELEASED_RETENTION} by default, zero frees the
+ *                           request_id at release (docs/action-provider-api.md "Release")
  */
 public record ProviderServerOptions(Vertx vertx, ActionStore store, CallerResolver callerResolver, Clock clock,
                                     int callbackAttempts, Duration callbackBackoff, Duration releaseSweep,
-                                    long maxBodyBytes, OpenTelemetry telemetry) {
+                                    long maxBodyBytes, OpenTelemetry telemetry, Duration releasedRetention) {
+
+    /** Ten minutes: twenty engine leases of the default 30 s, far beyond any call still in flight after a release. */
+    public static final Duration DEFAULT_RELEASED_RETENTION = Duration.ofMinutes(10);
 
     public ProviderServerOptions {
         Objects.requireNonNull(vertx, "vertx");
@@ -34,6 +41,10 @@ public record ProviderServerOptions(Vertx vertx, ActionStore store, CallerResolv
         Objects.requireNonNull(callbackBackoff, "callbackBackoff");
         Objects.requireNonNull(releaseSweep, "releaseSweep");
         Objects.requireNonNull(telemetry, "telemetry");
+        Objects.requireNonNull(releasedRetention, "releasedRetention");
+        if (releasedRetention.isNegative()) {
+            throw new IllegalArgumentException("releasedRetention must not be negative");
+        }
         if (callbackAttempts < 1) {
             throw new IllegalArgumentException("callbackAttempts must be at least 1");
         }
@@ -42,42 +53,48 @@ public record ProviderServerOptions(Vertx vertx, ActionStore store, CallerResolv
     public static ProviderServerOptions of(Vertx vertx) {
         return new ProviderServerOptions(vertx, new InMemoryActionStore(), CallerResolver.anonymous(),
                 Clock.systemUTC(), 5, Duration.ofMillis(500), Duration.ofMinutes(1), 10L * 1024 * 1024,
-                GlobalOpenTelemetry.get());
+                GlobalOpenTelemetry.get(), DEFAULT_RELEASED_RETENTION);
     }
 
     public ProviderServerOptions withStore(ActionStore value) {
         return new ProviderServerOptions(vertx, value, callerResolver, clock, callbackAttempts, callbackBackoff,
-                releaseSweep, maxBodyBytes, telemetry);
+                releaseSweep, maxBodyBytes, telemetry, releasedRetention);
     }
 
     public ProviderServerOptions withCallerResolver(CallerResolver value) {
         return new ProviderServerOptions(vertx, store, value, clock, callbackAttempts, callbackBackoff,
-                releaseSweep, maxBodyBytes, telemetry);
+                releaseSweep, maxBodyBytes, telemetry, releasedRetention);
     }
 
     public ProviderServerOptions withClock(Clock value) {
         return new ProviderServerOptions(vertx, store, callerResolver, value, callbackAttempts, callbackBackoff,
-                releaseSweep, maxBodyBytes, telemetry);
+                releaseSweep, maxBodyBytes, telemetry, releasedRetention);
     }
 
     public ProviderServerOptions withCallbackRetries(int attempts, Duration firstBackoff) {
         return new ProviderServerOptions(vertx, store, callerResolver, clock, attempts, firstBackoff,
-                releaseSweep, maxBodyBytes, telemetry);
+                releaseSweep, maxBodyBytes, telemetry, releasedRetention);
     }
 
     public ProviderServerOptions withMaxBodyBytes(long value) {
         return new ProviderServerOptions(vertx, store, callerResolver, clock, callbackAttempts, callbackBackoff,
-                releaseSweep, value, telemetry);
+                releaseSweep, value, telemetry, releasedRetention);
     }
 
     public ProviderServerOptions withReleaseSweep(Duration value) {
         return new ProviderServerOptions(vertx, store, callerResolver, clock, callbackAttempts, callbackBackoff,
-                value, maxBodyBytes, telemetry);
+                value, maxBodyBytes, telemetry, releasedRetention);
     }
 
     /** Spans of this provider's requests go to {@code value}'s tracer. */
     public ProviderServerOptions withTelemetry(OpenTelemetry value) {
         return new ProviderServerOptions(vertx, store, callerResolver, clock, callbackAttempts, callbackBackoff,
-                releaseSweep, maxBodyBytes, value);
+                releaseSweep, maxBodyBytes, value, releasedRetention);
+    }
+
+    /** How long a released action keeps its request_id bound; zero frees it at release. */
+    public ProviderServerOptions withReleasedRetention(Duration value) {
+        return new ProviderServerOptions(vertx, store, callerResolver, clock, callbackAttempts, callbackBackoff,
+                releaseSweep, maxBodyBytes, telemetry, value);
     }
 }

@@ -18,13 +18,14 @@ final class StoredActionJson {
 
     private record Persisted(@JsonProperty("status") ActionStatus status, @JsonProperty("request") ActionRequest request,
                              @JsonProperty("callback_url") String callbackUrl, @JsonProperty("log") List<ActionLogEntry> log,
-                             @JsonProperty("release_at") Instant releaseAt) {}
+                             @JsonProperty("release_at") Instant releaseAt,
+                             @JsonProperty("released_at") Instant releasedAt) {}
 
     private StoredActionJson() {}
 
     static byte[] write(StoredAction a) {
         try {
-            return JSON.writeValueAsBytes(new Persisted(a.status(), a.request(), a.callbackUrl(), a.log(), a.releaseAt()));
+            return JSON.writeValueAsBytes(new Persisted(a.status(), a.request(), a.callbackUrl(), a.log(), a.releaseAt(), a.releasedAt()));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write action " + a.actionId(), e);
         }
@@ -33,7 +34,7 @@ final class StoredActionJson {
     static StoredAction read(byte[] json) {
         try {
             Persisted p = JSON.readValue(json, Persisted.class);
-            return new StoredAction(p.status(), p.request(), p.callbackUrl(), p.log(), p.releaseAt());
+            return new StoredAction(p.status(), p.request(), p.callbackUrl(), p.log(), p.releaseAt(), p.releasedAt());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read a stored action", e);
         }

@@ -35,7 +35,11 @@ public class BuiltinProvidersRoutes {
 
     void mount(@Observes Router router, Vertx vertx, EngineConfig config, AuthConfig auth) {
         if (config.providers().builtinEnabled()) {
-            BuiltinOptions options = BuiltinOptions.defaults();
+            // Released actions of the built-ins keep their request_id bound for two leases, not the SDK's ten minutes:
+            // the engine calls them in process, and at its own rate (hundreds a second) ten minutes of kept actions
+            // would fill its heap. Two leases cover a late call from another engine that reaches them over HTTP.
+            BuiltinOptions options = BuiltinOptions.defaults()
+                    .withReleasedRetention(config.runs().leaseDuration().multipliedBy(2));
             if (auth.enabled()) {
                 // The engine's own providers check tokens as any other provider does: issuer, audience, scope.
                 options = options.withCallerResolver(JwtCallerResolver.keycloakLazily(auth.issuer(),
