@@ -15,7 +15,27 @@ import java.util.function.Consumer;
  */
 public interface ActionGateway {
 
-    Uni<ActionObservation> start(UUID runId, Effect.StartAction action, FinishReport report);
+    /**
+     * Starts an action. {@code fence} is asked right before each attempt is sent (the first and every retry); when it
+     * answers false the call is not sent and the start fails with {@link LeaseLost}: the run was taken over while this
+     * turn was slow, and its new holder makes the call.
+     */
+    Uni<ActionObservation> start(UUID runId, Effect.StartAction action, FinishReport report, Fence fence);
+
+    /** Whether the caller still holds the run a call is made for. */
+    @FunctionalInterface
+    interface Fence {
+        Fence NONE = () -> Uni.createFrom().item(true);
+
+        Uni<Boolean> holds();
+    }
+
+    /** A start not sent because the turn that wanted it no longer holds its run's lease. */
+    final class LeaseLost extends RuntimeException {
+        public LeaseLost(UUID runId) {
+            super("run " + runId + " is no longer leased to this instance; its action was not called");
+        }
+    }
 
     /**
      * Where a provider reports a finish that comes after its answer to run: a provider reached over

@@ -22,8 +22,11 @@ public interface Driver {
     /** Until when a lease taken now lasts. */
     Instant leaseUntil();
 
-    /** Drives a run this instance has just leased; {@code known} saves a read when the caller has it. */
-    void launch(UUID runId, RunRecord known);
+    /**
+     * Drives a run this instance has just leased until {@code leaseUntil} (the value written with the lease);
+     * {@code known} saves a read when the caller has it.
+     */
+    void launch(UUID runId, RunRecord known, Instant leaseUntil);
 
     /** Queues an action's final status for the run and wakes it; false when the run is unknown or finished. */
     Uni<Boolean> queue(UUID runId, String token, JsonNode status);

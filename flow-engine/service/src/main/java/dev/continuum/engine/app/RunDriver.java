@@ -107,10 +107,11 @@ public class RunDriver implements Driver {
         if (stopping || room <= 0 || !scanning.compareAndSet(false, true)) {
             return;
         }
-        loop.execute(() -> runs.claimDue(instanceId, clock.instant(), leaseUntil(), room)
+        Instant until = leaseUntil();
+        loop.execute(() -> runs.claimDue(instanceId, clock.instant(), until, room)
                 .subscribe().with(ids -> {
                     try {
-                        ids.forEach(id -> launch(id, null)); // before the flag drops, so idle() never sees a gap
+                        ids.forEach(id -> launch(id, null, true, until)); // before the flag drops, so idle() never sees a gap
                     } finally {
                         scanning.set(false);
                     }
@@ -126,16 +127,18 @@ public class RunDriver implements Driver {
      * queued for it yet, and whatever is pushed later nudges it.
      */
     @Override
-    public void launch(UUID runId, RunRecord known) {
-        launch(runId, known, known == null);
+    public void launch(UUID runId, RunRecord known, Instant leaseUntil) {
+        launch(runId, known, known == null, leaseUntil);
     }
 
-    private void launch(UUID runId, RunRecord known, boolean readInbox) {
+    /** {@code leaseUntil}: the end of the lease this instance has just written for the run. */
+    private void launch(UUID runId, RunRecord known, boolean readInbox, Instant leaseUntil) {
         if (!driving.add(runId)) {
-            nudged.add(runId);
+            nudged.add(runId); // the drive under way goes on under its own (earlier) lease end, which is safe
             return;
         }
-        loop.execute(() -> drive(runId, known, readInbox).subscribe().with(
+        Lease lease = new Lease(leaseUntil);
+        loop.execute(() -> drive(runId, known, readInbox, lease).subscribe().with(
                 done -> stoppedDriving(runId),
                 failure -> {
                     driving.remove(runId);
@@ -171,12 +174,13 @@ public class RunDriver implements Driver {
         }
         Long drivesBefore = drivesDone.get(runId);
         claims.incrementAndGet();
-        loop.execute(() -> runs.claim(runId, instanceId, clock.instant(), leaseUntil()).subscribe().with(
+        Instant until = leaseUntil();
+        loop.execute(() -> runs.claim(runId, instanceId, clock.instant(), until).subscribe().with(
                 // A drive that finished while the claim was under way may have committed after the claim read.
                 found -> {
                     try {
                         found.ifPresentOrElse(run -> launch(runId,
-                                        Objects.equals(drivesBefore, drivesDone.get(runId)) ? run : null, true),
+                                        Objects.equals(drivesBefore, drivesDone.get(runId)) ? run : null, true, until),
                                 () -> takeMailbox(runId).forEach(finish -> toInbox(runId, finish))); // held elsewhere
                     } finally {
                         claims.decrementAndGet();
@@ -196,15 +200,51 @@ public class RunDriver implements Driver {
         return !scanning.get() && claims.get() == 0 && driving.isEmpty();
     }
 
-    private Uni<Void> drive(UUID runId, RunRecord known, boolean readInbox) {
+    private Uni<Void> drive(UUID runId, RunRecord known, boolean readInbox, Lease lease) {
         Uni<RunRecord> load = known != null ? Uni.createFrom().item(known)
                 : runs.find(runId).map(found -> found.orElseThrow(() -> new IllegalStateException("run vanished")));
         return load.flatMap(run -> interpreters.forVersion(run.flowId(), run.flowVersion())
-                .flatMap(interpreter -> turn(runId, interpreter, run.state(), run.updatedAt(), readInbox)));
+                .flatMap(interpreter -> turn(runId, interpreter, run.state(), run.updatedAt(), readInbox, lease)));
+    }
+
+    /**
+     * The end of the lease a drive holds, as this instance last wrote it (claim, commit or renewal); a drive's own,
+     * never shared with another drive of the run, so a re-claim by this instance cannot vouch for a stale turn.
+     */
+    private static final class Lease {
+        volatile Instant until;
+
+        Lease(Instant until) {
+            this.until = until;
+        }
+    }
+
+    /**
+     * Asked before each provider start: a turn may call only while it holds the run. With at least half a lease left
+     * (the usual case: the turn began just after its claim or commit) that is known without asking the database;
+     * later, the lease is extended in the database first, which fails if another instance took the run or committed
+     * since {@code basedOn}. A turn slowed past its lease (a loaded machine, a slow token exchange, a retry) would
+     * otherwise call after the run's new holder had called, finished and released the same action.
+     */
+    private ActionGateway.Fence fence(UUID runId, Instant basedOn, Lease lease) {
+        return () -> {
+            Instant now = clock.instant();
+            Instant until = lease.until;
+            if (until != null && now.plus(settings.leaseDuration().dividedBy(2)).isBefore(until)) {
+                return Uni.createFrom().item(true);
+            }
+            Instant extended = leaseUntil();
+            return runs.holdLease(runId, instanceId, basedOn, now, extended).invoke(held -> {
+                if (held) {
+                    lease.until = extended;
+                }
+            });
+        };
     }
 
     /** {@code basedOn} is when {@code state} was committed; a commit fails if the run moved on since. */
-    private Uni<Void> turn(UUID runId, Interpreter interpreter, RunState state, Instant basedOn, boolean readInbox) {
+    private Uni<Void> turn(UUID runId, Interpreter interpreter, RunState state, Instant basedOn, boolean readInbox,
+                           Lease lease) {
         nudged.remove(runId);
         Uni<List<RunStore.InboxItem>> inbox = readInbox ? runs.inbox(runId) : Uni.createFrom().item(List.of());
         return inbox.flatMap(items -> {
@@ -219,7 +259,7 @@ public class RunDriver implements Driver {
             items.forEach(item -> events.add(inboxEvent(item)));
             local.forEach(finish -> events.add(new RunEvent.ActionPolled(finish.token(), observation(finish.status()))));
             boolean startsLocal = due.stream().anyMatch(e -> e instanceof Effect.StartAction start && gateway.inProcess(start.actionUrl()));
-            return perform(runId, due).onFailure().invoke(failure -> giveBack(runId, local)).flatMap(outcomes -> {
+            return perform(runId, due, fence(runId, basedOn, lease)).onFailure().invoke(failure -> giveBack(runId, local)).flatMap(outcomes -> {
                 events.addAll(outcomes);
                 // An in-process action that finished while it was being started (a short sleep, a quick built-in) joins
                 // this turn after its start: one commit instead of one for the start and a claim and commit for the finish.
@@ -229,13 +269,18 @@ public class RunDriver implements Driver {
                 if (!quick.isEmpty()) {
                     taken.addAll(quick);
                 }
-                return advance(runId, interpreter, state, basedOn, events, items, taken, startsLocal);
+                return advance(runId, interpreter, state, basedOn, events, items, taken, startsLocal, lease);
+            }).onFailure(ActionGateway.LeaseLost.class).recoverWithUni(lost -> {
+                RunLogs.about(runId, () -> LOG.warnf("run %s was taken over by another instance before its action was called;"
+                        + " this one stops driving it", runId));
+                takeMailbox(runId).forEach(finish -> toInbox(runId, finish)); // the new holder finds them there
+                return Uni.createFrom().voidItem();
             });
         });
     }
 
     private Uni<Void> advance(UUID runId, Interpreter interpreter, RunState state, Instant basedOn, List<RunEvent> events,
-                              List<RunStore.InboxItem> consumed, List<LocalFinish> local, boolean startedLocal) {
+                              List<RunStore.InboxItem> consumed, List<LocalFinish> local, boolean startedLocal, Lease lease) {
         Instant now = clock.instant();
         RunState current = state;
         List<LogEntry> log = new ArrayList<>();
@@ -256,8 +301,9 @@ public class RunDriver implements Driver {
         boolean awaitLocal = !more && startedLocal && next.status() == RunStatus.ACTIVE
                 && settings.localFinishGrace().toMillis() > 0;
         List<Long> inboxIds = consumed.stream().map(RunStore.InboxItem::id).toList();
+        Instant keepUntil = more || awaitLocal ? leaseUntil() : null;
         return runs.commit(runId, instanceId, basedOn, next, log, DueWork.wakeAt(interpreter, next, now),
-                        more || awaitLocal ? leaseUntil() : null, now, inboxIds)
+                        keepUntil, now, inboxIds)
                 .onFailure().invoke(failure -> giveBack(runId, local))
                 .flatMap(committed -> {
                     if (!committed) {
@@ -265,13 +311,14 @@ public class RunDriver implements Driver {
                         local.forEach(finish -> toInbox(runId, finish)); // the new holder finds them there
                         return Uni.createFrom().voidItem();
                     }
+                    lease.until = keepUntil;
                     metrics.transitionsCommitted(log.size());
                     changes.committed(RunChanged.of(runId, state, next, now));
                     fireAndForget(runId, afterCommit, next.status().finished());
                     if (awaitLocal) { // the turn after the wait takes the finish, or commits the lease's release
-                        return localFinish(runId).flatMap(v -> turn(runId, interpreter, next, now, nudged.contains(runId)));
+                        return localFinish(runId).flatMap(v -> turn(runId, interpreter, next, now, nudged.contains(runId), lease));
                     }
-                    return more ? turn(runId, interpreter, next, now, nudged.contains(runId)) : Uni.createFrom().voidItem();
+                    return more ? turn(runId, interpreter, next, now, nudged.contains(runId), lease) : Uni.createFrom().voidItem();
                 });
     }
 
@@ -296,18 +343,18 @@ public class RunDriver implements Driver {
     }
 
     /** Performs the due effects side by side; each outcome becomes an event for the interpreter. */
-    private Uni<List<RunEvent>> perform(UUID runId, List<Effect> due) {
+    private Uni<List<RunEvent>> perform(UUID runId, List<Effect> due, ActionGateway.Fence fence) {
         if (due.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
-        List<Uni<RunEvent>> calls = due.stream().map(effect -> outcome(runId, effect)).toList();
+        List<Uni<RunEvent>> calls = due.stream().map(effect -> outcome(runId, effect, fence)).toList();
         return Uni.join().all(calls).andFailFast();
     }
 
-    private Uni<RunEvent> outcome(UUID runId, Effect effect) {
+    private Uni<RunEvent> outcome(UUID runId, Effect effect, ActionGateway.Fence fence) {
         return switch (effect) {
             case Effect.StartAction start -> gateway.start(runId, start, new ActionGateway.FinishReport(
-                            callbacks.forAction(runId, start.token()), status -> deliver(runId, start.token(), status)))
+                            callbacks.forAction(runId, start.token()), status -> deliver(runId, start.token(), status)), fence)
                     .<RunEvent>map(observation -> new RunEvent.ActionStarted(start.token(), observation))
                     .onFailure(ActionGateway.ActionCallException.class)
                     .recoverWithItem(e -> callFailed(start.token(), e))

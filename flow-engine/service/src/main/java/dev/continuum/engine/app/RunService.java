@@ -148,7 +148,7 @@ public class RunService {
                         }
                         changes.committed(RunChanged.of(runId, null, step.state(), now));
                         if (work) {
-                            driver.launch(runId, run);
+                            driver.launch(runId, run, leaseUntil);
                         }
                         return Uni.createFrom().item(new RunAndFlow(run, flow));
                     });

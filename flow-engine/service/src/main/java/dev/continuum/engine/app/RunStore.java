@@ -56,6 +56,14 @@ public interface RunStore {
      */
     Uni<Optional<Instant>> nextDue();
 
+    /**
+     * Extends {@code owner}'s lease on a run to {@code leaseUntil}, or takes it again if it ran out and nobody took it,
+     * provided the run has not moved on since {@code basedOn} (its {@code updated_at}); false, and nothing written,
+     * when another instance holds the run or committed since. A turn asks this before calling a provider once its
+     * lease is running short, so a turn that outlived its lease never calls on behalf of a run taken over.
+     */
+    Uni<Boolean> holdLease(UUID runId, String owner, Instant basedOn, Instant now, Instant leaseUntil);
+
     /** Leases one run if nobody else holds it. */
     Uni<Optional<RunRecord>> claim(UUID runId, String owner, Instant now, Instant leaseUntil);
 

@@ -47,7 +47,7 @@ class RunDriverTest {
     void shouldTakeOverARunWhenTheLeaseOfADeadInstanceRunsOut() {
         RunRecord run = newRun("engine-dead"); // created, leased, and never driven: its instance died
         Instant leaseEnd = run.createdAt().plus(EngineSettings.LEASE); // the stored lease (the clock runs on in real time)
-        Instance live = new Instance("engine-live", false);
+        Instance live = new Instance("engine-live", ScriptedGateway.Hold.NONE);
 
         live.driver.scan();
         assertThat(live.gateway.startedAt).as("calls while the dead instance's lease holds").isEmpty();
@@ -60,10 +60,10 @@ class RunDriverTest {
 
     @Test
     void shouldDropAStaleTurnsEffectsWhenAnotherInstanceTookTheRunOver() {
-        Instance slow = new Instance("engine-slow", true);
-        Instance fast = new Instance("engine-fast", false);
+        Instance slow = new Instance("engine-slow", ScriptedGateway.Hold.ANSWER);
+        Instance fast = new Instance("engine-fast", ScriptedGateway.Hold.NONE);
         RunRecord run = newRun(slow.driver.instanceId());
-        slow.driver.launch(run.id(), run); // its provider call hangs past the lease
+        slow.driver.launch(run.id(), run, leaseEnd(run)); // its provider call hangs past the lease
 
         clock.advance(EngineSettings.LEASE.plusSeconds(1));
         fast.driver.scan();
@@ -81,12 +81,46 @@ class RunDriverTest {
     }
 
     @Test
+    void shouldNotCallTheProviderWhenTheRunWasTakenOverBeforeTheSlowTurnSentItsCall() {
+        Instance slow = new Instance("engine-slow", ScriptedGateway.Hold.SEND);
+        Instance fast = new Instance("engine-fast", ScriptedGateway.Hold.NONE);
+        RunRecord run = newRun(slow.driver.instanceId());
+        slow.driver.launch(run.id(), run, leaseEnd(run)); // its turn stalls before the call goes out
+
+        clock.advance(EngineSettings.LEASE.plusSeconds(1));
+        fast.driver.scan(); // takes the run over, calls, commits and releases the action
+        assertThat(status(run)).isEqualTo(RunStatus.SUCCEEDED);
+        List<String> logAfterTakeover = codes(run);
+        slow.gateway.send(); // the stale turn comes back to its call
+
+        assertThat(slow.gateway.startedAt).as("calls the stale turn sent after losing its lease").isEmpty();
+        assertThat(fast.gateway.startedAt).hasSize(1);
+        assertThat(fast.gateway.released).containsExactly("action-1");
+        assertThat(codes(run)).isEqualTo(logAfterTakeover);
+        assertThat(slow.transitions).hasValue(0);
+    }
+
+    @Test
+    void shouldTakeTheLeaseAgainAndCallWhenItsTurnOutlivedTheLeaseButNobodyTookTheRun() {
+        Instance slow = new Instance("engine-slow", ScriptedGateway.Hold.SEND);
+        RunRecord run = newRun(slow.driver.instanceId());
+        slow.driver.launch(run.id(), run, leaseEnd(run));
+
+        clock.advance(EngineSettings.LEASE.plusSeconds(1));
+        slow.gateway.send();
+
+        assertThat(slow.gateway.startedAt).hasSize(1);
+        assertThat(status(run)).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(codes(run)).containsExactly("FlowStarted", "ActionStarted", "ActionCompleted", "FlowSucceeded");
+    }
+
+    @Test
     void shouldCommitAnInProcessFinishThatCameDuringTheTurnWithoutQueueingItInTheInbox() {
         InProcessGateway provider = new InProcessGateway(true);
         RunDriver driver = driver("engine-1", provider);
         RunRecord run = newRun("engine-1");
 
-        driver.launch(run.id(), run);
+        driver.launch(run.id(), run, leaseEnd(run));
 
         assertThat(status(run)).isEqualTo(RunStatus.SUCCEEDED);
         assertThat(codes(run)).containsExactly("FlowStarted", "ActionStarted", "ActionPolled", "ActionCompleted",
@@ -101,7 +135,7 @@ class RunDriverTest {
         InProcessGateway provider = new InProcessGateway(false);
         RunDriver driver = driver("engine-1", provider, Duration.ZERO); // the drive ends right after the start
         RunRecord run = newRun("engine-1");
-        driver.launch(run.id(), run);
+        driver.launch(run.id(), run, leaseEnd(run));
         assertThat(status(run)).isEqualTo(RunStatus.ACTIVE);
 
         provider.finish();
@@ -116,7 +150,7 @@ class RunDriverTest {
         InProcessGateway provider = new InProcessGateway(false);
         RunDriver driver = driver("engine-1", provider, Duration.ofMinutes(5)); // the finish comes well within the grace
         RunRecord run = newRun("engine-1");
-        driver.launch(run.id(), run);
+        driver.launch(run.id(), run, leaseEnd(run));
         assertThat(status(run)).isEqualTo(RunStatus.ACTIVE);
         assertThat(driver.idle()).as("the drive waits for the finish").isFalse();
 
@@ -134,7 +168,7 @@ class RunDriverTest {
         InProcessGateway provider = new InProcessGateway(false);
         RunDriver driver = driver("engine-1", provider, Duration.ofMillis(20));
         RunRecord run = newRun("engine-1");
-        driver.launch(run.id(), run);
+        driver.launch(run.id(), run, leaseEnd(run));
         awaitIdle(driver); // real time, bounded: the grace timer runs on the real clock
         Instant now = clock.instant();
 
@@ -148,7 +182,7 @@ class RunDriverTest {
         InProcessGateway provider = new InProcessGateway(false);
         RunDriver driver = driver("engine-1", provider, Duration.ZERO); // no wait: the lease is let go at once
         RunRecord run = newRun("engine-1");
-        driver.launch(run.id(), run);
+        driver.launch(run.id(), run, leaseEnd(run));
         Instant now = clock.instant();
         assertThat(store.claim(run.id(), "engine-2", now, now.plus(EngineSettings.LEASE)).await().indefinitely()).isPresent();
 
@@ -180,7 +214,7 @@ class RunDriverTest {
         final AtomicInteger transitions = new AtomicInteger();
         final RunDriver driver;
 
-        Instance(String id, boolean holdStart) {
+        Instance(String id, ScriptedGateway.Hold holdStart) {
             EngineSettings settings = new EngineSettings(id);
             FlowInterpreters interpreters = new FlowInterpreters(new OneFlow(), settings);
             gateway = new ScriptedGateway(clock, holdStart);
@@ -210,7 +244,7 @@ class RunDriverTest {
         }
 
         @Override
-        public Uni<ActionObservation> start(UUID runId, Effect.StartAction action, FinishReport report) {
+        public Uni<ActionObservation> start(UUID runId, Effect.StartAction action, FinishReport report, Fence fence) {
             this.report = report;
             if (finishBeforeAnswer) {
                 finish();
@@ -253,6 +287,11 @@ class RunDriverTest {
         assertThat(driver.idle()).as("driver idle").isTrue();
     }
 
+    /** The lease {@link #newRun} stores. */
+    private static Instant leaseEnd(RunRecord run) {
+        return run.createdAt().plus(EngineSettings.LEASE);
+    }
+
     /** As RunService starts a run: the first step is stored with the creator's lease. */
     private RunRecord newRun(String creator) {
         UUID runId = UUID.randomUUID();
@@ -283,17 +322,23 @@ class RunDriverTest {
         }
     }
 
-    /** A provider that succeeds at once, or holds its answer to the start call until told. */
+    /**
+     * A provider that succeeds at once, or holds its answer to the start call until told, or a turn that stalls
+     * before its start call goes out until told. Asks the fence before sending, as HttpActionGateway does.
+     */
     private static final class ScriptedGateway implements ActionGateway {
+        enum Hold { NONE, ANSWER, SEND }
+
         private static final ActionObservation DONE = new ActionObservation("action-1", "SUCCEEDED",
                 JsonNodeFactory.instance.objectNode(), null);
         final List<Instant> startedAt = new CopyOnWriteArrayList<>();
         final List<String> released = new CopyOnWriteArrayList<>();
         private final TestClock clock;
-        private final boolean hold;
+        private final Hold hold;
         private final CompletableFuture<ActionObservation> held = new CompletableFuture<>();
+        private final CompletableFuture<Void> sendHeld = new CompletableFuture<>();
 
-        ScriptedGateway(TestClock clock, boolean hold) {
+        ScriptedGateway(TestClock clock, Hold hold) {
             this.clock = clock;
             this.hold = hold;
         }
@@ -302,10 +347,20 @@ class RunDriverTest {
             held.complete(DONE);
         }
 
+        void send() {
+            sendHeld.complete(null);
+        }
+
         @Override
-        public Uni<ActionObservation> start(UUID runId, Effect.StartAction action, FinishReport report) {
-            startedAt.add(clock.instant());
-            return hold ? Uni.createFrom().completionStage(held) : Uni.createFrom().item(DONE);
+        public Uni<ActionObservation> start(UUID runId, Effect.StartAction action, FinishReport report, Fence fence) {
+            Uni<Void> ready = hold == Hold.SEND ? Uni.createFrom().completionStage(sendHeld) : Uni.createFrom().voidItem();
+            return ready.flatMap(v -> fence.holds()).flatMap(stillHeld -> {
+                if (!stillHeld) {
+                    return Uni.createFrom().<ActionObservation>failure(new LeaseLost(runId));
+                }
+                startedAt.add(clock.instant());
+                return hold == Hold.ANSWER ? Uni.createFrom().completionStage(held) : Uni.createFrom().item(DONE);
+            });
         }
 
         @Override

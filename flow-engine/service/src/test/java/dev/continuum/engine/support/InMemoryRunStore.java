@@ -117,6 +117,17 @@ public final class InMemoryRunStore implements RunStore {
     }
 
     @Override
+    public synchronized Uni<Boolean> holdLease(UUID runId, String owner, Instant basedOn, Instant now, Instant leaseUntil) {
+        Row row = rows.get(runId);
+        if (row == null || !row.run.updatedAt().equals(basedOn)
+                || !(row.leaseOwner == null || row.leaseOwner.equals(owner) || row.leaseUntil.isBefore(now))) {
+            return Uni.createFrom().item(false);
+        }
+        lease(row, owner, leaseUntil);
+        return Uni.createFrom().item(true);
+    }
+
+    @Override
     public synchronized Uni<Optional<RunRecord>> claim(UUID runId, String owner, Instant now, Instant leaseUntil) {
         claims++;
         Row row = rows.get(runId);

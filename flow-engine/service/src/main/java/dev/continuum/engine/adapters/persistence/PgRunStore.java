@@ -166,6 +166,15 @@ public class PgRunStore implements RunStore {
     }
 
     @Override
+    public Uni<Boolean> holdLease(UUID runId, String owner, Instant basedOn, Instant now, Instant leaseUntil) {
+        return pool.preparedQuery("""
+                        UPDATE runs SET lease_owner = $2, lease_until = $5
+                        WHERE id = $1 AND updated_at = $3 AND (lease_owner IS NULL OR lease_owner = $2 OR lease_until < $4)""")
+                .execute(Tuple.of(runId, owner, odt(basedOn), odt(now)).addValue(odt(leaseUntil)))
+                .map(rows -> rows.rowCount() == 1);
+    }
+
+    @Override
     public Uni<Optional<RunRecord>> claim(UUID runId, String owner, Instant now, Instant leaseUntil) {
         return claims.submit(new RunClaims.Claim(runId, owner, odt(now), odt(leaseUntil)));
     }

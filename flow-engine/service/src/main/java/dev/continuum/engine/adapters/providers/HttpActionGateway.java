@@ -63,13 +63,13 @@ public class HttpActionGateway implements ActionGateway {
     }
 
     @Override
-    public Uni<ActionObservation> start(UUID runId, Effect.StartAction action, FinishReport report) {
+    public Uni<ActionObservation> start(UUID runId, Effect.StartAction action, FinishReport report, Fence fence) {
         if (FormAction.is(action.actionUrl())) {
             return Uni.createFrom().item(FormActions.started(action.requestId(), action.body()));
         }
         ActionRequest request = new ActionRequest(action.requestId(), action.body(), action.label(), action.tags(),
                 List.of(), List.of(), null, null);
-        return send(runId, "run", action.actionUrl(), action.runAs(), Optional.ofNullable(report.callbackUrl()),
+        return send(runId, "run", action.actionUrl(), action.runAs(), Optional.ofNullable(report.callbackUrl()), fence,
                 (local, bearer) -> local.run(bearer, request, status -> report.listener().accept(JSON.valueToTree(status))),
                 (url, context) -> client.run(url, request, context))
                 .map(HttpActionGateway::observation);
@@ -85,7 +85,7 @@ public class HttpActionGateway implements ActionGateway {
         if (FormAction.is(poll.actionUrl())) {
             return Uni.createFrom().item(FormActions.stillWaiting(poll.actionId()));
         }
-        return send(runId, "status", poll.actionUrl(), poll.runAs(), Optional.empty(),
+        return send(runId, "status", poll.actionUrl(), poll.runAs(), Optional.empty(), Fence.NONE,
                 (local, bearer) -> local.status(bearer, poll.actionId()),
                 (url, context) -> client.status(url, poll.actionId(), context))
                 .map(HttpActionGateway::observation);
@@ -96,7 +96,7 @@ public class HttpActionGateway implements ActionGateway {
         if (FormAction.is(cancel.actionUrl())) {
             return Uni.createFrom().voidItem();
         }
-        return send(runId, "cancel", cancel.actionUrl(), cancel.runAs(), Optional.empty(),
+        return send(runId, "cancel", cancel.actionUrl(), cancel.runAs(), Optional.empty(), Fence.NONE,
                 (local, bearer) -> local.cancel(bearer, cancel.actionId()),
                 (url, context) -> client.cancel(url, cancel.actionId(), context))
                 .replaceWithVoid();
@@ -107,7 +107,7 @@ public class HttpActionGateway implements ActionGateway {
         if (FormAction.is(release.actionUrl())) {
             return Uni.createFrom().voidItem();
         }
-        return send(runId, "release", release.actionUrl(), release.runAs(), Optional.empty(),
+        return send(runId, "release", release.actionUrl(), release.runAs(), Optional.empty(), Fence.NONE,
                 (local, bearer) -> local.release(bearer, release.actionId()),
                 (url, context) -> client.release(url, release.actionId(), context))
                 .replaceWithVoid();
@@ -118,16 +118,16 @@ public class HttpActionGateway implements ActionGateway {
      * own built-ins, over HTTP otherwise; in its run's trace, one span per call (retries included).
      */
     private Uni<ActionStatus> send(UUID runId, String operation, String actionUrl, String runAs, Optional<String> callbackUrl,
-                                   BiFunction<LocalProvider, Optional<String>, CompletionStage<ActionStatus>> inProcess,
+                                   Fence fence, BiFunction<LocalProvider, Optional<String>, CompletionStage<ActionStatus>> inProcess,
                                    BiFunction<String, CallContext, CompletionStage<ActionStatus>> overHttp) {
         String url = urlMap.resolve(actionUrl);
         Optional<LocalProvider> local = builtins.at(url);
         return Uni.createFrom().deferred(() -> {
             ActionSpans.Call span = spans.start(runId, operation, actionUrl);
             return context(runId, actionUrl, runAs, callbackUrl).map(c -> c.withTraceHeaders(span.headers()))
-                    .flatMap(context -> call(local.isPresent()
+                    .flatMap(context -> call(runId, local.isPresent()
                             ? () -> inProcess.apply(local.get(), context.bearerToken())
-                            : () -> overHttp.apply(url, context), actionUrl))
+                            : () -> overHttp.apply(url, context), actionUrl, fence))
                     .onTermination().invoke((status, failure, cancelled) -> span.end(failure));
         });
     }
@@ -137,14 +137,22 @@ public class HttpActionGateway implements ActionGateway {
         return tokens.bearer(runId, actionUrl, runAs).map(bearer -> new CallContext(bearer, callbackUrl));
     }
 
-    private Uni<ActionStatus> call(Supplier<CompletionStage<ActionStatus>> request, String actionUrl) {
-        return Uni.createFrom().deferred(() -> {
+    /**
+     * Sends the request, retrying transport failures; the fence is asked before every attempt, as close to the
+     * send as it can be, because a retry seconds later may come after the run was taken over (and its action
+     * finished and released by the new holder).
+     */
+    private Uni<ActionStatus> call(UUID runId, Supplier<CompletionStage<ActionStatus>> request, String actionUrl, Fence fence) {
+        return Uni.createFrom().deferred(() -> fence.holds().flatMap(held -> {
+                    if (!held) {
+                        return Uni.createFrom().<ActionStatus>failure(new LeaseLost(runId));
+                    }
                     Timer.Sample sample = Timer.start();
                     return Uni.createFrom().completionStage(request).eventually(() -> sample.stop(latency));
-                })
+                }))
                 .onFailure(HttpActionGateway::retryable).retry()
                 .withBackOff(Duration.ofMillis(200), Duration.ofSeconds(3)).atMost(attempts - 1)
-                .onFailure().transform(failure -> unableToRun(actionUrl, failure));
+                .onFailure(failure -> !(failure instanceof LeaseLost)).transform(failure -> unableToRun(actionUrl, failure));
     }
 
     private static boolean retryable(Throwable failure) {
