@@ -119,6 +119,34 @@ class TwoInstanceIT {
         }
     }
 
+    @Test
+    void shouldTakeEffectOnceWhenASlowTurnsCallReachesTheProviderAfterTheNewHolderReleasedTheAction() {
+        try (DurabilityRig rig = DurabilityRig.create("late-call");
+             LateFirstCallProxy proxy = new LateFirstCallProxy(rig.providersUrl(), Duration.ofSeconds(8))) {
+            DurabilityFlow flow = DurabilityFlow.threeActions(proxy.url(), 1);
+            List<EngineInstance> engines = rig.startEngines("A", "B");
+            EngineInstance a = engines.get(0);
+            EngineInstance b = engines.get(1);
+            String flowId = a.api().publishFlow("late call", flow.definition());
+
+            List<String> runs = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                runs.add(a.api().startRun(flowId, EngineApi.JSON.createObjectNode().put("sample", "late-" + i), "on-A"));
+            }
+            Duration took = rig.awaitFinished(b.api(), runs, Duration.ofSeconds(180));
+            rig.awaitCondition("every held call passed on", Duration.ofSeconds(30), () -> proxy.heldPassed() == proxy.held());
+            List<String> problems = RunAudit.problems(b.api(), runs, flow, rig.effects());
+            rig.say("%d runs finished in %d ms; %d first calls held %s, %d of them reached the provider after their action"
+                            + " was released; %d turns found their run taken over; %d echo effects; %d problems", runs.size(),
+                    took.toMillis(), proxy.held(), "8 s", proxy.lateAfterRelease(), rig.engineLogLines("was taken over"),
+                    rig.effects().size(), problems.size());
+
+            assertThat(proxy.lateAfterRelease()).as("late calls that came after the release (the precondition)").isPositive();
+            assertThat(problems).as("runs whose calls reached the provider after the new holder released the action").isEmpty();
+            assertThat(rig.effects().size()).isEqualTo(runs.size() * flow.echoStates().size());
+        }
+    }
+
     /** Half the runs through each instance, from several clients at once, as a busy facility would. */
     private static List<String> startRunsThroughBoth(EngineInstance a, EngineInstance b, String flowId, int count) {
         ExecutorService clients = Executors.newFixedThreadPool(8);
