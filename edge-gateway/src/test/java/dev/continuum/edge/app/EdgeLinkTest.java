@@ -11,7 +11,10 @@ import dev.continuum.edge.protocol.Topics;
 import dev.continuum.edge.store.TaskSpool;
 import dev.continuum.edge.testing.Await;
 import dev.continuum.edge.testing.CloudSide;
+import dev.continuum.edge.testing.MovableClock;
 import dev.continuum.edge.testing.TcpProxy;
+import dev.continuum.edge.messaging.MqttLink;
+import dev.continuum.edge.protocol.Wire;
 import dev.continuum.edge.testing.TestBrokers;
 import dev.continuum.edge.testing.TestModels;
 import io.vertx.core.Vertx;
@@ -68,7 +71,11 @@ class EdgeLinkTest {
     }
 
     private EdgeGateway startGateway(GatewayConfig config) throws Exception {
-        EdgeGateway gw = track(new EdgeGateway(config, vertx, Clock.systemUTC()));
+        return startGateway(config, Clock.systemUTC());
+    }
+
+    private EdgeGateway startGateway(GatewayConfig config, Clock clock) throws Exception {
+        EdgeGateway gw = track(new EdgeGateway(config, vertx, clock));
         gw.start().get(10, TimeUnit.SECONDS);
         return gw;
     }
@@ -254,6 +261,77 @@ class EdgeLinkTest {
         assertThat(gw.tasksRun()).isEqualTo(n);
         boolean drained = Await.until(Duration.ofSeconds(30), () -> gw.undeliveredResults() == 0);
         assertThat(drained).as("undelivered %d, connected %s", gw.undeliveredResults(), gw.connected()).isTrue();
+    }
+
+    /**
+     * Issue 18 C: a gateway offline for a day. It goes offline holding tasks in its spool, its clock is moved 24 h
+     * ahead, it starts again still offline and works through them; meanwhile the cloud sends more, which wait at the
+     * broker. After the link heals the cloud must get every result, each task run once, and the results first
+     * arriving in the order the tasks were given (the worker takes them in order; what waited on disk goes out oldest
+     * first, before anything newer). Copies do arrive later: the broker redelivers the tasks spooled offline and the
+     * cloud re-sends any it waited on for a while, and the gateway answers each repeat from its spool without running
+     * it again (ADR 0009); the cloud ignores them, so they are counted, not refused.
+     */
+    @Test
+    void shouldDeliverEveryResultOnceAndInOrderAfterADayOfflineOnAMovedClock() throws Exception {
+        String id = TestBrokers.freshId("gw");
+        TcpProxy proxy = track(new TcpProxy(vertx, broker.host(), broker.port()));
+        MovableClock clock = new MovableClock();
+        GatewayConfig cfg = config(id, "127.0.0.1", proxy.port(), 2).withMaxBatch(1).withSpoolLimits(TaskSpool.Limits.defaults());
+        EdgeGateway before = new EdgeGateway(cfg, vertx, clock);
+        before.start().get(10, TimeUnit.SECONDS);
+        Await.until(Duration.ofSeconds(10), () -> before.credential().isPresent());
+        List<String> arrivals = new java.util.concurrent.CopyOnWriteArrayList<>();
+        MqttLink observer = track(new MqttLink(vertx, MqttLink.Options.persistent(broker.host(), broker.port(),
+                TestBrokers.freshId("observer"))));
+        observer.subscribe(topics.results(id), 1, m -> {
+            arrivals.add(Wire.decode(m.payload(), ResultMessage.class).taskId());
+            m.ack();
+        });
+        observer.start().get(10, TimeUnit.SECONDS);
+        int n = 40;
+        List<TaskMessage> tasks = new ArrayList<>();
+        for (int i = 0; i < n; i++) { // valid for two days: the moved day does not expire them
+            tasks.add(new TaskMessage("day-" + i, "ocr-cls", Tensor.compact(TestModels.CLS_SHAPE, TestModels.image(i, 1)),
+                    null, Instant.now().plus(Duration.ofDays(2)).toString(), null));
+        }
+        List<String> given = tasks.stream().map(TaskMessage::taskId).toList();
+
+        before.close();
+        proxy.cut();
+        clock.move(Duration.ofHours(24));
+        // the first half reached the gateway before the link went: in its spool (and, unacknowledged, at the broker)
+        TaskSpool spool = TaskSpool.open(cfg.stateDir().resolve("spool"), cfg.spoolLimits(), clock);
+        List<CompletableFuture<ResultMessage>> results = new ArrayList<>();
+        for (TaskMessage t : tasks.subList(0, n / 2)) {
+            spool.admit(t);
+            results.add(cloud.dispatcher.send(id, t));
+        }
+        EdgeGateway gw = track(new EdgeGateway(cfg, vertx, clock));
+        gw.models().deploy("ocr-cls", "1", gw.models().install(TestModels.ocrClassifier()));
+        gw.start(); // offline: completes only once the link is back
+        boolean workedOffline = Await.until(Duration.ofSeconds(30), () -> gw.undeliveredResults() == n / 2);
+        for (TaskMessage t : tasks.subList(n / 2, n)) { // the second half waits at the broker
+            results.add(cloud.dispatcher.send(id, t));
+        }
+        proxy.heal();
+
+        CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+        boolean drained = Await.until(Duration.ofSeconds(30),
+                () -> gw.undeliveredResults() == 0 && arrivals.stream().distinct().count() >= n);
+        List<String> firstArrivals = arrivals.stream().distinct().toList();
+        List<String> copies = new ArrayList<>(arrivals);
+        firstArrivals.forEach(copies::remove);
+        System.out.printf("CAMPAIGN gateway-offline-day tasks=%d held_offline=%d results=%d copies=%d run=%d in_order=%s%n",
+                n, n / 2, firstArrivals.size(), copies.size(), gw.tasksRun(), firstArrivals.equals(given));
+
+        assertThat(workedOffline).as("results produced offline on the moved clock, waiting on disk: %d",
+                gw.undeliveredResults()).isTrue();
+        assertThat(drained).as("undelivered %d", gw.undeliveredResults()).isTrue();
+        assertThat(results).allSatisfy(f -> assertThat(f.join().succeeded()).isTrue());
+        assertThat(cloud.dispatcher.pendingFor(id)).as("tasks the cloud still waits for").isZero();
+        assertThat(gw.tasksRun()).as("tasks run").isEqualTo(n);
+        assertThat(firstArrivals).as("results as the cloud first received them").containsExactlyElementsOf(given);
     }
 
     @Test
