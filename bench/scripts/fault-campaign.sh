@@ -29,8 +29,8 @@ cpu_before="$(awk '/^cpu / {print $2+$3+$4}' /proc/stat)"
 started=$(date +%s)
 status=0
 # -am: the reactor builds the engine jar and the providers from this checkout (never from ~/.m2)
-mvn -B -o -pl flow-engine/service,action-providers/transfer,action-providers/inference -am verify \
-  -Dmaven.test.failure.ignore=true -Dtest='FullDestinationTest,BrokerRestartTest' -Dsurefire.failIfNoSpecifiedTests=false \
+mvn -B -o -pl flow-engine/service,action-providers/transfer,action-providers/inference,edge-gateway -am verify \
+  -Dmaven.test.failure.ignore=true -Dtest='FullDestinationTest,BrokerRestartTest,EdgeLinkTest#shouldDeliverEveryResultOnceAndInOrder*' -Dsurefire.failIfNoSpecifiedTests=false \
   -Dit.test='EngineKillCampaignIT,PostgresRestartIT,MisbehavingProviderIT' -Dfailsafe.failIfNoSpecifiedTests=false \
   -Dcontinuum.campaign.runs="$runs" -Dcontinuum.campaign.kills="$kills" -Dcontinuum.campaign.seed="$seed" \
   -Dcontinuum.campaign.pg-runs="$pg_runs" >>"$log" 2>&1 || status=$?
@@ -50,6 +50,7 @@ while IFS= read -r line; do
     postgres-restart) row="| PostgreSQL stopped (fast) and started again under load | $(field "$line" runs) runs, $(field "$line" active_at_stop) active at the stop, down $(field "$line" down_s) s | $(field "$line" succeeded)/$(field "$line" runs) SUCCEEDED; $(field "$line" effects)/$(field "$line" expected_effects) effects; $(field "$line" problems) problems; all finished $(field "$line" recovered_ms) ms after the restart; engines alive $(field "$line" engines_alive)/2 |" ;;
     broker-restart) row="| MQTT broker restarted under inference load | $(field "$line" actions) actions over $(field "$line" gateways) gateways, $(field "$line" in_flight) tasks in flight at the restart | $(field "$line" succeeded)/$(field "$line" actions) SUCCEEDED; tasks run $(field "$line" tasks_run); results lost $(field "$line" lost), duplicated $(field "$line" duplicated) |" ;;
     misbehaving-provider) row="| provider answering 500 / garbage / nothing / 503 twice then OK, Retry MaxAttempts 2 | one run each | ${line#*misbehaving-provider } |" ;;
+    gateway-offline-day) row="| edge gateway offline for a day on a moved clock (+24 h) | $(field "$line" tasks) tasks, $(field "$line" held_offline) of them run offline | results $(field "$line" results)/$(field "$line" tasks), tasks run $(field "$line" run), first arrivals in order: $(field "$line" in_order); $(field "$line" copies) copies answering repeated tasks (ignored by the cloud) |" ;;
     transfer-full) row="| transfer into a 2 MiB tmpfs (real ENOSPC) | $(field "$line" bytes) bytes | $(field "$line" status) with $(field "$line" code) |" ;;
     *) continue ;;
   esac
