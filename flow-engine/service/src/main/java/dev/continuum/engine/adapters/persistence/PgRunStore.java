@@ -114,10 +114,9 @@ public class PgRunStore implements RunStore {
                             WHERE id = $1 AND status = 'FAILED' AND updated_at = $6
                             RETURNING id, event_seq),
                         logged AS (
-                            INSERT INTO run_events (run_id, seq, code, state_name, description, details, at)
-                            SELECT run.id, run.event_seq - $4 + e.seq, e.code, e.state_name, e.description, e.details, e.at
-                            FROM run, jsonb_to_recordset($7::text::jsonb)
-                                 AS e(seq int, code text, state_name text, description text, details jsonb, at timestamptz)
+                            INSERT INTO run_log (run_id, seq, entries)
+                            SELECT run.id, run.event_seq - $4 + 1, e.entries
+                            FROM run, """ + RunCommits.TURN_ROWS.formatted("$7") + """
                         )
                         SELECT id FROM run""")
                 .execute(Tuple.from(new Object[]{runId, state.toJsonText(), state.status().name(), log.size(), odt(now),
@@ -125,19 +124,25 @@ public class PgRunStore implements RunStore {
                 .map(rows -> rows.rowCount() > 0);
     }
 
-    /** The log as the JSON array RunCommits and RunInserts expand; seq is the entry's position, from 1. */
+    /**
+     * The turn's log as the JSON array RunCommits and RunInserts expand (RunCommits.TURN_ROWS): one element, the run
+     * and its entries in order, which becomes one run_log row; an empty array when the turn logged nothing.
+     */
     private String eventRows(List<LogEntry> log, UUID runId) {
         ArrayNode rows = json.createArrayNode();
-        int seq = 0;
+        if (log.isEmpty()) {
+            return write(rows);
+        }
+        ObjectNode row = rows.addObject();
+        row.put("run_id", runId.toString()); // which run the row belongs to in a group commit
+        ArrayNode entries = row.putArray("entries");
         for (LogEntry entry : log) {
-            ObjectNode row = rows.addObject();
-            row.put("run_id", runId.toString()); // which run the row belongs to in a group commit
-            row.put("seq", ++seq);
-            row.put("code", entry.code());
-            row.put("state_name", entry.stateName());
-            row.put("description", entry.description());
-            row.set("details", entry.details());
-            row.put("at", entry.time().toString());
+            ObjectNode e = entries.addObject();
+            e.put("code", entry.code());
+            e.put("state_name", entry.stateName());
+            e.put("description", entry.description());
+            e.set("details", entry.details());
+            e.put("at", entry.time().toString());
         }
         return write(rows);
     }
@@ -283,17 +288,26 @@ public class PgRunStore implements RunStore {
 
     @Override
     public Uni<List<RunEventRecord>> events(UUID runId, int afterSeq, int limit) {
-        return events("seq > $2 ORDER BY seq", runId, afterSeq, limit);
+        return events("t.seq + jsonb_array_length(t.entries) - 1 > $2", "seq > $2 ORDER BY seq", runId, afterSeq, limit);
     }
 
     @Override
     public Uni<List<RunEventRecord>> eventsBefore(UUID runId, int beforeSeq, int limit) {
-        return events("seq < $2 ORDER BY seq DESC", runId, beforeSeq, limit);
+        return events("t.seq < $2", "seq < $2 ORDER BY seq DESC", runId, beforeSeq, limit);
     }
 
-    private Uni<List<RunEventRecord>> events(String range, UUID runId, int seq, int limit) {
-        return pool.preparedQuery("SELECT seq, code, state_name, description, details::text, at FROM run_events "
-                        + "WHERE run_id = $1 AND " + range + " LIMIT $3")
+    /**
+     * Log entries one by one from the turns' rows (run_log, one row per committed turn): {@code turns} picks the rows
+     * that can hold a wanted entry (by the primary key), {@code range} the entries, numbered seq + position - 1.
+     */
+    private Uni<List<RunEventRecord>> events(String turns, String range, UUID runId, int seq, int limit) {
+        return pool.preparedQuery("""
+                        SELECT seq, code, state_name, description, details, at FROM (
+                            SELECT t.seq + e.i::int - 1 AS seq, e.v->>'code' AS code, e.v->>'state_name' AS state_name,
+                                   e.v->>'description' AS description, NULLIF(e.v->'details', 'null'::jsonb)::text AS details,
+                                   (e.v->>'at')::timestamptz AS at
+                            FROM run_log t, jsonb_array_elements(t.entries) WITH ORDINALITY AS e(v, i)
+                            WHERE t.run_id = $1 AND\s""" + turns + ") entry WHERE " + range + " LIMIT $3")
                 .execute(Tuple.of(runId, seq, limit))
                 .map(rows -> {
                     List<RunEventRecord> events = new ArrayList<>();

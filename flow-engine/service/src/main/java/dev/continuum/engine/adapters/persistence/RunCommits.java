@@ -21,9 +21,8 @@ import java.util.UUID;
  */
 final class RunCommits {
 
-    /** Log rows as one JSON array, expanded in SQL; "seq" counts from 1 within its run's turn. */
-    private static final String EVENT_ROWS = "jsonb_to_recordset(%s::text::jsonb) AS e(run_id uuid, seq int, code text, "
-            + "state_name text, description text, details jsonb, at timestamptz)";
+    /** Each turn's log as one row of a JSON array (its run and its entries), expanded in SQL: one run_log row per turn. */
+    static final String TURN_ROWS = "jsonb_to_recordset(%s::text::jsonb) AS e(run_id uuid, entries jsonb)";
 
     /** One run: the statement a batch of one uses, and each turn of a failed batch on its own. */
     private static final String ONE = """
@@ -40,9 +39,9 @@ final class RunCommits {
             consumed AS (
                 DELETE FROM run_inbox WHERE id = ANY($10::bigint[]) AND EXISTS (SELECT 1 FROM updated)),
             logged AS (
-                INSERT INTO run_events (run_id, seq, code, state_name, description, details, at)
-                SELECT $1, updated.event_seq - $5 + e.seq, e.code, e.state_name, e.description, e.details, e.at
-                FROM updated, """ + EVENT_ROWS.formatted("$11") + """
+                INSERT INTO run_log (run_id, seq, entries)
+                SELECT $1, updated.event_seq - $5 + 1, e.entries
+                FROM updated, """ + TURN_ROWS.formatted("$11") + """
             )
             SELECT id FROM updated""";
 
@@ -66,9 +65,9 @@ final class RunCommits {
             consumed AS (
                 DELETE FROM run_inbox WHERE id = ANY($11::bigint[]) AND run_id IN (SELECT id FROM updated)),
             logged AS (
-                INSERT INTO run_events (run_id, seq, code, state_name, description, details, at)
-                SELECT u.id, u.event_seq - u.logged + e.seq, e.code, e.state_name, e.description, e.details, e.at
-                FROM updated u JOIN\s"""  + EVENT_ROWS.formatted("$12") + """
+                INSERT INTO run_log (run_id, seq, entries)
+                SELECT u.id, u.event_seq - u.logged + 1, e.entries
+                FROM updated u JOIN\s"""  + TURN_ROWS.formatted("$12") + """
                 ON e.run_id = u.id
             )
             SELECT id FROM updated""";

@@ -27,10 +27,6 @@ final class RunInserts {
     private static final String COLUMNS = "id, flow_id, flow_version, owner_id, status, label, tags, state, next_wake_at, "
             + "lease_owner, lease_until, event_seq, created_at, updated_at, completed_at, run_managers, run_monitors";
 
-    /** Log rows as one JSON array, expanded in SQL; each row names its run, "seq" counts from 1 per run. */
-    private static final String EVENT_ROWS = "jsonb_to_recordset(%s::text::jsonb) AS e(run_id uuid, seq int, code text, "
-            + "state_name text, description text, details jsonb, at timestamptz)";
-
     /** The insert's condition when the start asked for it: the flow version is still current and the flow not deleted. */
     private static final String STILL_CURRENT = "(NOT %s OR EXISTS (SELECT 1 FROM flows f WHERE f.id = %s "
             + "AND f.current_version = %s AND NOT f.deleted))";
@@ -44,11 +40,11 @@ final class RunInserts {
                 WHERE %s
                 RETURNING id),
             logged AS (
-                INSERT INTO run_events (run_id, seq, code, state_name, description, details, at)
-                SELECT run.id, e.seq, e.code, e.state_name, e.description, e.details, e.at
+                INSERT INTO run_log (run_id, seq, entries)
+                SELECT run.id, 1, e.entries
                 FROM run, %s)
             SELECT id FROM run""".formatted(COLUMNS, STILL_CURRENT.formatted("$18::boolean", "$2::uuid", "$3::int"),
-            EVENT_ROWS.formatted("$15"));
+            RunCommits.TURN_ROWS.formatted("$15"));
 
     private static final String MANY = """
             WITH input AS (
@@ -66,11 +62,11 @@ final class RunInserts {
                 WHERE %s
                 RETURNING id),
             logged AS (
-                INSERT INTO run_events (run_id, seq, code, state_name, description, details, at)
-                SELECT run.id, e.seq, e.code, e.state_name, e.description, e.details, e.at
+                INSERT INTO run_log (run_id, seq, entries)
+                SELECT run.id, 1, e.entries
                 FROM run JOIN %s ON e.run_id = run.id)
             SELECT id FROM run""".formatted(COLUMNS, STILL_CURRENT.formatted("input.if_current", "input.flow_id", "input.flow_version"),
-            EVENT_ROWS.formatted("$17"));
+            RunCommits.TURN_ROWS.formatted("$17"));
 
     private final Pool pool;
 

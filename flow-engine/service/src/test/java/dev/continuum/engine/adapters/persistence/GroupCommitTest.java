@@ -62,7 +62,7 @@ class GroupCommitTest {
         List<RunCommit> turns = started.stream().map(run -> new RunCommit(run.id(),
                 run == started.get(2) ? "instance-b" : "instance-a", created.atOffset(ZoneOffset.UTC),
                 run.state().toJson().toString(), "ACTIVE", 2, null, now, null, true, List.of(),
-                row(run.id(), 1, now) + "," + row(run.id(), 2, now))).toList();
+                turn(run.id(), now, 2))).toList();
 
         List<Boolean> committed = new RunCommits(pool).many(turns).await().indefinitely();
 
@@ -234,9 +234,10 @@ class GroupCommitTest {
         return started;
     }
 
-    private static String row(UUID runId, int seq, OffsetDateTime at) {
-        return """
-                {"run_id":"%s","seq":%d,"code":"Noted","state_name":"W","description":"turn %d","details":{},"at":"%s"}"""
-                .formatted(runId, seq, seq, at);
+    /** A turn's log as RunCommits takes it: one row naming the run, holding its entries in order. */
+    private static String turn(UUID runId, OffsetDateTime at, int entries) {
+        return java.util.stream.IntStream.rangeClosed(1, entries).mapToObj(seq -> """
+                        {"code":"Noted","state_name":"W","description":"turn %d","details":{},"at":"%s"}""".formatted(seq, at))
+                .collect(java.util.stream.Collectors.joining(",", "{\"run_id\":\"" + runId + "\",\"entries\":[", "]}"));
     }
 }
