@@ -5,7 +5,9 @@
 # Needs: `mvn -B -q -pl flow-engine/service,bench -am package -DskipTests`, a PostgreSQL at
 # $PGHOST:$PGPORT (default 127.0.0.1:5432, user postgres) and JAVA_HOME >= 21. ENGINE_JAVA_OPTS adds JVM flags
 # (e.g. -XX:StartFlightRecording=filename=engine.jfr,settings=profile). ENGINE_APP runs another build's quarkus-app
-# directory (a copy kept from before a change) instead of flow-engine/service/target/quarkus-app.
+# directory (a copy kept from before a change) instead of flow-engine/service/target/quarkus-app. BENCH_MAIN runs another
+# driver of the bench jar with the same flags, e.g. BENCH_MAIN=dev.continuum.bench.engine.ActiveRunsLoad (issue 18's
+# 10,000 active runs: `BENCH_MAIN=… bench/scripts/engine-bench.sh --runs 10000 --samples 5000`).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 java="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java"
@@ -23,4 +25,4 @@ trap cleanup EXIT
 for _ in $(seq 1 120); do curl -sf "http://127.0.0.1:$port/q/health/ready" >/dev/null && break; sleep 1; done
 curl -sf "http://127.0.0.1:$port/q/health/ready" >/dev/null || { echo "engine did not become ready; see $log" >&2; exit 1; }
 echo "engine pid $engine on port $port (log $log)"
-"$java" -jar "$root/bench/target/continuum-bench-0.1.0-SNAPSHOT-runner.jar" --api "http://127.0.0.1:$port" --engine-pid "$engine" --pg-db "$db" "$@"
+"$java" -cp "$root/bench/target/continuum-bench-0.1.0-SNAPSHOT-runner.jar" "${BENCH_MAIN:-dev.continuum.bench.engine.EngineLoad}" --api "http://127.0.0.1:$port" --engine-pid "$engine" --pg-db "$db" "$@"

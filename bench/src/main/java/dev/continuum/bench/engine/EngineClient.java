@@ -65,9 +65,25 @@ public final class EngineClient {
         return ids;
     }
 
+    /** {@code GET /runs/{id}}: the run as the API shows it. */
+    public JsonNode run(String runId) {
+        return send("GET", "/runs/" + runId, null, 200);
+    }
+
+    /** {@code GET path} answered 200, as text (e.g. the Prometheus metrics page). */
+    public String text(String path) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(api + path)).timeout(Duration.ofSeconds(60)).GET();
+        bearer.get().ifPresent(token -> request.header("Authorization", "Bearer " + token));
+        HttpResponse<String> response = exchange(request.build());
+        if (response.statusCode() != 200) {
+            throw new IllegalStateException("GET " + path + " answered HTTP " + response.statusCode());
+        }
+        return response.body();
+    }
+
     /** The run's status and engine-side times, plus how many log entries (committed transitions) it has. */
     public RunTiming timing(String runId) {
-        JsonNode run = send("GET", "/runs/" + runId, null, 200);
+        JsonNode run = run(runId);
         int entries = 0;
         int marker = 0;
         while (true) {

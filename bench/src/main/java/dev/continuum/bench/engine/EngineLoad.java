@@ -41,7 +41,7 @@ public final class EngineLoad implements Callable<Integer> {
     @Option(names = "--sleep-seconds", defaultValue = "0", description = "Seconds the sleep action waits (default ${DEFAULT-VALUE}).")
     BigDecimal sleepSeconds;
 
-    @Option(names = "--poll-ms", defaultValue = "50", description = "How often to list the phase's ACTIVE runs (default ${DEFAULT-VALUE}).")
+    @Option(names = "--poll-ms", defaultValue = "100", description = "How often to list the phase's ACTIVE runs (default ${DEFAULT-VALUE}; each list costs the engine a read and a view of every run in flight).")
     long pollMillis;
 
     @Option(names = "--timeout-s", defaultValue = "600", description = "Give up on a phase after this long (default ${DEFAULT-VALUE}).")

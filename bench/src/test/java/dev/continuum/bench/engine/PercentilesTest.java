@@ -17,6 +17,7 @@ class PercentilesTest {
 
         assertThat(p.p50()).isEqualTo(50.0);
         assertThat(p.p99()).isEqualTo(99.0);
+        assertThat(p.p95()).isEqualTo(95.0);
         assertThat(p.max()).isEqualTo(100.0);
         assertThat(p.count()).isEqualTo(100);
     }
