@@ -79,7 +79,7 @@ public record LoadReport(int concurrency, BigDecimal sleepSeconds, Duration wall
         rowsPerRun().ifPresent(r -> row(out, "rows written per run", "%.2f (n_tup_ins + n_tup_upd + n_tup_del)".formatted(r)));
         engineMillisPerRun().ifPresent(ms -> row(out, "engine CPU", "%.2f ms per run".formatted(ms)));
         postgresMillisPerRun().ifPresent(ms -> row(out, "PostgreSQL CPU", "%.2f ms per run (backends of the bench database)".formatted(ms)));
-        row(out, "log entries per run", "%.1f (the run log's rows; not a count to compare engines by)".formatted(
+        row(out, "log entries per run", "%.1f (the run log's entries, stored one row per turn; not a count to compare engines by)".formatted(
                 runs.stream().mapToInt(RunTiming::logEntries).average().orElse(Double.NaN)));
         return out.toString();
     }
