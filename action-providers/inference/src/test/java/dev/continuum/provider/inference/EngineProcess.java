@@ -8,6 +8,7 @@ import dev.continuum.edge.protocol.Tensor;
 import dev.continuum.edge.protocol.Wire;
 import dev.continuum.edge.testing.Await;
 import dev.continuum.edge.testing.TestModels;
+import dev.continuum.provider.testing.TestDatabase;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -44,7 +45,8 @@ final class EngineProcess implements AutoCloseable {
         assertThat(engineJar).as("the engine must be built before this test (mvn -pl action-providers/inference -am)").exists();
         ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-jar", engineJar.toString()).redirectErrorStream(true).redirectOutput(log.toFile());
-        pb.environment().putAll(db.engineEnvironment());
+        pb.environment().putAll(Map.of("CONTINUUM_DB_HOST", db.host(), "CONTINUUM_DB_PORT", String.valueOf(db.port()),
+                "CONTINUUM_DB_NAME", db.name(), "CONTINUUM_DB_USER", "postgres"));
         pb.environment().put("CONTINUUM_AUTH_ENABLED", "false");
         pb.environment().put("QUARKUS_HTTP_PORT", Integer.toString(port));
         pb.environment().putAll(env);

@@ -13,6 +13,7 @@ import dev.continuum.edge.testing.TestBrokers;
 import dev.continuum.edge.testing.TestModels;
 import dev.continuum.provider.server.ActionProviderServer;
 import dev.continuum.provider.server.ProviderServerOptions;
+import dev.continuum.provider.testing.TestDatabase;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.ext.web.Router;
@@ -77,7 +78,7 @@ class FlowThroughEngineTest {
                 engine.close();
             }
             vertx.close();
-            db.drop();
+            db.close();
         }
     }
 }

@@ -16,6 +16,7 @@ import dev.continuum.edge.testing.TestModels;
 import dev.continuum.provider.server.ActionProviderServer;
 import dev.continuum.provider.server.PostgresActionStore;
 import dev.continuum.provider.server.ProviderServerOptions;
+import dev.continuum.provider.testing.TestDatabase;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.ext.web.Router;
@@ -53,7 +54,7 @@ class SharedActionsTest {
 
     @AfterEach
     void dropDatabase() throws Exception {
-        db.drop();
+        db.close();
     }
 
     /** One provider instance: its own Vert.x, MQTT session (client id) and HTTP port, the shared table. */
@@ -64,7 +65,7 @@ class SharedActionsTest {
         final HttpServer server;
 
         Instance(Brokers.Broker broker, String name) throws Exception {
-            store = new PostgresActionStore("jdbc:postgresql://" + db.host() + ":" + db.port() + "/" + db.name(), "postgres", "",
+            store = new PostgresActionStore(db.url(), "postgres", "",
                     "inference_actions", name, LEASE);
             cloud = new EdgeCloud(vertx, broker.host(), broker.port(), TestBrokers.freshId("shared-" + name), topics,
                     credentials, Clock.systemUTC());

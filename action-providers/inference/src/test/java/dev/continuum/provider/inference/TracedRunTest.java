@@ -12,6 +12,7 @@ import dev.continuum.edge.testing.TestBrokers;
 import dev.continuum.edge.testing.TestModels;
 import dev.continuum.provider.server.ActionProviderServer;
 import dev.continuum.provider.server.ProviderServerOptions;
+import dev.continuum.provider.testing.TestDatabase;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
@@ -109,7 +110,7 @@ class TracedRunTest {
                 engine.close();
             }
             vertx.close();
-            db.drop();
+            db.close();
         }
     }
 

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.continuum.provider.server.ActionProviderServer;
 import dev.continuum.provider.server.Caller;
+import dev.continuum.provider.testing.TestDatabase;
 import dev.continuum.provider.server.CallerResolver;
 import dev.continuum.provider.server.ProviderServerOptions;
 import dev.continuum.provider.training.backend.TrainingBackend;
@@ -50,7 +51,7 @@ class TrainingProviderTest {
 
     @BeforeAll
     static void database() throws Exception {
-        db = TestDatabase.create();
+        db = TestDatabase.create("training_");
     }
 
     @AfterAll
