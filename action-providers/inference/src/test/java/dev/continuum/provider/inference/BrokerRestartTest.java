@@ -13,11 +13,9 @@ import dev.continuum.edge.testing.Await;
 import dev.continuum.edge.testing.TcpProxy;
 import dev.continuum.edge.testing.TestBrokers;
 import dev.continuum.edge.testing.TestModels;
-import dev.continuum.provider.server.ActionProviderServer;
 import dev.continuum.provider.server.ProviderServerOptions;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
-import io.vertx.ext.web.Router;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -67,13 +65,8 @@ class BrokerRestartTest {
             EdgeCloud cloud = new EdgeCloud(vertx, broker.host(), broker.port(), TestBrokers.freshId("restart-cloud"), topics,
                     credentials, Clock.systemUTC());
             cloud.start().get(10, TimeUnit.SECONDS);
-            Router router = Router.router(vertx);
-            ActionProviderServer.mount(router, "/providers/inference",
-                    new InferenceProvider(cloud.fleet(), cloud.dispatcher(), new GatewayPlanner(Clock.systemUTC()), Clock.systemUTC()),
-                    ProviderServerOptions.of(vertx));
-            HttpServer server = vertx.createHttpServer().requestHandler(router).listen(0)
-                    .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-            String url = "http://127.0.0.1:" + server.actualPort() + "/providers/inference";
+            HttpServer server = ServedInferenceProvider.serve(vertx, cloud, ProviderServerOptions.of(vertx));
+            String url = ServedInferenceProvider.url(server);
             assertThat(Await.until(Duration.ofSeconds(20), () -> cloud.fleet().usable().size() == 2)).isTrue();
 
             List<String> actions = new ArrayList<>();

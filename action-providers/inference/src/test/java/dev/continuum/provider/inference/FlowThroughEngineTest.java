@@ -11,12 +11,10 @@ import dev.continuum.edge.protocol.Topics;
 import dev.continuum.edge.testing.Await;
 import dev.continuum.edge.testing.TestBrokers;
 import dev.continuum.edge.testing.TestModels;
-import dev.continuum.provider.server.ActionProviderServer;
 import dev.continuum.provider.server.ProviderServerOptions;
 import dev.continuum.provider.testing.TestDatabase;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
-import io.vertx.ext.web.Router;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -48,12 +46,7 @@ class FlowThroughEngineTest {
         try (EdgeCloud cloud = new EdgeCloud(vertx, broker.host(), broker.port(), TestBrokers.freshId("flow-provider"),
                 topics, credentials, Clock.systemUTC())) {
             cloud.start().get(10, TimeUnit.SECONDS);
-            Router router = Router.router(vertx);
-            ActionProviderServer.mount(router, "/providers/inference",
-                    new InferenceProvider(cloud.fleet(), cloud.dispatcher(), new GatewayPlanner(Clock.systemUTC()), Clock.systemUTC()),
-                    ProviderServerOptions.of(vertx));
-            HttpServer server = vertx.createHttpServer().requestHandler(router).listen(0)
-                    .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            HttpServer server = ServedInferenceProvider.serve(vertx, cloud, ProviderServerOptions.of(vertx));
             String gwId = TestBrokers.freshId("flow-gw");
             GatewayConfig cfg = GatewayConfig.of(gwId, broker.host(), broker.port(), state.resolve(gwId),
                     credentials.bootstrapToken(gwId)).withTopics(topics).withHeartbeat(Duration.ofMillis(300), 5)
@@ -64,7 +57,7 @@ class FlowThroughEngineTest {
                 assertThat(Await.until(Duration.ofSeconds(15), () -> !cloud.fleet().usable().isEmpty())).isTrue();
 
                 engine = EngineProcess.start(db, enginePort, state.resolve("engine.log"), Map.of());
-                String runId = engine.startClassification("http://127.0.0.1:" + server.actualPort() + "/providers/inference");
+                String runId = engine.startClassification(ServedInferenceProvider.url(server));
                 JsonNode finished = engine.awaitFinished(runId, Duration.ofSeconds(60));
 
                 assertThat(finished.path("status").asText()).as(String.valueOf(finished)).isEqualTo("SUCCEEDED");

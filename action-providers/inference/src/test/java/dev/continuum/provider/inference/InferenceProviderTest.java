@@ -16,11 +16,9 @@ import dev.continuum.edge.store.TaskSpool;
 import dev.continuum.edge.testing.Await;
 import dev.continuum.edge.testing.TestBrokers;
 import dev.continuum.edge.testing.TestModels;
-import dev.continuum.provider.server.ActionProviderServer;
 import dev.continuum.provider.server.ProviderServerOptions;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
-import io.vertx.ext.web.Router;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -68,13 +66,8 @@ class InferenceProviderTest {
         resources.add(cloud);
         cloud.start().get(10, TimeUnit.SECONDS);
 
-        Router router = Router.router(vertx);
-        ActionProviderServer.mount(router, "/providers/inference",
-                new InferenceProvider(cloud.fleet(), cloud.dispatcher(), new GatewayPlanner(Clock.systemUTC()), Clock.systemUTC()),
-                ProviderServerOptions.of(vertx));
-        HttpServer server = vertx.createHttpServer().requestHandler(router).listen(0)
-                .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-        url = "http://127.0.0.1:" + server.actualPort() + "/providers/inference";
+        HttpServer server = ServedInferenceProvider.serve(vertx, cloud, ProviderServerOptions.of(vertx));
+        url = ServedInferenceProvider.url(server);
 
         Path model = TestModels.ocrClassifier();
         cpuGw = TestBrokers.freshId("cpu-gw");

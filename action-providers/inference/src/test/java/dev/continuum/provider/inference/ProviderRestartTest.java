@@ -13,12 +13,10 @@ import dev.continuum.edge.testing.Await;
 import dev.continuum.edge.testing.TcpProxy;
 import dev.continuum.edge.testing.TestBrokers;
 import dev.continuum.edge.testing.TestModels;
-import dev.continuum.provider.server.ActionProviderServer;
 import dev.continuum.provider.server.FileActionStore;
 import dev.continuum.provider.server.ProviderServerOptions;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
-import io.vertx.ext.web.Router;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -50,16 +48,12 @@ class ProviderRestartTest {
         Provider(Brokers.Broker broker) throws Exception {
             cloud = new EdgeCloud(vertx, broker.host(), broker.port(), providerClientId, topics, credentials, Clock.systemUTC());
             cloud.start().get(10, TimeUnit.SECONDS);
-            Router router = Router.router(vertx);
-            ActionProviderServer.mount(router, "/providers/inference",
-                    new InferenceProvider(cloud.fleet(), cloud.dispatcher(), new GatewayPlanner(Clock.systemUTC()), Clock.systemUTC()),
+            server = ServedInferenceProvider.serve(vertx, cloud,
                     ProviderServerOptions.of(vertx).withStore(new FileActionStore(state.resolve("provider/actions"))));
-            server = vertx.createHttpServer().requestHandler(router).listen(0)
-                    .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         }
 
         String url() {
-            return "http://127.0.0.1:" + server.actualPort() + "/providers/inference";
+            return ServedInferenceProvider.url(server);
         }
 
         @Override

@@ -13,13 +13,11 @@ import dev.continuum.edge.testing.Await;
 import dev.continuum.edge.testing.TcpProxy;
 import dev.continuum.edge.testing.TestBrokers;
 import dev.continuum.edge.testing.TestModels;
-import dev.continuum.provider.server.ActionProviderServer;
 import dev.continuum.provider.server.PostgresActionStore;
 import dev.continuum.provider.server.ProviderServerOptions;
 import dev.continuum.provider.testing.TestDatabase;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
-import io.vertx.ext.web.Router;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -70,16 +68,11 @@ class SharedActionsTest {
             cloud = new EdgeCloud(vertx, broker.host(), broker.port(), TestBrokers.freshId("shared-" + name), topics,
                     credentials, Clock.systemUTC());
             cloud.start().get(10, TimeUnit.SECONDS);
-            Router router = Router.router(vertx);
-            ActionProviderServer.mount(router, "/providers/inference",
-                    new InferenceProvider(cloud.fleet(), cloud.dispatcher(), new GatewayPlanner(Clock.systemUTC()), Clock.systemUTC()),
-                    ProviderServerOptions.of(vertx).withStore(store));
-            server = vertx.createHttpServer().requestHandler(router).listen(0)
-                    .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            server = ServedInferenceProvider.serve(vertx, cloud, ProviderServerOptions.of(vertx).withStore(store));
         }
 
         String url() {
-            return "http://127.0.0.1:" + server.actualPort() + "/providers/inference";
+            return ServedInferenceProvider.url(server);
         }
 
         /** Stops without handing anything over, as a killed process would: its leases simply stop being renewed. */

@@ -10,7 +10,6 @@ import dev.continuum.edge.protocol.Topics;
 import dev.continuum.edge.testing.Await;
 import dev.continuum.edge.testing.TestBrokers;
 import dev.continuum.edge.testing.TestModels;
-import dev.continuum.provider.server.ActionProviderServer;
 import dev.continuum.provider.server.ProviderServerOptions;
 import dev.continuum.provider.testing.TestDatabase;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
@@ -21,7 +20,6 @@ import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
-import io.vertx.ext.web.Router;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -62,12 +60,7 @@ class TracedRunTest {
                 topics, credentials, Clock.systemUTC())) {
             HttpServer collector = startCollector(vertx);
             cloud.start().get(10, TimeUnit.SECONDS);
-            Router router = Router.router(vertx);
-            ActionProviderServer.mount(router, "/providers/inference",
-                    new InferenceProvider(cloud.fleet(), cloud.dispatcher(), new GatewayPlanner(Clock.systemUTC()), Clock.systemUTC()),
-                    ProviderServerOptions.of(vertx).withTelemetry(telemetry(providerSpans)));
-            HttpServer server = vertx.createHttpServer().requestHandler(router).listen(0)
-                    .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            HttpServer server = ServedInferenceProvider.serve(vertx, cloud, ProviderServerOptions.of(vertx).withTelemetry(telemetry(providerSpans)));
             String gwId = TestBrokers.freshId("trace-gw");
             GatewayConfig cfg = GatewayConfig.of(gwId, broker.host(), broker.port(), state.resolve(gwId),
                     credentials.bootstrapToken(gwId)).withTopics(topics).withHeartbeat(Duration.ofMillis(300), 5)
@@ -83,7 +76,7 @@ class TracedRunTest {
                         "QUARKUS_OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + collector.actualPort(),
                         "QUARKUS_OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf",
                         "QUARKUS_OTEL_BSP_SCHEDULE_DELAY", "200ms"));
-                String runId = engine.startClassification("http://127.0.0.1:" + server.actualPort() + "/providers/inference");
+                String runId = engine.startClassification(ServedInferenceProvider.url(server));
                 String traceId = runId.replace("-", "");
 
                 assertThat(Await.until(Duration.ofSeconds(60), () -> !gatewaySpans.getFinishedSpanItems().isEmpty()
