@@ -111,4 +111,38 @@ class CostLearningTest {
         assertThat(p.alternatives()).anySatisfy(c -> assertThat(c.explanation())
                 .contains("900 ms task and result round trip (learnt from 1 job at gw-2 with the input already there)"));
     }
+
+    @Test
+    void shouldPredictTheMeanTransferTimeWhenMeasuredRatesVary() {
+        OnlinePlanner planner = planner(new World().gateway("gw-1", "T4", 0, "resnet").pool("dc", 1, 0)
+                .link("gw-1", "dc", 1, 0).inventory());
+        // a shared link: 1 MB took 1,000 ms, then 250 ms, and so on — 625 ms on average, i.e. 1.6 MB/s; the mean of
+        // the rates (1 and 4 MB/s: 2.5 MB/s) would predict 400 ms, too fast for every slow transfer and most others
+        for (int i = 0; i < 20; i++) {
+            planner.observe(new Observation.TransferMeasured("ep-gw-1", "ep-dc", i % 2 == 0 ? 1e6 : 4e6, NOW + i));
+        }
+        PlacementDecision.Placed p = placed(planner.place(classify("r1", "ep-gw-1", MB, 0), NOW + 100));
+
+        PlacementDecision.Candidate dc = java.util.stream.Stream.concat(java.util.stream.Stream.of(p.chosen()),
+                p.alternatives().stream()).filter(c -> c.site().equals("dc")).findFirst().orElseThrow();
+        // learnt as time per byte, an EWMA: between the last slow (667 ms) and the last fast (583 ms) sample's level
+        assertThat(dc.latency().transferMillis()).isBetween(550L, 700L);
+    }
+
+    @Test
+    void shouldCountTheQueueDrainingWhileTheTaskTravelsToTheSite() {
+        // gw-1 reports 2 tasks sent and not answered; a job there ran 300 ms (learnt: 200 ms, with the 100 ms prior)
+        // and took 150 ms more travelling
+        OnlinePlanner planner = planner(new World().gateway("gw-1", "T4", 2, "resnet").inventory());
+        placed(planner.place(classify("r0", "ep-gw-1", MB, 0), NOW));
+        planner.observe(new Observation.JobCompleted("r0", "gw-1", "resnet", 300, NOW + 500, 150));
+        planner.update(new World().gateway("gw-1", "T4", 2, "resnet").inventory(), NOW + 600); // r0 is not ahead
+
+        PlacementDecision.Placed p = placed(planner.place(classify("r1", "ep-gw-1", MB, 0), NOW + 600));
+
+        // the worker is free in (2 − 1 + ½) × 200 ms = 300 ms, 150 of which pass while the task gets there (and the
+        // tasks counted ahead spend their own trips away from the worker): 150 ms of wait, not 300
+        assertThat(p.chosen().latency().queueMillis()).isEqualTo(150);
+        assertThat(p.chosen().explanation()).contains("less the 150 ms it drains while the job gets there");
+    }
 }

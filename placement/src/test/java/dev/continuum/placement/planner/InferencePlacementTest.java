@@ -69,7 +69,7 @@ class InferencePlacementTest {
 
         assertThat(p.chosen().latency().transferMillis()).isEqualTo(100);
         assertThat(p.chosen().latency().queueMillis()).isEqualTo(13);
-        assertThat(p.chosen().explanation()).contains("less the 100 ms it drains while the input moves");
+        assertThat(p.chosen().explanation()).contains("less the 100 ms it drains while the job gets there");
     }
 
     @Test
