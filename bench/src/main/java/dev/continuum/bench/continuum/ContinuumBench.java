@@ -96,8 +96,13 @@ public final class ContinuumBench {
      * crossing the site's link with an inline input, decoding, spooling, the result's trip back), {@code queue} the
      * gateway's wait, {@code compute} reading the input and the ONNX run of its batch of {@code batch} tasks.
      */
-    private record Outcome(String site, long latencyMillis, long predictedMillis, LatencyEstimate predicted,
-                           long transfer, long overhead, long queue, long compute, int batch) {
+    private record Outcome(String site, String holder, long latencyMillis, long predictedMillis,
+                           LatencyEstimate predicted, long transfer, long fetch, long overhead, long queue, long compute,
+                           int batch) {
+        /** Where the input came from: "local" when it ran beside it, else "from" its holder. */
+        String inputCase() {
+            return site.startsWith(holder) ? "local" : "from " + holder;
+        }
     }
 
     private final Path work;
@@ -207,9 +212,12 @@ public final class ContinuumBench {
         play("round-robin", stream, topics);
         Thread.sleep(3000);
         Map<String, Double> compute = warmUp(stream);
+        Map<String, Double> busy = saturated(stream);
         System.out.printf(Locale.ROOT, "%d jobs, Poisson at %.1f/s, input ~%d kB at gw-fast or gw-slow (half each), SLO %d ms; "
                 + "measured one at a time, median ms: compute (input + ONNX) %s, overhead (round trip outside queue and compute) %s%n",
                 stream.size(), rate, bytes / 1000, sloMillis, compute, warmOverhead);
+        System.out.printf(Locale.ROOT, "  busy: ms per task with %d sent at once, inputs at the site (the pool: inline) %s%n",
+                BURST, busy);
 
         Map<String, List<Outcome>> results = new LinkedHashMap<>();
         for (String policy : POLICIES) {
@@ -230,18 +238,22 @@ public final class ContinuumBench {
                     perSite(o));
         }
         System.out.println("emulated ranking by p95: " + String.join(" < ", emulatedRanking));
+        // per site and where its input came from: a moved input's terms differ from a local one's, and a mix of the
+        // two hides which term is off
         Map<String, List<Outcome>> bySite = new java.util.TreeMap<>();
-        results.get("planner").forEach(o -> bySite.computeIfAbsent(o.site(), k -> new ArrayList<>()).add(o));
-        System.out.println("  planner per site, medians in ms — predicted transfer (input + learnt overhead) / queue / compute "
-                + "= total; actual transfer (fetch + parse) + overhead / queue / compute (batch input + ONNX), batch size");
+        results.get("planner").forEach(o -> bySite.computeIfAbsent(o.site() + ", " + o.inputCase(),
+                k -> new ArrayList<>()).add(o));
+        System.out.println("  planner per site and input, medians in ms — predicted transfer (input + learnt overhead) / "
+                + "queue / compute = total; actual transfer (wait for the link + fetch and parse) + overhead / queue / "
+                + "compute (batch input + ONNX), batch size");
         bySite.forEach((site, os) -> System.out.printf(Locale.ROOT,
-                "  %-8s %3d jobs: predicted %4d / %4d / %4d = %5d; actual %4d + %4d / %4d / %4d = %5d (batch %d); "
+                "  %-22s %3d jobs: predicted %4d / %4d / %4d = %5d; actual (%4d + %4d) + %4d / %4d / %4d = %5d (batch %d); "
                         + "|error| %.1f %%, signed %+.1f %%%n", site, os.size(),
                 median(os, o -> o.predicted().transferMillis()), median(os, o -> o.predicted().queueMillis()),
                 median(os, o -> o.predicted().computeMillis()), median(os, Outcome::predictedMillis),
-                median(os, Outcome::transfer), median(os, Outcome::overhead), median(os, Outcome::queue),
-                median(os, Outcome::compute), median(os, Outcome::latencyMillis), median(os, o -> o.batch()),
-                100 * medianError(os), 100 * medianSignedError(os)));
+                median(os, o -> o.transfer() - o.fetch()), median(os, Outcome::fetch), median(os, Outcome::overhead),
+                median(os, Outcome::queue), median(os, Outcome::compute), median(os, Outcome::latencyMillis),
+                median(os, o -> o.batch()), 100 * medianError(os), 100 * medianSignedError(os)));
         if (System.getenv("CONTINUUM_BENCH_JOBS_CSV") != null) {
             writeCsv(Path.of(System.getenv("CONTINUUM_BENCH_JOBS_CSV")), results);
         }
@@ -249,12 +261,16 @@ public final class ContinuumBench {
         System.out.printf(Locale.ROOT, "planner p95 vs the worse single-site policy: %.1fx lower (target ≥ 3x)%n",
                 worse / (double) Math.max(1, p(results.get("planner"), 0.95)));
 
-        ContinuumSimulator.Topology topology = topology(compute);
+        ContinuumSimulator.Topology topology = topology(compute, busy);
         List<ContinuumSimulator.Arrival> arrivals = stream.stream().map(j -> new ContinuumSimulator.Arrival(
                 "job-" + j.index(), j.atMillis(), MODEL, j.holder(), j.bytes(), sloMillis)).toList();
         var simulated = ContinuumComparison.run(topology, arrivals);
         System.out.println();
-        System.out.println("the same jobs in the simulator (configured links, measured compute):");
+        System.out.println("the same jobs in the simulator, links and sites as measured in the warm-up: "
+                + String.join(", ", topology.links().stream().map(l -> String.format(Locale.ROOT, "%s–%s %.1f Mbit/s",
+                l.from(), l.to(), l.bandwidthGbps() * 1000)).toList()) + "; "
+                + String.join(", ", topology.sites().stream().map(x -> String.format(Locale.ROOT,
+                "%s %.1f ms per task + %d ms overhead", x.name(), x.computeMillis().get(MODEL), x.overheadMillis())).toList()));
         java.io.PrintWriter out = new java.io.PrintWriter(System.out, true);
         ContinuumComparison.print(simulated, out);
         List<String> simRanking = ContinuumComparison.ranking(simulated).stream().map(ContinuumSimulator.Choice::label).toList();
@@ -265,13 +281,70 @@ public final class ContinuumBench {
         vertx.close();
     }
 
-    private ContinuumSimulator.Topology topology(Map<String, Double> compute) {
+    /**
+     * The simulator's sites: one worker each, serving a task in the time the site took per task when busy (a gateway
+     * capped at 0.1 CPU spends that CPU on decoding and spooling and MQTT as well as on the model, so it serves
+     * fewer tasks per second than its compute alone says), and the rest of the one-at-a-time round trip as overhead.
+     * (With the compute alone the simulator ranked edge-only second where it came fourth: its gateways never queued.)
+     */
+    private ContinuumSimulator.Topology topology(Map<String, Double> compute, Map<String, Double> busy) {
         List<ContinuumSimulator.SiteSpec> sites = new ArrayList<>();
         for (Gateway g : gateways) {
+            double c = compute.getOrDefault(g.name(), 10.0);
+            double service = Math.max(c, busy.getOrDefault(g.name(), c));
+            long overhead = Math.max(0, Math.round(warmOverhead.getOrDefault(g.name(), 0L) - (service - c)));
             sites.add(new ContinuumSimulator.SiteSpec(g.name(), g.name().equals(DC) ? Site.Kind.DATACENTER : Site.Kind.EDGE,
-                    1, "cpu", Map.of(MODEL, compute.getOrDefault(g.name(), 10.0)), warmOverhead.getOrDefault(g.name(), 0L)));
+                    1, "cpu", Map.of(MODEL, service), overhead));
         }
-        return new ContinuumSimulator.Topology(sites, links(), Map.of("gw-fast", "gw-fast", "gw-slow", "gw-slow", DC, DC));
+        return new ContinuumSimulator.Topology(sites, measuredLinks(), Map.of("gw-fast", "gw-fast", "gw-slow", "gw-slow", DC, DC));
+    }
+
+    /**
+     * The links as the warm-up measured them (median bytes/s of fetching and parsing an input from each holder, what
+     * the planner learns too), never faster than configured: parsing on the driver makes gw-fast's 1 Gbit/s link carry
+     * inputs at a few MB/s, and with the configured rate the simulator moved them for free. Between the gateways
+     * the slower holder's rate.
+     */
+    private List<Link> measuredLinks() {
+        Map<String, Double> gbps = new LinkedHashMap<>();
+        for (String holder : EDGE) {
+            double[] rates = warm.stream().filter(w -> w.fetched() != null && w.job().holder().equals(holder))
+                    .mapToDouble(w -> w.fetched().bytes() * 8.0 / Math.max(1, w.fetched().millis()) / 1e6).sorted().toArray();
+            gbps.put(holder, rates.length == 0 ? Double.MAX_VALUE : rates[rates.length / 2]);
+        }
+        List<Link> out = new ArrayList<>();
+        for (Link l : links()) {
+            double measured = l.to().equals(DC) ? gbps.get(l.from()) : Math.min(gbps.get(l.from()), gbps.get(l.to()));
+            out.add(new Link(l.from(), l.to(), Math.min(l.bandwidthGbps(), measured), l.latencyMs()));
+        }
+        return out;
+    }
+
+    /** Tasks sent at once to each site to measure how long it is busy per task. */
+    private static final int BURST = 16;
+
+    /**
+     * Per site, {@link #BURST} tasks sent at once (inputs at the gateway; inline to the pool, fetched beforehand):
+     * the time from the first send to the last result over the tasks — what the site takes per task when busy.
+     */
+    private Map<String, Double> saturated(List<Job> stream) throws Exception {
+        Map<String, Double> out = new LinkedHashMap<>();
+        for (Gateway g : gateways) {
+            boolean pool = g.name().equals(DC);
+            List<Job> inputs = stream.stream().filter(j -> pool || j.holder().equals(g.name())).limit(BURST).toList();
+            List<TaskMessage> tasks = new ArrayList<>();
+            for (Job j : inputs) {
+                String id = "busy-" + g.name() + "-" + j.index();
+                tasks.add(pool ? new TaskMessage(id, MODEL, fetch(j).get(60, TimeUnit.SECONDS).tensor(), null, deadline(), null)
+                        : new TaskMessage(id, MODEL, null, "file:" + j.file(), deadline(), null));
+            }
+            long t = System.currentTimeMillis();
+            List<CompletableFuture<ResultMessage>> results = tasks.stream().map(m -> cloud.dispatcher().send(g.name(), m))
+                    .toList();
+            CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
+            out.put(g.name(), Math.round((System.currentTimeMillis() - t) * 10.0 / tasks.size()) / 10.0);
+        }
+        return out;
     }
 
     /** A gateway process, in its namespace when it has one; its data directory holds the jobs' inputs. */
@@ -394,9 +467,11 @@ public final class ContinuumBench {
                 };
                 inFlight.get(site).incrementAndGet();
                 String id = run + "-" + j.index();
+                long[] fetchMillis = {0};
                 CompletableFuture<TaskMessage> task = site.equals(j.holder())
                         ? CompletableFuture.completedFuture(new TaskMessage(id, MODEL, null, "file:" + j.file(), deadline(), null))
                         : fetch(j).thenApply(f -> {
+                            fetchMillis[0] = f.millis();
                             if (policy.equals("planner")) {
                                 // fetching over the holder's link and parsing it: what moving the input costs per byte
                                 synchronized (plannerLock) {
@@ -426,8 +501,8 @@ public final class ContinuumBench {
                                     Math.max(1, Math.round((r.inputMs() + r.inferenceMs()) / batch)), t1, overhead));
                         }
                     }
-                    outcomes.add(new Outcome(e == null ? site : site + " (failed)", t1 - t0, predicted[0], split[0],
-                            transfer, overhead, queue, compute, batch));
+                    outcomes.add(new Outcome(e == null ? site : site + " (failed)", j.holder(), t1 - t0, predicted[0],
+                            split[0], transfer, fetchMillis[0], overhead, queue, compute, batch));
                     done.countDown();
                 });
             }, Math.max(0, start + j.atMillis() - System.currentTimeMillis()), TimeUnit.MILLISECONDS);
@@ -528,11 +603,12 @@ public final class ContinuumBench {
     /** Every job of every policy, one line each, for a closer look (CONTINUUM_BENCH_JOBS_CSV=file). */
     private static void writeCsv(Path file, Map<String, List<Outcome>> results) throws IOException {
         List<String> lines = new ArrayList<>();
-        lines.add("policy,site,latency,predicted,p_transfer,p_queue,p_compute,transfer,overhead,queue,compute,batch");
-        results.forEach((policy, os) -> os.forEach(o -> lines.add(String.join(",", policy, o.site(),
+        lines.add("policy,site,holder,latency,predicted,p_transfer,p_queue,p_compute,transfer,fetch,overhead,queue,compute,batch");
+        results.forEach((policy, os) -> os.forEach(o -> lines.add(String.join(",", policy, o.site(), o.holder(),
                 String.valueOf(o.latencyMillis()), String.valueOf(o.predictedMillis()),
                 String.valueOf(o.predicted().transferMillis()), String.valueOf(o.predicted().queueMillis()),
-                String.valueOf(o.predicted().computeMillis()), String.valueOf(o.transfer()), String.valueOf(o.overhead()),
+                String.valueOf(o.predicted().computeMillis()), String.valueOf(o.transfer()), String.valueOf(o.fetch()),
+                String.valueOf(o.overhead()),
                 String.valueOf(o.queue()), String.valueOf(o.compute()), String.valueOf(o.batch())))));
         Files.write(file, lines);
     }

@@ -81,4 +81,49 @@ class ContinuumSimulatorTest {
             assertThat(sim.run(c, jobs).outcomes()).isEqualTo(sim.run(c, jobs).outcomes());
         }
     }
+
+    /**
+     * The emulated continuum as bench/scripts/continuum-bench.sh measured it on 2026-11-28 02:00 UTC (load 15–22):
+     * links at the rate fetching and parsing an input took from each holder, each site serving a task in the time it
+     * took per task when 16 were sent at once, and the rest of its one-at-a-time round trip as overhead
+     * (docs/benchmarks.md, "Planner: emulated continuum").
+     */
+    static ContinuumSimulator.Topology measuredContinuum() {
+        return new ContinuumSimulator.Topology(List.of(
+                new SiteSpec("gw-fast", Site.Kind.EDGE, 1, "cpu", Map.of("ocr-cls", 214.5), 152),
+                new SiteSpec("gw-slow", Site.Kind.EDGE, 1, "cpu", Map.of("ocr-cls", 215.3), 150),
+                new SiteSpec("dc-pool", Site.Kind.DATACENTER, 1, "cpu", Map.of("ocr-cls", 19.8), 6)),
+                List.of(new Link("gw-fast", "dc-pool", 0.1306, 1), new Link("gw-slow", "dc-pool", 0.01, 1),
+                        new Link("gw-fast", "gw-slow", 0.01, 1)),
+                Map.of("gw-fast", "gw-fast", "gw-slow", "gw-slow", "dc-pool", "dc-pool"));
+    }
+
+    /**
+     * The bench's stream: 200 jobs, Poisson at 8/s, the input at either gateway, drawn from the same seed in the same
+     * order (each job's input tensor takes 3 × 48 × 192 draws), ~293 kB each, a 1 s SLO.
+     */
+    static List<Arrival> benchStream() {
+        Random random = new Random(13);
+        List<Arrival> out = new ArrayList<>();
+        double t = 0;
+        for (int i = 0; i < 200; i++) {
+            t += -Math.log(1 - random.nextDouble()) / 8 * 1000;
+            String holder = random.nextInt(2) == 0 ? "gw-fast" : "gw-slow";
+            for (int k = 0; k < 3 * 48 * 192; k++) {
+                random.nextFloat();
+            }
+            out.add(new Arrival("job-" + i, Math.round(t), "ocr-cls", holder, 293_000, 1000));
+        }
+        return out;
+    }
+
+    @Test
+    void shouldRankThePoliciesAsTheEmulatedContinuumDid() {
+        var results = dev.continuum.placement.cli.ContinuumComparison.run(measuredContinuum(), benchStream());
+
+        // emulated the same day on the same jobs: planner 641 ms < least-loaded 1,018 < round-robin 1,242 <
+        // edge-only 3,224 < datacenter-only 5,139 (p95)
+        assertThat(dev.continuum.placement.cli.ContinuumComparison.ranking(results)).containsExactly(Choice.PLANNER,
+                Choice.LEAST_LOADED, Choice.ROUND_ROBIN, Choice.EDGE_ONLY, Choice.DATACENTER_ONLY);
+    }
 }
