@@ -24,14 +24,14 @@ import dev.continuum.provider.client.PlannerClient;
 import dev.continuum.provider.inference.EdgeCloud;
 import dev.continuum.provider.inference.InferenceProvider;
 import dev.continuum.provider.inference.PlannerServicePlacement;
-import dev.continuum.provider.server.ActionProviderServer;
+import dev.continuum.provider.inference.ServedInferenceProvider;
 import dev.continuum.provider.server.ProviderServerOptions;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
 import io.vertx.core.Vertx;
-import io.vertx.ext.web.Router;
+import io.vertx.core.http.HttpServer;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -88,11 +88,8 @@ class InferencePoolTest {
         cloud.start().get(10, TimeUnit.SECONDS);
         ServiceAccountToken reporter = reporterAccount();
         planner = new PlannerClient(URI.create("http://127.0.0.1:" + RestAssured.port + "/"), reporter::current);
-        Router router = Router.router(VERTX);
-        ActionProviderServer.mount(router, "/providers/inference", new InferenceProvider(cloud.fleet(), cloud.dispatcher(),
+        HttpServer provider = ServedInferenceProvider.serve(VERTX, new InferenceProvider(cloud.fleet(), cloud.dispatcher(),
                 new PlannerServicePlacement(planner), Clock.systemUTC(), "datacenter"), ProviderServerOptions.of(VERTX));
-        int port = VERTX.createHttpServer().requestHandler(router).listen(0).toCompletionStage().toCompletableFuture()
-                .get(10, TimeUnit.SECONDS).actualPort();
 
         Path state = Files.createTempDirectory("planner-pool");
         edgeA = gateway(PoolProfile.EDGE_A, "edge", broker, credentials, state, model);
@@ -103,7 +100,7 @@ class InferencePoolTest {
                         && given().auth().oauth2(userToken).get("/inventory").then().extract().jsonPath()
                         .getList("sites.findAll { it.online }").size() == 3))
                 .as("both gateways and the pool online at the provider and the planner").isTrue();
-        providerUrl = "http://127.0.0.1:" + port + "/providers/inference";
+        providerUrl = ServedInferenceProvider.url(provider);
     }
 
     /**

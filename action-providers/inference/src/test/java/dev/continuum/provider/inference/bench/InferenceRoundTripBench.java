@@ -15,14 +15,11 @@ import dev.continuum.edge.store.TaskSpool;
 import dev.continuum.edge.testing.Await;
 import dev.continuum.edge.testing.TestBrokers;
 import dev.continuum.edge.testing.TestModels;
-import dev.continuum.provider.inference.GatewayPlanner;
 import dev.continuum.provider.inference.EdgeCloud;
-import dev.continuum.provider.inference.InferenceProvider;
-import dev.continuum.provider.server.ActionProviderServer;
+import dev.continuum.provider.inference.ServedInferenceProvider;
 import dev.continuum.provider.server.ProviderServerOptions;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
-import io.vertx.ext.web.Router;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -136,19 +133,14 @@ class InferenceRoundTripBench {
         GatewayConfig cfg = GatewayConfig.of(id, broker.host(), broker.port(), dir.resolve(id), credentials.bootstrapToken(id))
                 .withTopics(topics).withHeartbeat(Duration.ofMillis(500), 10).withGpus(List::of);
         cloud.dispatcher().sendFramesTo(cloud.fleet()::readsFrames);
-        Router router = Router.router(vertx);
-        ActionProviderServer.mount(router, "/providers/inference",
-                new InferenceProvider(cloud.fleet(), cloud.dispatcher(), new GatewayPlanner(Clock.systemUTC()), Clock.systemUTC()),
-                ProviderServerOptions.of(vertx));
         Map<String, CompletableFuture<Long>> callbacks = new ConcurrentHashMap<>();
-        router.post("/cb").handler(rc -> {
-            callbacks.computeIfAbsent(rc.request().getHeader("X-Continuum-Action-Id"), k -> new CompletableFuture<>())
-                    .complete(System.nanoTime());
-            rc.response().setStatusCode(204).end();
-        });
-        HttpServer server = vertx.createHttpServer().requestHandler(router).listen(0)
-                .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-        String url = "http://127.0.0.1:" + server.actualPort();
+        HttpServer server = ServedInferenceProvider.serve(vertx, cloud, ProviderServerOptions.of(vertx),
+                router -> router.post("/cb").handler(rc -> {
+                    callbacks.computeIfAbsent(rc.request().getHeader("X-Continuum-Action-Id"), k -> new CompletableFuture<>())
+                            .complete(System.nanoTime());
+                    rc.response().setStatusCode(204).end();
+                }));
+        String url = ServedInferenceProvider.base(server);
         HttpClient http = HttpClient.newHttpClient();
         try (EdgeGateway gw = new EdgeGateway(cfg, vertx, Clock.systemUTC())) {
             gw.models().deploy("ocr-cls", "1", gw.models().install(model));
@@ -163,7 +155,7 @@ class InferenceRoundTripBench {
                 ObjectNode doc = Wire.mapper().createObjectNode().put("request_id", "bench-" + i);
                 doc.set("body", body);
                 long t = System.nanoTime();
-                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url + "/providers/inference/run"))
+                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(ServedInferenceProvider.url(server) + "/run"))
                         .header("Content-Type", "application/json").header("X-Continuum-Callback", url + "/cb")
                         .POST(HttpRequest.BodyPublishers.ofString(doc.toString())).build(), HttpResponse.BodyHandlers.ofString());
                 String actionId = Wire.mapper().readTree(r.body()).get("action_id").asText();
