@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import java.time.Instant;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -93,6 +94,14 @@ public final class RunState {
 
     /** The earliest time a scheduled poll or timer is due; empty when nothing is scheduled. */
     public Optional<Instant> nextWakeAt() {
+        return nextWakeAt(token -> null);
+    }
+
+    /**
+     * As {@link #nextWakeAt()}, with each action's poll at {@link #pollAt} (some actions' finishes are reported without
+     * asking: {@code pollNotBefore} gives, by token, when to ask them anyway, or null for an action polled as scheduled).
+     */
+    public Optional<Instant> nextWakeAt(Function<String, Instant> pollNotBefore) {
         if (data.status.finished()) {
             return Optional.empty();
         }
@@ -102,11 +111,33 @@ public final class RunState {
                 .flatMap(waiting -> switch (waiting.kind) {
                     case TIMER, RETRY, YIELD -> Stream.of(waiting.at);
                     case ACTION -> waiting.action.actionId != null
-                            ? Stream.ofNullable(waiting.action.nextPollAt) : Stream.empty();
+                            ? Stream.ofNullable(pollAt(waiting, pollNotBefore.apply(waiting.token))) : Stream.empty();
                     case JOIN -> Stream.empty();
                 })
                 .filter(Objects::nonNull)
                 .min(Instant::compareTo);
+    }
+
+    /**
+     * When the action awaited under {@code token} is to be polled: its scheduled (backed-off) poll, or, for an action
+     * whose finish will be reported anyway, not before {@code notBefore} (null: as scheduled) but still by its WaitTime
+     * deadline, so a timeout is noticed on time. Null when the run waits on no such action or has no poll scheduled.
+     */
+    public Instant pollAt(String token, Instant notBefore) {
+        return data.branches.values().stream()
+                .map(branch -> branch.waiting)
+                .filter(waiting -> waiting != null && waiting.kind == RunData.WaitKind.ACTION && token.equals(waiting.token))
+                .findFirst().map(waiting -> pollAt(waiting, notBefore)).orElse(null);
+    }
+
+    private static Instant pollAt(RunData.Waiting waiting, Instant notBefore) {
+        Instant next = waiting.action.nextPollAt;
+        if (next == null || notBefore == null) {
+            return next;
+        }
+        Instant deadline = waiting.action.deadline;
+        Instant later = deadline != null && deadline.isBefore(notBefore) ? deadline : notBefore;
+        return later.isAfter(next) ? later : next;
     }
 
     /** Names of the states the run currently sits in (one per live branch). */

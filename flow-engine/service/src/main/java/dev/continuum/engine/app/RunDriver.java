@@ -18,6 +18,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
@@ -51,6 +52,19 @@ public class RunDriver implements Driver {
     private final EngineMetrics metrics;
     private final RunChanges changes;
     private final String instanceId;
+    /** This process among the engine's processes (a restart makes a new one): the holder of its finish listeners. */
+    private final String incarnation = "process-" + UUID.randomUUID();
+    /**
+     * In-process (built-in) actions whose finish this process will be told of, per run and token: the provider holds
+     * {@link #deliver} as the action's finish listener. While this process's heartbeat is current their runs skip the
+     * actions' status polls (a poll would only hear ACTIVE): each commit names this process as the run's listener and
+     * leaves those polls out of its wake-up, except one at the backoff cap (the value here: when), in case a finish
+     * went astray. Should the process die, the listener dies with it; its heartbeat then runs out, and any instance's
+     * {@link #heartbeat} makes the run due, whose actions are then polled as before.
+     */
+    private final ConcurrentHashMap<UUID, ConcurrentHashMap<String, Instant>> reported = new ConcurrentHashMap<>();
+    /** Until when this process's last written heartbeat vouches for it; null before the first. */
+    private volatile Instant aliveUntil;
     private final Set<UUID> driving = ConcurrentHashMap.newKeySet();
     private final Set<UUID> nudged = ConcurrentHashMap.newKeySet();
     /**
@@ -99,6 +113,25 @@ public class RunDriver implements Driver {
     @Override
     public Instant leaseUntil() {
         return clock.instant().plus(settings.leaseDuration());
+    }
+
+    /**
+     * Tells the other instances this process lives (for the length of a lease), and makes due the runs whose finish
+     * listener's process no longer does, so their actions are polled. adapters/runtime calls it every third of a lease.
+     */
+    public void heartbeat() {
+        if (stopping) {
+            return;
+        }
+        Instant now = clock.instant();
+        Instant until = now.plus(settings.leaseDuration());
+        loop.execute(() -> runs.heartbeat(incarnation, now, until).subscribe().with(woken -> {
+            aliveUntil = until;
+            if (woken > 0) {
+                LOG.infof("%d runs had a finish listener in an engine process that is gone; their actions are polled again", woken);
+            }
+        }, failure -> LOG.warnf("heartbeat failed (in-process actions are polled as scheduled until one succeeds): %s",
+                failure.getMessage())));
     }
 
     /** Looks for runs whose timers or polls are due, or whose owner died, and drives them. */
@@ -250,10 +283,12 @@ public class RunDriver implements Driver {
         return inbox.flatMap(items -> {
             List<LocalFinish> local = takeMailbox(runId);
             Instant now = clock.instant();
-            List<Effect> due = DueWork.dueEffects(interpreter, state, now);
+            List<Effect> due = DueWork.dueEffects(interpreter, state, now, pollNotBefore(runId, now));
             if (items.isEmpty() && local.isEmpty() && due.isEmpty()) {
-                return runs.commit(runId, instanceId, basedOn, state, List.of(), DueWork.wakeAt(interpreter, state, now), null, now,
-                                List.of()).replaceWithVoid();
+                String listener = listener(runId, interpreter, state, now);
+                return runs.commit(runId, instanceId, basedOn, state, List.of(),
+                                DueWork.wakeAt(interpreter, state, now, pollNotBefore(runId, now)), null, now, List.of(), listener)
+                        .replaceWithVoid();
             }
             List<RunEvent> events = new ArrayList<>();
             items.forEach(item -> events.add(inboxEvent(item)));
@@ -294,7 +329,8 @@ public class RunDriver implements Driver {
                     .forEach(afterCommit::add);
         }
         RunState next = current;
-        boolean more = !DueWork.dueEffects(interpreter, next, now).isEmpty() || nudged.contains(runId)
+        String listener = listener(runId, interpreter, next, now);
+        boolean more = !DueWork.dueEffects(interpreter, next, now, pollNotBefore(runId, now)).isEmpty() || nudged.contains(runId)
                 || mailbox.containsKey(runId);
         // An in-process action this turn started is still ACTIVE: its finish often comes within milliseconds (a short
         // sleep); keeping the lease that long lets this drive take it without a claim, and costs a release if it does not.
@@ -302,8 +338,8 @@ public class RunDriver implements Driver {
                 && settings.localFinishGrace().toMillis() > 0;
         List<Long> inboxIds = consumed.stream().map(RunStore.InboxItem::id).toList();
         Instant keepUntil = more || awaitLocal ? leaseUntil() : null;
-        return runs.commit(runId, instanceId, basedOn, next, log, DueWork.wakeAt(interpreter, next, now),
-                        keepUntil, now, inboxIds)
+        return runs.commit(runId, instanceId, basedOn, next, log, DueWork.wakeAt(interpreter, next, now, pollNotBefore(runId, now)),
+                        keepUntil, now, inboxIds, listener)
                 .onFailure().invoke(failure -> giveBack(runId, local))
                 .flatMap(committed -> {
                     if (!committed) {
@@ -320,6 +356,47 @@ public class RunDriver implements Driver {
                     }
                     return more ? turn(runId, interpreter, next, now, nudged.contains(runId), lease) : Uni.createFrom().voidItem();
                 });
+    }
+
+    /**
+     * The run's listener to commit with {@code state}: this process, while its heartbeat is current and it will be told of
+     * the finish of an action the run still waits on; else null. Forgets the actions the run no longer waits on.
+     */
+    private String listener(UUID runId, Interpreter interpreter, RunState state, Instant now) {
+        ConcurrentHashMap<String, Instant> tokens = reported.get(runId);
+        if (tokens == null) {
+            return null;
+        }
+        if (state.status().finished()) {
+            reported.remove(runId);
+            return null;
+        }
+        Set<String> awaited = new java.util.HashSet<>();
+        interpreter.pendingEffects(state).forEach(effect -> {
+            if (effect instanceof Effect.PollAction poll) {
+                awaited.add(poll.token());
+            }
+        });
+        tokens.keySet().retainAll(awaited);
+        if (tokens.isEmpty()) {
+            reported.remove(runId, tokens);
+            return null;
+        }
+        return alive(now) ? incarnation : null;
+    }
+
+    /** By token, when to poll an action of the run whose finish this process will be told of anyway; null: as scheduled. */
+    private java.util.function.Function<String, Instant> pollNotBefore(UUID runId, Instant now) {
+        Map<String, Instant> tokens = reported.get(runId);
+        if (tokens == null || !alive(now)) {
+            return token -> null;
+        }
+        return tokens::get;
+    }
+
+    private boolean alive(Instant now) {
+        Instant until = aliveUntil;
+        return until != null && now.isBefore(until);
     }
 
     /** Done when an in-process finish (or a nudge) for the run is here, or after the grace; on the driver's loop. */
@@ -353,21 +430,45 @@ public class RunDriver implements Driver {
 
     private Uni<RunEvent> outcome(UUID runId, Effect effect, ActionGateway.Fence fence) {
         return switch (effect) {
-            case Effect.StartAction start -> gateway.start(runId, start, new ActionGateway.FinishReport(
-                            callbacks.forAction(runId, start.token()), status -> deliver(runId, start.token(), status)), fence)
-                    .<RunEvent>map(observation -> new RunEvent.ActionStarted(start.token(), observation))
-                    .onFailure(ActionGateway.ActionCallException.class)
-                    .recoverWithItem(e -> callFailed(start.token(), e))
-                    .onFailure(SignInRequired.class).recoverWithItem(e -> consentRequired(runId, start.token(), e));
-            case Effect.PollAction poll -> gateway.poll(runId, poll)
-                    .<RunEvent>map(observation -> new RunEvent.ActionPolled(poll.token(), observation))
-                    .onFailure(ActionGateway.ActionCallException.class)
-                    .recoverWithItem(e -> callFailed(poll.token(), e))
-                    .onFailure(SignInRequired.class).recoverWithItem(e -> consentRequired(runId, poll.token(), e));
+            case Effect.StartAction start -> {
+                listenFor(runId, start);
+                yield gateway.start(runId, start, new ActionGateway.FinishReport(
+                                callbacks.forAction(runId, start.token()), status -> deliver(runId, start.token(), status)), fence)
+                        .<RunEvent>map(observation -> new RunEvent.ActionStarted(start.token(), observation))
+                        .onFailure(ActionGateway.ActionCallException.class)
+                        .recoverWithItem(e -> callFailed(start.token(), e))
+                        .onFailure(SignInRequired.class).recoverWithItem(e -> consentRequired(runId, start.token(), e));
+            }
+            case Effect.PollAction poll -> {
+                putOffSafetyPoll(runId, poll.token());
+                yield gateway.poll(runId, poll)
+                        .<RunEvent>map(observation -> new RunEvent.ActionPolled(poll.token(), observation))
+                        .onFailure(ActionGateway.ActionCallException.class)
+                        .recoverWithItem(e -> callFailed(poll.token(), e))
+                        .onFailure(SignInRequired.class).recoverWithItem(e -> consentRequired(runId, poll.token(), e));
+            }
             case Effect.ScheduleTimer timer -> Uni.createFrom().item(new RunEvent.TimerFired(timer.token()));
             case Effect.CancelAction cancel -> Uni.createFrom().failure(new IllegalStateException("cancel is not due work"));
             case Effect.ReleaseAction release -> Uni.createFrom().failure(new IllegalStateException("release is not due work"));
         };
+    }
+
+    /** An in-process action's finish will come to {@link #deliver}: noted before the start, which may call it at once. */
+    private void listenFor(UUID runId, Effect.StartAction start) {
+        if (gateway.inProcess(start.actionUrl())) {
+            if (reported.size() > 100_000) {
+                reported.clear(); // bounded memory (runs taken over elsewhere whose action never finished): they are polled
+            }
+            reported.computeIfAbsent(runId, id -> new ConcurrentHashMap<>()).put(start.token(), clock.instant().plus(settings.pollMax()));
+        }
+    }
+
+    /** A reported action is being polled (its safety poll, or the run woke for it otherwise): the next one a backoff cap on. */
+    private void putOffSafetyPoll(UUID runId, String token) {
+        Map<String, Instant> tokens = reported.get(runId);
+        if (tokens != null) {
+            tokens.computeIfPresent(token, (t, at) -> clock.instant().plus(settings.pollMax()));
+        }
     }
 
     /** No token for the provider: the run waits INACTIVE for its owner to sign in again and resume it. */
@@ -394,6 +495,7 @@ public class RunDriver implements Driver {
      * turn under way, or one started now by a claim) rather than written to run_inbox and read back.
      */
     private void deliver(UUID runId, String token, JsonNode status) {
+        // The token stays in reported until the turn that takes this finish commits (its poll is not due meanwhile).
         mailbox.compute(runId, (id, waiting) -> {
             List<LocalFinish> finishes = waiting == null ? new ArrayList<>() : waiting;
             finishes.add(new LocalFinish(token, status));
@@ -409,6 +511,10 @@ public class RunDriver implements Driver {
 
     /** An in-process finish this instance cannot take to a commit: queued like a pushed callback. */
     private void toInbox(UUID runId, LocalFinish finish) {
+        Map<String, Instant> tokens = reported.get(runId);
+        if (tokens != null) {
+            tokens.remove(finish.token()); // the run's holder takes it from run_inbox; nothing more to be told of here
+        }
         loop.execute(() -> queue(runId, finish.token(), finish.status()).subscribe().with(
                 accepted -> { },
                 failure -> LOG.warnf("could not queue the finish of an action of run %s (polling will find it): %s",

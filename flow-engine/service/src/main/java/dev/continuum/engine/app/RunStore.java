@@ -34,10 +34,20 @@ public interface RunStore {
      * whose slow turn outlived its lease can hold the lease again (its own scan re-claimed the run)
      * after another instance has moved the run on; committing the stale turn would repeat steps.
      * {@code leaseUntil} null releases the lease. Consumed inbox items are deleted in the same transaction.
+     * {@code listener} is the engine process (see {@link #heartbeat}) that will be told of the finish of some of the
+     * run's actions and so has left their polls out of {@code nextWakeAt}; null when every action is polled as scheduled.
      * @return false when the lease was lost or the run moved on (another instance took the run over)
      */
     Uni<Boolean> commit(UUID runId, String leaseOwner, Instant basedOn, RunState state, List<LogEntry> log,
-                        Instant nextWakeAt, Instant leaseUntil, Instant now, List<Long> consumedInbox);
+                        Instant nextWakeAt, Instant leaseUntil, Instant now, List<Long> consumedInbox, String listener);
+
+    /**
+     * Records that engine process {@code incarnation} lives until {@code aliveUntil}, and makes due now every unfinished
+     * run whose listener's heartbeat ran out before {@code now} (that process died or restarted, and the finishes it was
+     * to be told of are lost with it), clearing the listener, so their actions are polled again.
+     * @return how many runs were made due
+     */
+    Uni<Integer> heartbeat(String incarnation, Instant now, Instant aliveUntil);
 
     /**
      * Redrive: a FAILED run starts its next attempt. Stores {@code state}, appends {@code log}, sets the completion

@@ -37,7 +37,7 @@ class RunDriverTest {
 
     private static final String PROVIDER = "https://provider.test/echo";
     private static final FlowRecord FLOW = flow("""
-            {"StartAt":"Call","States":{"Call":{"Type":"Action","ActionUrl":"%s","Parameters":{"x":1},
+            {"StartAt":"Call","States":{"Call":{"Type":"Action","ActionUrl":"%s","Parameters":{"x":1},"WaitTime":3600,
              "ResultPath":"$.called","End":true}}}""".formatted(PROVIDER));
 
     private final TestClock clock = new TestClock();
@@ -196,6 +196,80 @@ class RunDriverTest {
         assertThat(codes(run)).containsOnlyOnce("ActionCompleted");
     }
 
+    @Test
+    void shouldCompleteTheRunAtOnceWhenAnInProcessActionFinishesWhileNoPollIsDue() {
+        InProcessGateway provider = new InProcessGateway(false);
+        RunDriver driver = driver("engine-1", provider, Duration.ZERO);
+        driver.heartbeat();
+        RunRecord run = newRun("engine-1");
+        Instant started = clock.instant(); // the clock also runs on in real time: read before the start
+        driver.launch(run.id(), run, leaseEnd(run));
+
+        assertThat(store.listener(run.id())).as("the process told of the finish, as committed").isPresent();
+        assertThat(store.nextWakeAt(run.id()).orElseThrow()).as("next wake-up: no poll before the backoff cap")
+                .isAfterOrEqualTo(started.plus(EngineSettings.POLL_MAX));
+        for (int i = 0; i < 6; i++) { // past the first polls of a backoff from 1 s (1, 2, 4, 8, 16, 32 s)
+            clock.advance(Duration.ofSeconds(20));
+            driver.heartbeat();
+            driver.scan();
+        }
+        assertThat(provider.polls).as("status polls while the finish listener is held").hasValue(0);
+        assertThat(status(run)).isEqualTo(RunStatus.ACTIVE);
+
+        provider.finish();
+
+        assertThat(status(run)).as("the run right after its action finished").isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(codes(run)).containsOnlyOnce("ActionCompleted", "FlowSucceeded");
+        assertThat(provider.polls).hasValue(0);
+        assertThat(store.listener(run.id())).isEmpty();
+    }
+
+    @Test
+    void shouldPollAndCompleteTheRunWhenTheProcessHoldingItsFinishListenerRestarted() {
+        RunDriver before = driver("engine-1", new InProcessGateway(false), Duration.ZERO);
+        before.heartbeat();
+        RunRecord run = newRun("engine-1");
+        before.launch(run.id(), run, leaseEnd(run));
+        assertThat(store.listener(run.id())).isPresent();
+
+        InProcessGateway provider = new InProcessGateway(false); // the restarted process: its provider's poll says done
+        provider.pollAnswer = "SUCCEEDED";
+        RunDriver after = driver("engine-1", provider, Duration.ZERO); // same instance name, a new process
+        after.heartbeat();
+        after.scan();
+        assertThat(provider.polls).as("polls while the old process's heartbeat may still be current").hasValue(0);
+
+        clock.advance(EngineSettings.LEASE.plusSeconds(1)); // the old process's last heartbeat runs out
+        after.heartbeat();
+        after.scan();
+
+        assertThat(provider.polls).as("status polls after the restart").hasValue(1);
+        assertThat(status(run)).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(codes(run)).containsOnlyOnce("ActionCompleted", "FlowSucceeded");
+        assertThat(store.listener(run.id())).isEmpty();
+    }
+
+    @Test
+    void shouldStillPollAnInProcessActionAtTheBackoffCapInCaseItsFinishWentAstray() {
+        InProcessGateway provider = new InProcessGateway(false);
+        provider.pollAnswer = "SUCCEEDED";
+        RunDriver driver = driver("engine-1", provider, Duration.ZERO);
+        driver.heartbeat();
+        RunRecord run = newRun("engine-1");
+        driver.launch(run.id(), run, leaseEnd(run));
+
+        clock.advance(EngineSettings.POLL_MAX.minusSeconds(30));
+        driver.heartbeat();
+        driver.scan();
+        assertThat(provider.polls).as("polls before the cap").hasValue(0);
+        clock.advance(Duration.ofSeconds(31));
+        driver.heartbeat();
+        driver.scan();
+
+        assertThat(provider.polls).as("polls at the cap").hasValue(1);
+        assertThat(status(run)).isEqualTo(RunStatus.SUCCEEDED);
+    }
+
     private RunDriver driver(String id, ActionGateway gateway) {
         return driver(id, gateway, Duration.ofMillis(50));
     }
@@ -226,11 +300,12 @@ class RunDriverTest {
 
     /**
      * A built-in provider in this process: answers ACTIVE and reports the finish to the listener, either
-     * before its answer (a timer that fired first) or when the test says; its status stays ACTIVE to a poll,
-     * so only the reported finish can end the action.
+     * before its answer (a timer that fired first) or when the test says; its status stays ACTIVE to a poll
+     * (unless the test says otherwise), so only the reported finish can end the action.
      */
     private static final class InProcessGateway implements ActionGateway {
         final AtomicInteger polls = new AtomicInteger();
+        volatile String pollAnswer = "ACTIVE";
         private final boolean finishBeforeAnswer;
         private FinishReport report;
 
@@ -260,7 +335,7 @@ class RunDriverTest {
         @Override
         public Uni<ActionObservation> poll(UUID runId, Effect.PollAction poll) {
             polls.incrementAndGet();
-            return Uni.createFrom().item(new ActionObservation("action-1", "ACTIVE", JsonNodeFactory.instance.objectNode(), null));
+            return Uni.createFrom().item(new ActionObservation("action-1", pollAnswer, JsonNodeFactory.instance.objectNode(), null));
         }
 
         @Override

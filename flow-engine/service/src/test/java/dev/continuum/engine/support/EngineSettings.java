@@ -10,6 +10,7 @@ import java.util.Optional;
 public record EngineSettings(String instance, Duration localFinishGrace) implements EngineConfig {
 
     public static final Duration LEASE = Duration.ofSeconds(30);
+    public static final Duration POLL_MAX = Duration.ofMinutes(10);
 
     public EngineSettings(String instance) {
         this(instance, Duration.ofMillis(50));
@@ -32,7 +33,7 @@ public record EngineSettings(String instance, Duration localFinishGrace) impleme
             @Override public Duration scanInterval() { return Duration.ofMillis(200); }
             @Override public int maxConcurrent() { return 256; }
             @Override public Duration pollInitial() { return Duration.ofSeconds(1); }
-            @Override public Duration pollMax() { return Duration.ofMinutes(10); }
+            @Override public Duration pollMax() { return POLL_MAX; }
             @Override public double pollBackoffRate() { return 2.0; }
             @Override public int maxStateBytes() { return 1_048_576; }
             @Override public int maxTransitionsPerTurn() { return 1000; }

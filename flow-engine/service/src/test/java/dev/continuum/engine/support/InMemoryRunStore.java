@@ -30,11 +30,13 @@ public final class InMemoryRunStore implements RunStore {
         Instant nextWakeAt;
         String leaseOwner;
         Instant leaseUntil;
+        String listener;
         final List<RunEventRecord> log = new ArrayList<>();
         final List<InboxItem> inbox = new ArrayList<>();
     }
 
     private final Map<UUID, Row> rows = new LinkedHashMap<>();
+    private final Map<String, Instant> incarnations = new LinkedHashMap<>();
     private long inboxIds;
     private long commits;
     private long claims;
@@ -61,7 +63,8 @@ public final class InMemoryRunStore implements RunStore {
 
     @Override
     public synchronized Uni<Boolean> commit(UUID runId, String leaseOwner, Instant basedOn, RunState state, List<LogEntry> log,
-                                            Instant nextWakeAt, Instant leaseUntil, Instant now, List<Long> consumedInbox) {
+                                            Instant nextWakeAt, Instant leaseUntil, Instant now, List<Long> consumedInbox,
+                                            String listener) {
         Row row = rows.get(runId);
         boolean finished = state.status().finished();
         if (row == null || !leaseOwner.equals(row.leaseOwner) || !row.run.updatedAt().equals(basedOn)
@@ -73,6 +76,7 @@ public final class InMemoryRunStore implements RunStore {
         row.nextWakeAt = !finished && !row.inbox.isEmpty() ? now : nextWakeAt;
         row.leaseOwner = leaseUntil == null ? null : row.leaseOwner;
         row.leaseUntil = leaseUntil;
+        row.listener = listener;
         RunRecord r = row.run;
         row.run = new RunRecord(r.id(), r.flowId(), r.flowVersion(), r.ownerId(), r.label(), r.tags(), state, r.createdAt(),
                 now, finished ? Objects.requireNonNullElse(r.completedAt(), now) : r.completedAt(), r.runManagers(), r.runMonitors());
@@ -95,6 +99,31 @@ public final class InMemoryRunStore implements RunStore {
         row.leaseUntil = null;
         append(row, log);
         return Uni.createFrom().item(true);
+    }
+
+    @Override
+    public synchronized Uni<Integer> heartbeat(String incarnation, Instant now, Instant aliveUntil) {
+        incarnations.put(incarnation, aliveUntil);
+        incarnations.entrySet().removeIf(e -> e.getValue().isBefore(now));
+        int woken = 0;
+        for (Row row : rows.values()) {
+            if (row.listener != null && row.run.completedAt() == null && !incarnations.containsKey(row.listener)) {
+                row.listener = null;
+                row.nextWakeAt = now;
+                woken++;
+            }
+        }
+        return Uni.createFrom().item(woken);
+    }
+
+    /** The engine process committed as the run's finish listener, if any. */
+    public synchronized Optional<String> listener(UUID runId) {
+        return Optional.ofNullable(rows.get(runId).listener);
+    }
+
+    /** When the run is next due for a scan, if ever. */
+    public synchronized Optional<Instant> nextWakeAt(UUID runId) {
+        return Optional.ofNullable(rows.get(runId).nextWakeAt);
     }
 
     @Override

@@ -94,14 +94,35 @@ public class PgRunStore implements RunStore {
 
     @Override
     public Uni<Boolean> commit(UUID runId, String leaseOwner, Instant basedOn, RunState state, List<LogEntry> log,
-                               Instant nextWakeAt, Instant leaseUntil, Instant now, List<Long> consumedInbox) {
+                               Instant nextWakeAt, Instant leaseUntil, Instant now, List<Long> consumedInbox, String listener) {
         // The state, the consumed inbox items and the new log entries change in one transaction, and only
         // while this instance still holds the lease; other runs' turns may share the transaction (RunCommits).
         boolean finished = state.status().name().matches("SUCCEEDED|FAILED|ENDED");
         String rows = eventRows(log, runId);
         return commits.submit(new RunCommit(runId, leaseOwner, odt(basedOn), state.toJsonText(), state.status().name(),
                 log.size(), odt(nextWakeAt), odt(now), odt(leaseUntil), !finished, consumedInbox,
-                rows.substring(1, rows.length() - 1)));
+                rows.substring(1, rows.length() - 1), listener));
+    }
+
+    @Override
+    public Uni<Integer> heartbeat(String incarnation, Instant now, Instant aliveUntil) {
+        // One statement: the beat, then the sweep of listeners whose beat ran out (this process's own row may be new,
+        // which the sweep's snapshot cannot see: hence the listener <> $1).
+        return pool.preparedQuery("""
+                        WITH beat AS (
+                            INSERT INTO engine_incarnations (id, alive_until) VALUES ($1, $3)
+                            ON CONFLICT (id) DO UPDATE SET alive_until = EXCLUDED.alive_until),
+                        gone AS (
+                            DELETE FROM engine_incarnations WHERE alive_until < $2 AND id <> $1),
+                        woken AS (
+                            UPDATE runs SET listener = NULL, next_wake_at = $2
+                            WHERE listener IS NOT NULL AND listener <> $1 AND completed_at IS NULL
+                              AND NOT EXISTS (SELECT 1 FROM engine_incarnations e
+                                              WHERE e.id = runs.listener AND e.alive_until >= $2)
+                            RETURNING 1)
+                        SELECT count(*) FROM woken""")
+                .execute(Tuple.of(incarnation, odt(now), odt(aliveUntil)))
+                .map(rows -> (int) rows.iterator().next().getLong(0).longValue());
     }
 
     @Override

@@ -32,7 +32,8 @@ final class RunCommits {
                                                  AND NOT (i.id = ANY($10::bigint[]))) THEN $7::timestamptz ELSE $6::timestamptz END,
                        lease_owner = CASE WHEN $8::timestamptz IS NULL THEN NULL ELSE lease_owner END,
                        lease_until = $8::timestamptz, updated_at = $7::timestamptz,
-                       completed_at = CASE WHEN $9::boolean THEN completed_at ELSE COALESCE(completed_at, $7::timestamptz) END
+                       completed_at = CASE WHEN $9::boolean THEN completed_at ELSE COALESCE(completed_at, $7::timestamptz) END,
+                       listener = $13
                 WHERE id = $1 AND lease_owner = $2 AND updated_at = $12::timestamptz
                       AND (completed_at IS NULL OR NOT $9::boolean)
                 RETURNING id, event_seq),
@@ -49,15 +50,16 @@ final class RunCommits {
     private static final String MANY = """
             WITH input AS (
                 SELECT * FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::text[], $5::text[], $6::int[],
-                                     $7::timestamptz[], $8::timestamptz[], $9::timestamptz[], $10::boolean[])
-                    AS t(id, lease_owner, based_on, state, status, logged, wake, now, lease_until, active)),
+                                     $7::timestamptz[], $8::timestamptz[], $9::timestamptz[], $10::boolean[], $13::text[])
+                    AS t(id, lease_owner, based_on, state, status, logged, wake, now, lease_until, active, listener)),
             updated AS (
                 UPDATE runs r SET state = i.state::jsonb, status = i.status, event_seq = r.event_seq + i.logged,
                        next_wake_at = CASE WHEN i.active AND EXISTS (SELECT 1 FROM run_inbox x WHERE x.run_id = r.id
                                                  AND NOT (x.id = ANY($11::bigint[]))) THEN i.now ELSE i.wake END,
                        lease_owner = CASE WHEN i.lease_until IS NULL THEN NULL ELSE r.lease_owner END,
                        lease_until = i.lease_until, updated_at = i.now,
-                       completed_at = CASE WHEN i.active THEN r.completed_at ELSE COALESCE(r.completed_at, i.now) END
+                       completed_at = CASE WHEN i.active THEN r.completed_at ELSE COALESCE(r.completed_at, i.now) END,
+                       listener = i.listener
                 FROM input i
                 WHERE r.id = i.id AND r.lease_owner = i.lease_owner AND r.updated_at = i.based_on
                       AND (r.completed_at IS NULL OR NOT i.active)
@@ -82,7 +84,7 @@ final class RunCommits {
     Uni<Boolean> one(RunCommit c) {
         return pool.preparedQuery(ONE).execute(Tuple.from(new Object[]{c.runId(), c.leaseOwner(), c.state(), c.status(),
                         c.logged(), c.nextWakeAt(), c.now(), c.leaseUntil(), c.active(),
-                        c.consumedInbox().toArray(new Long[0]), "[" + c.logRows() + "]", c.basedOn()}))
+                        c.consumedInbox().toArray(new Long[0]), "[" + c.logRows() + "]", c.basedOn(), c.listener()}))
                 .map(rows -> rows.rowCount() > 0);
     }
 
@@ -99,6 +101,7 @@ final class RunCommits {
         OffsetDateTime[] now = new OffsetDateTime[n];
         OffsetDateTime[] leaseUntil = new OffsetDateTime[n];
         Boolean[] active = new Boolean[n];
+        String[] listeners = new String[n];
         List<Long> consumed = new ArrayList<>();
         StringBuilder rows = new StringBuilder("[");
         for (int i = 0; i < n; i++) {
@@ -113,13 +116,14 @@ final class RunCommits {
             now[i] = c.now();
             leaseUntil[i] = c.leaseUntil();
             active[i] = c.active();
+            listeners[i] = c.listener();
             consumed.addAll(c.consumedInbox());
             if (!c.logRows().isEmpty()) {
                 rows.append(rows.length() > 1 ? "," : "").append(c.logRows());
             }
         }
         return pool.preparedQuery(MANY).execute(Tuple.from(new Object[]{ids, owners, basedOn, states, statuses, logged,
-                        wake, now, leaseUntil, active, consumed.toArray(new Long[0]), rows.append(']').toString()}))
+                        wake, now, leaseUntil, active, consumed.toArray(new Long[0]), rows.append(']').toString(), listeners}))
                 .map(written -> {
                     Set<UUID> committed = ids(written);
                     return batch.stream().map(c -> committed.contains(c.runId())).toList();

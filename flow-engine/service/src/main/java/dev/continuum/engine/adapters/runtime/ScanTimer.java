@@ -11,7 +11,10 @@ import org.jboss.logging.Logger;
 
 import java.time.Duration;
 
-/** Starts the driver's periodic scan for due runs when the engine starts, and stops it at shutdown. */
+/**
+ * Starts the driver's periodic scan for due runs and its heartbeat (every third of a lease, so one late beat does not
+ * make this process look dead) when the engine starts, and stops them at shutdown.
+ */
 @ApplicationScoped
 public class ScanTimer {
 
@@ -20,15 +23,20 @@ public class ScanTimer {
     private final RunDriver driver;
     private final Vertx vertx;
     private final Duration interval;
+    private final Duration heartbeatInterval;
     private long timer = -1;
+    private long heartbeat = -1;
 
     public ScanTimer(RunDriver driver, Vertx vertx, EngineConfig config) {
         this.driver = driver;
         this.vertx = vertx;
         this.interval = config.runs().scanInterval();
+        this.heartbeatInterval = config.runs().leaseDuration().dividedBy(3);
     }
 
     void start(@Observes StartupEvent event) {
+        driver.heartbeat();
+        heartbeat = vertx.setPeriodic(Math.max(1, heartbeatInterval.toMillis()), id -> driver.heartbeat());
         timer = vertx.setPeriodic(interval.toMillis(), id -> driver.scan());
         LOG.infof("run driver %s started; scanning every %s", driver.instanceId(), interval);
     }
@@ -37,6 +45,9 @@ public class ScanTimer {
         driver.stop();
         if (timer >= 0) {
             vertx.cancelTimer(timer);
+        }
+        if (heartbeat >= 0) {
+            vertx.cancelTimer(heartbeat);
         }
     }
 }

@@ -62,7 +62,7 @@ class GroupCommitTest {
         List<RunCommit> turns = started.stream().map(run -> new RunCommit(run.id(),
                 run == started.get(2) ? "instance-b" : "instance-a", created.atOffset(ZoneOffset.UTC),
                 run.state().toJson().toString(), "ACTIVE", 2, null, now, null, true, List.of(),
-                turn(run.id(), now, 2))).toList();
+                turn(run.id(), now, 2), null)).toList();
 
         List<Boolean> committed = new RunCommits(pool).many(turns).await().indefinitely();
 
@@ -116,7 +116,7 @@ class GroupCommitTest {
         List<Uni<Boolean>> commits = started.stream().map(run -> runs.commit(run.id(),
                 run.id().equals(stolen) ? "instance-b" : "instance-a", created, run.state(),
                 List.of(new LogEntry("Noted", "W", "turn of " + run.id(), JsonNodeFactory.instance.objectNode(), now)),
-                null, null, now, List.of())).toList();
+                null, null, now, List.of(), null)).toList();
         List<Boolean> committed = Uni.join().all(commits).andFailFast().await().indefinitely();
 
         for (int i = 0; i < started.size(); i++) {
@@ -134,6 +134,34 @@ class GroupCommitTest {
                 });
             }
         }
+    }
+
+    @Test
+    void shouldMakeDueOnlyTheRunsWhoseFinishListenerIsInAProcessWhoseHeartbeatRanOut() {
+        Instant created = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        List<RunRecord> started = leasedRuns(3, created);
+        String gone = "process-gone-" + UUID.randomUUID();
+        String live = "process-live-" + UUID.randomUUID();
+        Instant now = created.plusSeconds(1);
+        Instant far = created.plus(Duration.ofDays(1)); // when each commits its next wake-up: polls left out
+        runs.heartbeat(gone, created.minusSeconds(60), created.minusSeconds(30)).await().indefinitely(); // died a while ago
+        runs.heartbeat(live, created, created.plus(LEASE)).await().indefinitely();
+        List<String> listeners = java.util.Arrays.asList(gone, live, null);
+
+        List<Boolean> committed = Uni.join().all(java.util.stream.IntStream.range(0, 3).mapToObj(i -> runs.commit(
+                started.get(i).id(), "instance-a", created, started.get(i).state(), List.of(), far, created.plus(LEASE), now,
+                List.of(), listeners.get(i))).toList()).andFailFast().await().indefinitely(); // as one group commit
+        runs.heartbeat(live, now, now.plus(LEASE)).await().indefinitely();
+
+        assertThat(committed).containsOnly(true);
+        List<Object[]> rows = new ArrayList<>();
+        for (RunRecord run : started) {
+            var row = pool.preparedQuery("SELECT listener, next_wake_at FROM runs WHERE id = $1")
+                    .execute(io.vertx.mutiny.sqlclient.Tuple.of(run.id())).await().indefinitely().iterator().next();
+            rows.add(new Object[]{row.getString(0), row.getOffsetDateTime(1).toInstant().isBefore(far)});
+        }
+        assertThat(rows).as("listener, and due before the committed wake-up, per run")
+                .containsExactly(new Object[]{null, true}, new Object[]{live, false}, new Object[]{null, false});
     }
 
     @Test
