@@ -141,8 +141,9 @@ public final class ActiveRunsLoad implements Callable<Integer> {
         ObjectNode holdState = states.putObject("Hold");
         switch (hold) {
             case "action" -> {
+                // WaitTime past the sleep: the default (300 s) would time the actions out mid-benchmark.
                 holdState.put("Type", "Action").put("ActionUrl", FiveStepFlow.trimSlash(api) + "/providers/sleep")
-                        .put("ResultPath", "$.held").put("Next", "Done");
+                        .put("WaitTime", holdSeconds + 600).put("ResultPath", "$.held").put("Next", "Done");
                 holdState.putObject("Parameters").put("seconds", holdSeconds);
             }
             case "wait" -> holdState.put("Type", "Wait").put("Seconds", holdSeconds).put("Next", "Done");
