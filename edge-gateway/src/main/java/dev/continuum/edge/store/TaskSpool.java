@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
@@ -23,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 
 /**
@@ -31,7 +33,8 @@ import java.util.stream.Stream;
  * <pre>
  *   journal.log     append-only: task accepted, result recorded, result delivered ({@link SpoolJournal})
  *   done/&lt;key&gt;.json  results delivered; kept {@code keepDone} so a repeated task id gets its result
- *                   again instead of a second run (a hint: written without a sync)
+ *                   again instead of a second run (a hint: written without a sync); the file's time is its
+ *                   delivery on the spool's clock
  * </pre>
  * A task is durable before {@link #admit} returns (so before the broker gets its PUBACK); a result
  * is durable before {@link #finish} returns (so before it is published), and it stays in the
@@ -95,16 +98,25 @@ public final class TaskSpool {
     private final Map<String, Long> waitingByTask = new java.util.HashMap<>();
     private final TreeMap<Long, Delivery> undelivered = new TreeMap<>();
     private final Map<String, Long> undeliveredByTask = new java.util.HashMap<>();
+    /**
+     * The results this process delivered: done key → {@link #elapsed} at delivery. A device's clock may jump forward
+     * (set at last after a day offline, NTP); they are kept until keepDone has really passed since their delivery,
+     * whatever the wall clock says ({@link #pruneDone}).
+     */
+    private final Map<String, Long> deliveredAt = new java.util.HashMap<>();
+    /** Monotonic nanoseconds ({@link System#nanoTime}): immune to the wall clock's jumps. */
+    private final LongSupplier elapsed;
     private SpoolJournal journal;
     private long nextSequence = 1;
     private long bytes;
     private long resultBytes;
 
-    private TaskSpool(Path dir, Limits limits, Clock clock, long compactAt) {
+    private TaskSpool(Path dir, Limits limits, Clock clock, long compactAt, LongSupplier elapsed) {
         this.done = dir.resolve("done");
         this.limits = limits;
         this.clock = clock;
         this.compactAt = compactAt;
+        this.elapsed = elapsed;
     }
 
     /** Opens (creating if needed) the spool in {@code dir} and reloads whatever a previous process left. */
@@ -113,7 +125,16 @@ public final class TaskSpool {
     }
 
     static TaskSpool open(Path dir, Limits limits, Clock clock, long compactAt) {
-        TaskSpool spool = new TaskSpool(dir, limits, clock, compactAt);
+        return open(dir, limits, clock, compactAt, System::nanoTime);
+    }
+
+    /** With {@code elapsed} in place of {@link System#nanoTime} (tests: a clock that jumps while time passes). */
+    static TaskSpool open(Path dir, Limits limits, Clock clock, LongSupplier elapsed) {
+        return open(dir, limits, clock, COMPACT_AT, elapsed);
+    }
+
+    private static TaskSpool open(Path dir, Limits limits, Clock clock, long compactAt, LongSupplier elapsed) {
+        TaskSpool spool = new TaskSpool(dir, limits, clock, compactAt, elapsed);
         spool.reload(dir);
         return spool;
     }
@@ -251,7 +272,8 @@ public final class TaskSpool {
         resultBytes -= d.json().length;
         // neither is synced: losing them in a crash only means the result is published once more
         // (the cloud ignores a repeat), or a much later repeat of the task id runs again
-        writeDone(done.resolve(key(taskId) + ".json"), d.json());
+        writeDone(done.resolve(key(taskId) + ".json"), d.json(), clock.instant());
+        deliveredAt.put(key(taskId), elapsed.getAsLong());
         journal.append(new SpoolJournal.Entry(SpoolJournal.DELIVERED, seq, 0, new byte[0]));
         if (journal.size() > Math.max(compactAt, 2 * (bytes + resultBytes))) {
             compact();
@@ -266,14 +288,24 @@ public final class TaskSpool {
         return bytes;
     }
 
-    /** Forgets delivered results older than keepDone; returns how many. */
+    /**
+     * Forgets delivered results delivered more than keepDone ago; returns how many. Aged by delivery: by the
+     * delivery time the spool's clock gave the file, and, for what this process delivered, by the time that has
+     * really passed since — so a forward jump of the clock does not forget a result just delivered, whose task a
+     * cloud that missed it may still repeat. (What an earlier process delivered is aged by the clock alone.)
+     */
     public synchronized int pruneDone() {
         Instant cutoff = clock.instant().minus(limits.keepDone());
+        long now = elapsed.getAsLong();
         int removed = 0;
         try (Stream<Path> files = Files.list(done)) {
             for (Path p : files.toList()) {
-                if (Files.getLastModifiedTime(p).toInstant().isBefore(cutoff)) {
+                String key = p.getFileName().toString().replaceFirst("\\.json$", "");
+                Long deliveredHere = deliveredAt.get(key);
+                boolean keptLongEnough = deliveredHere == null || now - deliveredHere >= limits.keepDone().toNanos();
+                if (keptLongEnough && Files.getLastModifiedTime(p).toInstant().isBefore(cutoff)) {
                     delete(p);
+                    deliveredAt.remove(key);
                     removed++;
                 }
             }
@@ -395,7 +427,7 @@ public final class TaskSpool {
         }
     }
 
-    private static void writeDone(Path target, byte[] content) {
+    private static void writeDone(Path target, byte[] content, Instant deliveredAt) {
         Path tmp = target.getParent().getParent().resolve(target.getFileName() + ".tmp");
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                 StandardOpenOption.WRITE)) {
@@ -407,6 +439,7 @@ public final class TaskSpool {
             throw new UncheckedIOException("cannot write " + target, e);
         }
         try {
+            Files.setLastModifiedTime(tmp, FileTime.from(deliveredAt)); // the spool's clock, not the file system's
             Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot move into " + target, e);

@@ -223,20 +223,52 @@ class TaskSpoolTest {
         assertThat(TaskSpool.open(dir, limits, clock).head(5)).extracting(s -> s.task().taskId()).containsExactly("old");
     }
 
+    /** A task admitted, run and its result delivered: only the answer to a repeat of its id remains. */
+    private static void deliver(TaskSpool spool, String taskId) {
+        spool.admit(task(taskId));
+        spool.finish(taskId, ok(taskId));
+        spool.delivered(taskId);
+    }
+
     @Test
     void shouldForgetDeliveredResultsAfterTheirKeepTimeSoTheDoneListStaysBounded() {
-        MutableClock now = new MutableClock(Instant.now()); // kept results are aged by their files' times
-        TaskSpool spool = TaskSpool.open(dir, limits, now);
-        spool.admit(task("t1"));
-        spool.finish("t1", ok("t1"));
-        spool.delivered("t1");
+        TaskSpool spool = TaskSpool.open(dir, limits, clock, clock::elapsedNanos);
+        deliver(spool, "t1");
         assertThat(spool.pruneDone()).as("kept within keepDone").isZero();
 
-        now.advance(limits.keepDone().plusHours(1));
+        clock.advance(limits.keepDone().plusHours(1));
 
         assertThat(spool.pruneDone()).isEqualTo(1);
         assertThat(spool.admit(task("t1"))).as("past the dedup window the id is new again")
                 .isInstanceOf(TaskSpool.Accepted.class);
+    }
+
+    @Test
+    void shouldKeepAJustDeliveredResultWhenTheClockJumpsForwardPastItsKeepTime() {
+        TaskSpool spool = TaskSpool.open(dir, limits, clock, clock::elapsedNanos);
+        deliver(spool, "t1");
+
+        clock.jump(limits.keepDone().multipliedBy(2)); // the device's clock set right after a long time offline
+
+        assertThat(spool.pruneDone()).as("delivered a moment ago, whatever the clock says").isZero();
+        assertThat(spool.admit(task("t1"))).as("a repeat of the task is answered, not run again")
+                .isInstanceOfSatisfying(TaskSpool.Duplicate.class,
+                        d -> assertThat(d.result()).map(ResultMessage::taskId).contains("t1"));
+
+        clock.advance(limits.keepDone());
+
+        assertThat(spool.pruneDone()).as("forgotten once keepDone has really passed").isEqualTo(1);
+    }
+
+    @Test
+    void shouldAgeDeliveredResultsByTheSpoolsClockNotTheFileSystemsAcrossARestart() {
+        TaskSpool spool = TaskSpool.open(dir, limits, clock); // 2030: years ahead of the file system's clock
+        deliver(spool, "t1");
+        TaskSpool reopened = TaskSpool.open(dir, limits, clock);
+
+        assertThat(reopened.pruneDone()).as("delivered just now on the spool's clock").isZero();
+        clock.advance(limits.keepDone().plusHours(1));
+        assertThat(reopened.pruneDone()).isEqualTo(1);
     }
 
     static final class MutableClock extends Clock {
@@ -244,7 +276,15 @@ class TaskSpoolTest {
 
         MutableClock(Instant start) { this.now = start; }
 
-        void advance(Duration d) { now = now.plus(d); }
+        private long elapsedNanos;
+
+        /** Time passes: the wall clock and the monotonic one move together. */
+        void advance(Duration d) { now = now.plus(d); elapsedNanos += d.toNanos(); }
+
+        /** The wall clock is set, no time passes. */
+        void jump(Duration d) { now = now.plus(d); }
+
+        long elapsedNanos() { return elapsedNanos; }
 
         @Override public ZoneOffset getZone() { return ZoneOffset.UTC; }
         @Override public Clock withZone(java.time.ZoneId zone) { return this; }
