@@ -11,7 +11,9 @@ import dev.continuum.provider.training.backend.slurm.SlurmBackend;
 import dev.continuum.provider.training.backend.slurm.SlurmSettings;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Arrays;
@@ -28,6 +30,9 @@ sealed interface BackendChoice {
     Set<String> OPTIONS = Set.of("--backend", "--gpu-slots", "--partitions", "--site", "--slurm-url", "--slurm-user",
             "--slurm-token-file", "--slurm-conf", "--slurm-attempts", "--kube-context", "--kube-namespace",
             "--kube-queues", "--kube-admission", "--kube-checkpoint-claim");
+
+    /** Where a pod finds its own namespace: its service account's mount. */
+    Path POD_NAMESPACE_FILE = Path.of("/var/run/secrets/kubernetes.io/serviceaccount/namespace");
 
     /** Starts the backend (Kubernetes: the client with its kubeconfig context). */
     TrainingBackend open();
@@ -49,7 +54,10 @@ sealed interface BackendChoice {
         }
     }
 
-    /** Jobs in {@code settings.namespace()} through the kubeconfig's {@code context} (its current one when empty). */
+    /**
+     * Jobs in {@code settings.namespace()} (the provider pod's own unless {@code --kube-namespace} names one) through
+     * the kubeconfig's {@code context} (its current one when empty).
+     */
     record Kubernetes(Optional<String> context, KubernetesSettings settings) implements BackendChoice {
         @Override
         public TrainingBackend open() {
@@ -59,6 +67,11 @@ sealed interface BackendChoice {
     }
 
     static BackendChoice parse(Arguments a) {
+        return parse(a, POD_NAMESPACE_FILE);
+    }
+
+    /** As {@link #parse(Arguments)}, the pod's namespace read from {@code podNamespaceFile}. */
+    static BackendChoice parse(Arguments a, Path podNamespaceFile) {
         String backend = a.text("--backend", "local");
         return switch (backend) {
             case "local" -> new Local(a.number("--gpu-slots", 2, 0, 1024), a.text("--site", "local"));
@@ -83,7 +96,8 @@ sealed interface BackendChoice {
                 if (!admission.equals("kueue") && !admission.equals("backend")) {
                     throw new IllegalArgumentException("--kube-admission must be kueue or backend, not " + admission);
                 }
-                KubernetesSettings k = KubernetesSettings.of(a.text("--kube-namespace", "default"), a.text("--site", "kubernetes"),
+                KubernetesSettings k = KubernetesSettings.of(
+                        a.text("--kube-namespace").orElseGet(() -> defaultNamespace(podNamespaceFile)), a.text("--site", "kubernetes"),
                         queues, KubernetesSettings.Admission.valueOf(admission.toUpperCase(java.util.Locale.ROOT)));
                 k = new KubernetesSettings(k.namespace(), k.site(), k.queues(), k.admission(), k.gpuResource(),
                         a.text("--kube-checkpoint-claim"), k.checkpointMount());
@@ -91,6 +105,19 @@ sealed interface BackendChoice {
             }
             default -> throw new IllegalArgumentException("--backend must be local, slurm or kubernetes, not " + backend);
         };
+    }
+
+    /**
+     * The namespace Jobs go to without {@code --kube-namespace}: the provider's own when it runs in a pod (so the
+     * manifests need not repeat the namespace they are applied in), else Kubernetes' {@code default}.
+     */
+    static String defaultNamespace(Path podNamespaceFile) {
+        try {
+            String own = Files.readString(podNamespaceFile).strip();
+            return own.isEmpty() ? "default" : own;
+        } catch (IOException | SecurityException notInAPod) {
+            return "default";
+        }
     }
 
     private static List<String> list(Arguments a, String name) {

@@ -49,10 +49,11 @@ public final class TrainingProviderMain {
                    [--backend local]      [--gpu-slots N]
                    [--backend slurm]      --slurm-url URL --slurm-token-file FILE [--slurm-user NAME]
                                           [--slurm-conf FILE] [--slurm-attempts 3] [--partitions P[,P...]] [--site NAME]
-                   [--backend kubernetes] --kube-queues Q[,Q...] [--kube-context NAME] [--kube-namespace default]
+                   [--backend kubernetes] --kube-queues Q[,Q...] [--kube-context NAME] [--kube-namespace NS]
                                           [--kube-admission kueue|backend] [--kube-checkpoint-claim PVC] [--site NAME]
               runs training jobs on this machine (local, the default), on Slurm through slurmrestd (JWT read from
-              the token file on every call) or as Kubernetes Jobs; CONTINUUM_TRAINING_DB_URL keeps actions in PostgreSQL.
+              the token file on every call) or as Kubernetes Jobs (in the provider pod's own namespace unless
+              --kube-namespace names one; outside a cluster "default"); CONTINUUM_TRAINING_DB_URL keeps actions in PostgreSQL.
               --sites runs jobs at several sites instead of one backend (the first is the home of new jobs); a job
               moved between sites has its checkpoint carried by the transfer provider, signed as the service account
               CONTINUUM_TRANSFER_CLIENT_ID/CONTINUUM_TRANSFER_CLIENT_SECRET at CONTINUUM_AUTH_ISSUER.
@@ -71,7 +72,7 @@ public final class TrainingProviderMain {
 
     public static void main(String[] args) {
         Settings s = ProviderLauncher.settingsOrExit(args, USAGE, TrainingProviderMain::parse);
-        int port = ProviderLauncher.serve(s.host(), s.port(), (vertx, router) -> {
+        int port = ProviderLauncher.serve("continuum-training-provider", s.host(), s.port(), (vertx, router) -> {
             CallerResolver callers = JwtCallerResolver.fromEnvironment(System.getenv(), "continuum-provider-training",
                     "actions:training");
             ProviderServerOptions options = ProviderServerOptions.of(vertx).withCallerResolver(callers)

@@ -4,12 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.continuum.placement.policy.MovePolicy;
+import dev.continuum.provider.server.ProviderLauncher;
 import dev.continuum.provider.training.backend.kubernetes.KubernetesSettings;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The command line an operator types: which backend, with its settings, and errors naming the option. */
 class TrainingProviderMainTest {
@@ -44,6 +48,23 @@ class TrainingProviderMainTest {
         assertThat(slurm.settings().site()).isEqualTo("hpc");
         assertThat(slurm.settings().slurmConf()).contains(Path.of("/etc/slurm/slurm.conf"));
         assertThat(slurm.partitions()).containsExactly("gpu-a", "gpu-b");
+    }
+
+    @Test
+    void shouldRunKubernetesJobsInTheProvidersOwnNamespaceWhenNoneIsGiven(@TempDir Path pod) throws Exception {
+        Path namespaceFile = Files.writeString(pod.resolve("namespace"), "lab-training\n");
+        String[] noNamespace = {"--backend", "kubernetes", "--kube-queues", "gpu"};
+
+        assertThat(kubernetes(noNamespace, namespaceFile).settings().namespace()).as("in a pod").isEqualTo("lab-training");
+        assertThat(kubernetes(noNamespace, pod.resolve("absent")).settings().namespace()).as("outside a cluster")
+                .isEqualTo("default");
+        assertThat(kubernetes(new String[] {"--backend", "kubernetes", "--kube-queues", "gpu", "--kube-namespace", "ml"},
+                namespaceFile).settings().namespace()).as("named on the command line").isEqualTo("ml");
+    }
+
+    private static BackendChoice.Kubernetes kubernetes(String[] args, Path podNamespaceFile) {
+        return (BackendChoice.Kubernetes) BackendChoice.parse(
+                ProviderLauncher.Arguments.parse(args, BackendChoice.OPTIONS, Set.of()), podNamespaceFile);
     }
 
     @Test
