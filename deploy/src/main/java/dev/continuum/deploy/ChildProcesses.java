@@ -48,9 +48,14 @@ final class ChildProcesses implements AutoCloseable {
         return start(name, command, env);
     }
 
+    /**
+     * Starts {@code command}; its environment is up's, with the engine's trace collector as service
+     * {@code continuum-<name>} ({@link ChildTraces}), then {@code env} over both.
+     */
     private Process start(String name, List<String> command, Map<String, String> env) throws IOException {
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.to(log(name).toFile()));
+        builder.environment().putAll(ChildTraces.environment("continuum-" + name, System.getenv()));
         builder.environment().putAll(env);
         Process p = builder.start();
         processes.add(p);

@@ -260,6 +260,7 @@ public final class Up {
         builder.environment().putAll(auth);
         builder.environment().put("QUARKUS_HTTP_PORT", String.valueOf(options.port()));
         say("Engine:         starting (log in " + log + ")");
+        ChildTraces.note(System.getenv()).ifPresent(note -> say("Traces:         " + note));
         return builder.start();
     }
 

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The gateway runs on the edge device (docs/architecture.md, docs/edge.md): of Continuum it may use only itself
- * and what device and cloud share — edge-protocol's wire formats and MQTT link, endpoint-paths' path rules. The
+ * and what device and cloud share — edge-protocol's wire formats and MQTT link, endpoint-paths' path rules, telemetry's trace exporter. The
  * cloud side (fleet, broker, providers, engine) is on its test classpath to run it end to end, never in its code.
  */
 class EdgeGatewayBoundaryTest {
@@ -21,7 +21,7 @@ class EdgeGatewayBoundaryTest {
     @Test
     void shouldUseNoContinuumCodeButItsOwnAndTheSharedEdgeProtocol() {
         noClasses().should().dependOnClassesThat(describe(
-                        "belong to Continuum outside the gateway, edge-protocol and endpoint-paths",
+                        "belong to Continuum outside the gateway, edge-protocol, endpoint-paths and telemetry",
                         EdgeGatewayBoundaryTest::isOtherContinuumCode))
                 .check(GATEWAY);
     }
@@ -30,6 +30,6 @@ class EdgeGatewayBoundaryTest {
         JavaClass type = target.getBaseComponentType(); // an array of the gateway's own enum is its own
         return type.getPackageName().startsWith("dev.continuum.")
                 && !GATEWAY.contain(type.getName())
-                && !type.getPackageName().matches("dev\\.continuum\\.(edge\\.protocol|edge\\.messaging|provider\\.path)(\\..*)?");
+                && !type.getPackageName().matches("dev\\.continuum\\.(edge\\.protocol|edge\\.messaging|provider\\.path|telemetry)(\\..*)?");
     }
 }

@@ -2,6 +2,8 @@ package dev.continuum.edge.app;
 
 import dev.continuum.edge.protocol.Heartbeat;
 import dev.continuum.edge.protocol.Topics;
+import dev.continuum.telemetry.OtlpTraces;
+import io.opentelemetry.api.OpenTelemetry;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -76,8 +78,10 @@ public final class EdgeGatewayMain {
                 .withRole(role)
                 .withLinkAckTimeout(ackTimeout)
                 .withDataDir(dataDir != null ? dataDir : stateDir.resolve("data"));
+        // task spans over OTLP/HTTP when the OTEL_* settings ask for them (docs/operations.md "Traces"), else a no-op
+        OpenTelemetry telemetry = OtlpTraces.installGlobal("continuum-edge-gateway");
         Vertx vertx = Vertx.vertx();
-        EdgeGateway gateway = new EdgeGateway(config, vertx, Clock.systemUTC());
+        EdgeGateway gateway = new EdgeGateway(config, vertx, Clock.systemUTC(), telemetry);
         for (String m : models) {
             int eq = m.indexOf('=');
             int at = m.indexOf('@');

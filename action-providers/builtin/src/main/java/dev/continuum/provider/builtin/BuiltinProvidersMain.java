@@ -25,7 +25,7 @@ public final class BuiltinProvidersMain {
         Settings settings = ProviderLauncher.settingsOrExit(args, USAGE, BuiltinProvidersMain::parse);
         BuiltinOptions options = settings.effectsLog() == null ? BuiltinOptions.defaults()
                 : BuiltinOptions.defaults().withEffectsLog(settings.effectsLog());
-        int port = ProviderLauncher.serve(settings.host(), settings.port(), (vertx, router) -> {
+        int port = ProviderLauncher.serve("continuum-builtin-providers", settings.host(), settings.port(), (vertx, router) -> {
             BuiltinProviders.mountAll(router, settings.basePath(), vertx, options);
             return null;
         });

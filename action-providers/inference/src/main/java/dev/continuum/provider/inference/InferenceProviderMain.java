@@ -112,7 +112,7 @@ public final class InferenceProviderMain {
         }
         MqttLink.Login cloudLogin = login;
         Brokers.EmbeddedBroker secured = ownBroker;
-        int port = ProviderLauncher.serve(s.host(), s.port(), (vertx, router) -> {
+        int port = ProviderLauncher.serve("continuum-inference-provider", s.host(), s.port(), (vertx, router) -> {
             EdgeCloud cloud = new EdgeCloud(vertx, host, brokerPort, s.clientId(), cloudLogin, topics, credentials, Clock.systemUTC());
             cloud.start().get(30, TimeUnit.SECONDS);
             vertx.setPeriodic(2000, t -> vertx.executeBlocking(() -> {

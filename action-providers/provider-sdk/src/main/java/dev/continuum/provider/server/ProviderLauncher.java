@@ -1,5 +1,6 @@
 package dev.continuum.provider.server;
 
+import dev.continuum.telemetry.OtlpTraces;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.ext.web.Router;
@@ -13,8 +14,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
- * The start-up every provider's {@code main} shares (built-ins, transfer, inference): the command line,
- * Vert.x, a router with {@code GET /health}, the HTTP server, and closing it all when the JVM stops. A
+ * The start-up every provider's {@code main} shares (built-ins, transfer, inference, training): the command
+ * line, the trace exporter, Vert.x, a router with {@code GET /health}, the HTTP server, and closing it all when the JVM stops. A
  * main states its options and mounts its providers; nothing else.
  */
 public final class ProviderLauncher {
@@ -140,12 +141,15 @@ public final class ProviderLauncher {
     }
 
     /**
-     * Starts Vert.x, lets {@code mount} add its routes (a plain {@code GET /health} answering
-     * {@code {"status":"UP"}} is added unless it mounted its own), listens on host:port and returns the
-     * port it got. When the JVM stops, what {@code mount} returned is closed, then Vert.x. When it cannot
-     * mount or listen, prints why and exits 1.
+     * Installs the trace exporter the {@code OTEL_*} settings ask for ({@link OtlpTraces}: spans of
+     * {@code serviceName} over OTLP/HTTP, off by default), starts Vert.x, lets {@code mount} add its routes (a
+     * plain {@code GET /health} answering {@code {"status":"UP"}} is added unless it mounted its own), listens on
+     * host:port and returns the port it got. When the JVM stops, what {@code mount} returned is closed, then
+     * Vert.x. When it cannot mount or listen, prints why and exits 1.
      */
-    public static int serve(String host, int port, Mount mount) {
+    public static int serve(String serviceName, String host, int port, Mount mount) {
+        // first: ProviderServerOptions.of reads the global OpenTelemetry, which is fixed once read
+        OtlpTraces.installGlobal(serviceName);
         Vertx vertx = Vertx.vertx();
         Router router = Router.router(vertx);
         AutoCloseable resources;

@@ -20,7 +20,7 @@ import java.util.Objects;
  * @param maxBodyBytes       largest accepted request body
  * @param telemetry          where the provider's spans go: one server span per request, a child of the caller's
  *                           {@code traceparent}; {@link GlobalOpenTelemetry} by default (a no-op unless the process
- *                           installs an SDK, docs/operations.md "Traces")
+ *                           installs an SDK, as {@link ProviderLauncher#serve} does when configured: docs/operations.md "Traces")
  * @param releasedRetention  how long a released action keeps its request_id bound, so that a late repeat of its /run
  *                           (e.g. from an engine turn that outlived its lease) answers the released action instead of
  *                           starting a second one; {@link #DEFAULT_RELEASED_RETENTION} by default, zero frees the

@@ -51,7 +51,7 @@ class ProviderLauncherTest {
 
     @Test
     void shouldServeTheMountedRoutesAndAPlainHealthCheck() {
-        int port = ProviderLauncher.serve("127.0.0.1", 0, (vertx, router) -> {
+        int port = ProviderLauncher.serve("continuum-test-provider", "127.0.0.1", 0, (vertx, router) -> {
             router.get("/hello").handler(rc -> rc.end("hi"));
             return null;
         });
@@ -62,7 +62,7 @@ class ProviderLauncherTest {
 
     @Test
     void shouldKeepAHealthCheckTheProviderMountedItself() {
-        int port = ProviderLauncher.serve("127.0.0.1", 0, (vertx, router) -> {
+        int port = ProviderLauncher.serve("continuum-test-provider", "127.0.0.1", 0, (vertx, router) -> {
             router.get("/health").handler(rc -> rc.end("{\"status\":\"UP\",\"devices_online\":2}"));
             return null;
         });

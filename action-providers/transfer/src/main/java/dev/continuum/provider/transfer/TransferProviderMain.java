@@ -54,7 +54,7 @@ public final class TransferProviderMain {
             System.exit(2);
             return;
         }
-        int port = ProviderLauncher.serve(settings.host(), settings.port(), (vertx, router) -> {
+        int port = ProviderLauncher.serve("continuum-transfer-provider", settings.host(), settings.port(), (vertx, router) -> {
             // CONTINUUM_AUTH_ENABLED=true: only tokens for continuum-provider-transfer with scope actions:transfer (docs/auth.md).
             // CONTINUUM_TRANSFER_DB_URL: transfers in PostgreSQL, shared by several instances (ADR 0027)
             ActionStore actions = PostgresActionStore.fromEnvironment(System.getenv(), "CONTINUUM_TRANSFER", "transfer_actions",

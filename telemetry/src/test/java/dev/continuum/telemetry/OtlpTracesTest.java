@@ -1,0 +1,134 @@
+package dev.continuum.telemetry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.sun.net.httpserver.HttpServer;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.propagation.TextMapGetter;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.trace.v1.ResourceSpans;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import java.net.InetSocketAddress;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class OtlpTracesTest {
+
+    private static final String TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
+    private static final String CALLER_SPAN = "00f067aa0ba902b7";
+
+    /** What a collector received on POST /v1/traces, decoded as the OTLP protobuf it must be. */
+    private final List<ResourceSpans> received = new CopyOnWriteArrayList<>();
+    private final List<String> contentTypes = new CopyOnWriteArrayList<>();
+    private HttpServer collector;
+
+    @BeforeEach
+    void startCollector() throws Exception {
+        collector = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        collector.createContext("/v1/traces", exchange -> {
+            try (exchange) {
+                contentTypes.add(exchange.getRequestHeaders().getFirst("Content-Type"));
+                received.addAll(ExportTraceServiceRequest.parseFrom(exchange.getRequestBody().readAllBytes())
+                        .getResourceSpansList());
+                exchange.getResponseHeaders().add("Content-Type", "application/x-protobuf");
+                exchange.sendResponseHeaders(200, -1);
+            }
+        });
+        collector.start();
+    }
+
+    @AfterEach
+    void stopCollector() {
+        collector.stop(0);
+    }
+
+    @Test
+    void shouldSendASpanInTheCallersTraceToTheConfiguredCollectorOverOtlpHttp() {
+        OpenTelemetrySdk sdk = OtlpTraces.build(Map.of("otel.exporter.otlp.endpoint", collectorUrl()),
+                "continuum-test-provider").orElseThrow();
+        Context caller = W3CTraceContextPropagator.getInstance().extract(Context.root(),
+                Map.of("traceparent", "00-" + TRACE_ID + "-" + CALLER_SPAN + "-01"), headers());
+        Span span = sdk.getTracer("test").spanBuilder("POST /run").setParent(caller).startSpan();
+        span.end();
+        sdk.close(); // flushes the batch
+
+        assertThat(contentTypes).containsOnly("application/x-protobuf");
+        ResourceSpans exported = received.getFirst();
+        assertThat(exported.getResource().getAttributesList())
+                .anyMatch(a -> a.getKey().equals("service.name") && a.getValue().getStringValue().equals("continuum-test-provider"));
+        var sent = exported.getScopeSpans(0).getSpans(0);
+        assertThat(sent.getName()).isEqualTo("POST /run");
+        assertThat(HexFormat.of().formatHex(sent.getTraceId().toByteArray())).isEqualTo(TRACE_ID);
+        assertThat(HexFormat.of().formatHex(sent.getParentSpanId().toByteArray())).isEqualTo(CALLER_SPAN);
+    }
+
+    @Test
+    void shouldLetTheSettingsNameTheService() {
+        OpenTelemetrySdk sdk = OtlpTraces.build(Map.of("otel.exporter.otlp.endpoint", collectorUrl(),
+                "otel.service.name", "lab-7-gateway"), "continuum-edge-gateway").orElseThrow();
+        sdk.getTracer("test").spanBuilder("task").startSpan().end();
+        sdk.close();
+
+        assertThat(received.getFirst().getResource().getAttributesList())
+                .anyMatch(a -> a.getKey().equals("service.name") && a.getValue().getStringValue().equals("lab-7-gateway"));
+    }
+
+    @Test
+    void shouldStayOffUnlessAnEndpointOrAnExplicitSdkDisabledFalseAsksForTraces() {
+        assertThat(OtlpTraces.build(Map.of(), "p")).isEmpty();
+        assertThat(OtlpTraces.build(Map.of("otel.service.name", "p"), "p")).isEmpty();
+        assertThat(OtlpTraces.build(Map.of("otel.exporter.otlp.endpoint", collectorUrl(), "otel.sdk.disabled", "true"), "p"))
+                .isEmpty();
+        Optional<OpenTelemetrySdk> towardsTheDefault = OtlpTraces.build(Map.of("otel.sdk.disabled", "false"), "p");
+        assertThat(towardsTheDefault).isPresent();
+        towardsTheDefault.get().shutdown();
+    }
+
+    @Test
+    void shouldStayOffForGrpcWhichTheJdkSenderCannotSpeak() {
+        assertThat(OtlpTraces.build(Map.of("otel.exporter.otlp.endpoint", collectorUrl(),
+                "otel.exporter.otlp.protocol", "grpc"), "p")).isEmpty();
+    }
+
+    @Test
+    void shouldExportNothingWhenTheTracesExporterIsNone() {
+        OpenTelemetrySdk sdk = OtlpTraces.build(Map.of("otel.exporter.otlp.endpoint", collectorUrl(),
+                "otel.traces.exporter", "none"), "p").orElseThrow();
+        sdk.getTracer("test").spanBuilder("quiet").startSpan().end();
+        sdk.close();
+
+        assertThat(received).isEmpty();
+    }
+
+    @Test
+    void shouldShipNoOkHttp() {
+        assertThatThrownBy(() -> Class.forName("okhttp3.OkHttpClient")).isInstanceOf(ClassNotFoundException.class);
+    }
+
+    private String collectorUrl() {
+        return "http://127.0.0.1:" + collector.getAddress().getPort();
+    }
+
+    private static TextMapGetter<Map<String, String>> headers() {
+        return new TextMapGetter<>() {
+            @Override
+            public Iterable<String> keys(Map<String, String> carrier) {
+                return carrier.keySet();
+            }
+
+            @Override
+            public String get(Map<String, String> carrier, String key) {
+                return carrier == null ? null : carrier.get(key);
+            }
+        };
+    }
+}
