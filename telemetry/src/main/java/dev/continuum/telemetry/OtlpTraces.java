@@ -37,7 +37,13 @@ public final class OtlpTraces {
         if (sdk.isEmpty()) {
             return OpenTelemetry.noop();
         }
-        GlobalOpenTelemetry.set(sdk.get());
+        try {
+            GlobalOpenTelemetry.set(sdk.get());
+        } catch (IllegalStateException alreadyRead) { // a second launcher in one JVM (tests), or a late call
+            LOG.log(System.Logger.Level.WARNING, "traces of " + serviceName + " stay off: " + alreadyRead.getMessage());
+            sdk.get().close();
+            return GlobalOpenTelemetry.get();
+        }
         Runtime.getRuntime().addShutdownHook(new Thread(sdk.get()::close, "otel-shutdown"));
         return sdk.get();
     }
