@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -58,9 +59,14 @@ final class ChildProcess {
 
     /** A polite stop (SIGTERM) for cleaning up after a test. */
     void stop() {
+        stop(Duration.ofSeconds(10));
+    }
+
+    /** A polite stop (SIGTERM), then SIGKILL if the process has not exited within {@code grace}. */
+    void stop(Duration grace) {
         process.destroy();
         try {
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+            if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
                 kill();
             }
         } catch (InterruptedException e) {

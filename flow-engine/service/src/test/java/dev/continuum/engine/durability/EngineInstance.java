@@ -35,6 +35,11 @@ final class EngineInstance {
         return process.isAlive();
     }
 
+    /** Whether it answers ready now (a restarted engine is alive for a while before it serves). */
+    boolean isReady() {
+        return process.isAlive() && api.isReady();
+    }
+
     /** kill -9: the engine gets no chance to finish a turn, commit, or release its leases. */
     void kill() {
         process.kill();
