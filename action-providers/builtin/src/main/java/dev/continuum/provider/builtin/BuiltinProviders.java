@@ -10,7 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Mounts every built-in provider under one base path, each with its own in-memory store. */
+/** Mounts every built-in provider under one base path, each with its own store (in memory unless the options name one). */
 public final class BuiltinProviders {
 
     /** Path segments under the base path, in the order they are mounted. */
@@ -28,6 +28,9 @@ public final class BuiltinProviders {
         for (Map.Entry<String, ActionProvider> e : providers(vertx, options).entrySet()) {
             ProviderServerOptions serverOptions = ProviderServerOptions.of(vertx)
                     .withCallerResolver(options.callerResolver()).withReleasedRetention(options.releasedRetention());
+            if (options.stores().containsKey(e.getKey())) {
+                serverOptions = serverOptions.withStore(options.stores().get(e.getKey()));
+            }
             local.put(e.getKey(), ActionProviderServer.mount(router, base + "/" + e.getKey(), e.getValue(), serverOptions));
         }
         return Map.copyOf(local);

@@ -78,18 +78,33 @@ public final class NotifyProvider implements ActionProvider {
 
     @Override
     public ActionStatus start(ActionRequest request, ActionContext ctx) {
+        Delivery delivery = deliveryOf(request, ctx);
+        ArrayNode headerNames = NODES.arrayNode();
+        delivery.headers.keySet().forEach(headerNames::add);
+        ctx.log("WebhookStarted", "POST " + redacted(delivery.target), NODES.objectNode().set("header_names", headerNames));
+        delivery.attempt(1);
+        return ctx.active("Sending", NODES.objectNode().put("url", redacted(delivery.target)));
+    }
+
+    /**
+     * An unfinished delivery whose sender stopped (a durable store, ADR 0032: the engine that sent it was killed, or
+     * another engine adopted it): sends again, with the same {@code X-Continuum-Action-Id}, since whether the first
+     * POST arrived is unknown. At least once for an interrupted send; a repeated request_id never sends again.
+     */
+    @Override
+    public void resume(ActionContext ctx) {
+        Delivery delivery = deliveryOf(ctx.request(), ctx);
+        ctx.log("WebhookResumed", "POST " + redacted(delivery.target) + " again: its sender stopped before an answer", null);
+        delivery.attempt(1);
+    }
+
+    private Delivery deliveryOf(ActionRequest request, ActionContext ctx) {
         JsonNode body = request.body();
-        URI target = checkedUrl(body.get("url").asText());
-        Delivery delivery = new Delivery(ctx, target,
+        return new Delivery(ctx, checkedUrl(body.get("url").asText()),
                 body.has("payload") ? body.get("payload") : NODES.objectNode(),
                 headersOf(body.path("headers")),
                 (long) (body.path("timeout_seconds").asDouble(DEFAULT_TIMEOUT_SECONDS) * 1000),
                 body.path("retries").asInt(DEFAULT_RETRIES));
-        ArrayNode headerNames = NODES.arrayNode();
-        delivery.headers.keySet().forEach(headerNames::add);
-        ctx.log("WebhookStarted", "POST " + redacted(target), NODES.objectNode().set("header_names", headerNames));
-        delivery.attempt(1);
-        return ctx.active("Sending", NODES.objectNode().put("url", redacted(target)));
     }
 
     private final class Delivery {

@@ -6,10 +6,14 @@ import dev.continuum.provider.api.ActionLogEntry;
 import dev.continuum.provider.api.ActionState;
 import dev.continuum.provider.api.ActionStatus;
 import dev.continuum.provider.client.ActionProviderException;
+import dev.continuum.provider.api.ActionRequest;
 import dev.continuum.provider.client.CallContext;
+import dev.continuum.provider.server.InMemoryActionStore;
+import dev.continuum.provider.server.StoredAction;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.handler.BodyHandler;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -53,6 +57,30 @@ class NotifyProviderTest {
             List<ActionLogEntry> log = BuiltinHarness.await(h.client.log(h.provider("notify"), started.actionId(), CallContext.anonymous()));
             assertThat(log.toString()).contains("X-Secret").doesNotContain("s3cr3t");
             assertThat(done.toString()).doesNotContain("s3cr3t");
+        }
+    }
+
+    @Test
+    void shouldSendAgainWithItsActionIdADeliveryItsStoreHoldsUnfinishedAndAnswerItsRequestIdWithoutSending() {
+        // what an engine killed mid-send leaves in the shared store: the action ACTIVE, whether its POST arrived unknown
+        List<String> deliveries = new CopyOnWriteArrayList<>();
+        try (BuiltinHarness receiver = new BuiltinHarness(router -> router.post("/hook").handler(rc -> {
+            deliveries.add(rc.request().getHeader("X-Continuum-Action-Id"));
+            rc.response().setStatusCode(204).end();
+        }), BuiltinOptions.defaults())) {
+            String body = "{\"url\": \"%s\"}".formatted(receiver.url("/hook"));
+            InMemoryActionStore store = new InMemoryActionStore();
+            store.insertIfAbsent(new StoredAction(new ActionStatus("left-1", ActionState.ACTIVE, "local:anonymous", null,
+                    List.of(), List.of(), Instant.now(), null, "P30D", "Sending", null),
+                    ActionRequest.of("n-left", BuiltinHarness.json(body)), null, List.of(), null));
+            try (BuiltinHarness h = new BuiltinHarness(BuiltinOptions.defaults().withStore("notify", store))) {
+                ActionStatus done = h.pollUntil("notify", "left-1", Duration.ofSeconds(10), s -> s.status().terminal());
+                ActionStatus repeated = h.run("notify", "n-left", body);
+
+                assertThat(done.status()).isEqualTo(ActionState.SUCCEEDED);
+                assertThat(repeated.actionId()).isEqualTo("left-1");
+                assertThat(deliveries).containsExactly("left-1");
+            }
         }
     }
 

@@ -91,10 +91,16 @@ public final class ActionEngine {
             resumeAll(store.unfinished());
         }
         vertx.setPeriodic(Math.max(1, releaseSweep.toMillis()), t -> vertx.executeBlocking(() -> {
-            for (String id : store.releasable(now())) {
-                // past release_after: released now; released and past the retention: forgotten, request_id freed
-                if (store.find(id).map(StoredAction::released).orElse(false)) {
-                    store.remove(id);
+            Instant now = now();
+            for (String id : store.releasable(now)) {
+                // past release_after: released now; released and past the retention: forgotten, request_id freed. The
+                // retention is read again from the action as it is now: sweeps overlap when the store is slow, and one
+                // that listed the action before another released it must not take that fresh release for an old one.
+                Optional<StoredAction> current = store.find(id);
+                if (current.map(StoredAction::released).orElse(false)) {
+                    if (!current.get().releaseAt().isAfter(now)) {
+                        store.remove(id);
+                    }
                 } else {
                     release(id);
                 }

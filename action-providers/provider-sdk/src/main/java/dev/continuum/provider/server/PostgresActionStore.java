@@ -60,6 +60,13 @@ public final class PostgresActionStore implements SharedActionStore, AutoCloseab
         config.setPoolName(table);
         this.pool = new HikariDataSource(config);
         run(c -> {
+            // Instances starting together on a fresh database would race on CREATE TABLE IF NOT EXISTS (one of them
+            // fails on a unique violation in the catalog): a transaction-scoped advisory lock per table orders them.
+            c.setAutoCommit(false);
+            try (PreparedStatement lock = c.prepareStatement("SELECT pg_advisory_xact_lock(hashtext(?))")) {
+                lock.setString(1, "continuum action store " + table);
+                lock.execute();
+            }
             c.createStatement().execute(("""
                     CREATE TABLE IF NOT EXISTS %1$s (
                       action_id TEXT PRIMARY KEY,
@@ -73,6 +80,8 @@ public final class PostgresActionStore implements SharedActionStore, AutoCloseab
                       UNIQUE (creator_id, request_id));
                     ALTER TABLE %1$s ADD COLUMN IF NOT EXISTS owner TEXT, ADD COLUMN IF NOT EXISTS lease_until TIMESTAMPTZ""")
                     .formatted(table));
+            c.commit();
+            c.setAutoCommit(true);
             return null;
         });
     }

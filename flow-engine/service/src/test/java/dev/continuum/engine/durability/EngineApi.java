@@ -12,6 +12,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /** The engine's public REST API, as a scientist's script would use it; nothing else of the engine is visible. */
@@ -96,6 +97,18 @@ final class EngineApi {
         }
     }
 
+    /** {@code POST /providers/NAME/run} at this engine's own built-in provider; answers the action, new or found by request_id. */
+    JsonNode runBuiltin(String provider, JsonNode request) {
+        HttpRequest post = HttpRequest.newBuilder(URI.create(baseUrl + "/providers/" + provider + "/run"))
+                .timeout(Duration.ofSeconds(15)).header("Accept", "application/json").header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(request.toString())).build();
+        try {
+            return JSON.readTree(exchange(post, 200, 201, 202));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private String text(String path) {
         HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(10)).GET().build();
         return exchange(request, 200);
@@ -117,12 +130,12 @@ final class EngineApi {
         }
     }
 
-    private static String exchange(HttpRequest request, int expectedStatus) {
+    private static String exchange(HttpRequest request, int... expectedStatus) {
         try {
             HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() != expectedStatus) {
+            if (Arrays.stream(expectedStatus).noneMatch(status -> status == response.statusCode())) {
                 throw new AssertionError(request.method() + " " + request.uri() + " answered " + response.statusCode()
-                        + " (expected " + expectedStatus + "): " + response.body());
+                        + " (expected " + Arrays.toString(expectedStatus) + "): " + response.body());
             }
             return response.body();
         } catch (IOException e) {

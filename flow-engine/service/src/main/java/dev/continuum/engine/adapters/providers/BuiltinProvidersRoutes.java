@@ -8,29 +8,49 @@ import dev.continuum.engine.domain.ProviderAudiences;
 import dev.continuum.provider.server.auth.JwtCallerResolver;
 import dev.continuum.provider.builtin.BuiltinOptions;
 import dev.continuum.provider.builtin.BuiltinProviders;
+import dev.continuum.provider.server.PostgresActionStore;
+import io.quarkus.runtime.ShutdownEvent;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.Router;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 
 /**
  * Serves echo, sleep, expression and notify beside the engine, so a laptop needs nothing else. With
  * authentication on they accept only tokens for {@code continuum-provider-builtin} with scope
  * {@code actions:builtin}. The engine calls them in process: an ActionUrl that resolves to this
  * engine's own {@code /providers/NAME} skips HTTP (same token check and answers, a fraction of the CPU).
+ * <p>
+ * Notify, whose effect (a webhook) is outside the engine, keeps its actions in the engine's database, shared by every
+ * engine (ADR 0032): a takeover or a restart that repeats a notify request_id finds the action another engine (or
+ * this one's previous life) started and sends nothing; echo, sleep and expression keep theirs in memory.
  */
 @ApplicationScoped
 public class BuiltinProvidersRoutes {
 
-    private final SelfUrl self;
-    private volatile Map<String, LocalProvider> local = Map.of();
+    /** The notify actions of every engine on this database (PostgresActionStore creates the table when missing). */
+    static final String NOTIFY_TABLE = "builtin_notify_actions";
 
-    public BuiltinProvidersRoutes(SelfUrl self) {
+    private final SelfUrl self;
+    private final String jdbcUrl;
+    private final String dbUser;
+    private final Optional<String> dbPassword;
+    private volatile Map<String, LocalProvider> local = Map.of();
+    private volatile Optional<PostgresActionStore> notifyStore = Optional.empty();
+
+    public BuiltinProvidersRoutes(SelfUrl self, @ConfigProperty(name = "quarkus.datasource.jdbc.url") String jdbcUrl,
+                                  @ConfigProperty(name = "quarkus.datasource.username") String dbUser,
+                                  @ConfigProperty(name = "quarkus.datasource.password") Optional<String> dbPassword) {
         this.self = self;
+        this.jdbcUrl = jdbcUrl;
+        this.dbUser = dbUser;
+        this.dbPassword = dbPassword;
     }
 
     void mount(@Observes Router router, Vertx vertx, EngineConfig config, AuthConfig auth) {
@@ -45,11 +65,21 @@ public class BuiltinProvidersRoutes {
                 options = options.withCallerResolver(JwtCallerResolver.keycloakLazily(auth.issuer(),
                         ProviderAudiences.BUILTIN.clientId(), Optional.of(ProviderAudiences.BUILTIN.scope())));
             }
+            // Its lease is the runs' lease: an action whose engine died is adopted (and its send resumed) as soon as
+            // the dead engine's runs are taken over.
+            PostgresActionStore store = new PostgresActionStore(jdbcUrl, dbUser, dbPassword.orElse(""), NOTIFY_TABLE,
+                    config.instanceId().orElse("engine-" + UUID.randomUUID()), config.runs().leaseDuration());
+            notifyStore = Optional.of(store);
+            options = options.withStore("notify", store);
             if (config.providers().echoEffectsLog().isPresent()) {
                 options = options.withEffectsLog(Path.of(config.providers().echoEffectsLog().get()));
             }
             local = BuiltinProviders.mountAll(router, "/providers", vertx, options);
         }
+    }
+
+    void close(@Observes ShutdownEvent stop) {
+        notifyStore.ifPresent(PostgresActionStore::close);
     }
 
     /** The built-in provider at {@code providerUrl}, when that URL is this engine's own (as it is for their tokens). */
