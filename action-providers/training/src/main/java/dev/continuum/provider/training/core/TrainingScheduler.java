@@ -2,6 +2,7 @@ package dev.continuum.provider.training.core;
 
 import dev.continuum.placement.planner.PlacementDecision;
 import dev.continuum.placement.policy.MovePolicy;
+import dev.continuum.provider.client.FileCarrier;
 import dev.continuum.provider.training.backend.BackendException;
 import dev.continuum.provider.training.backend.BackendInventory;
 import dev.continuum.provider.training.backend.BackendJobStatus;
@@ -22,7 +23,7 @@ import java.util.Set;
  * Runs training jobs on the backends of one or more sites as the planner decides: a new job is placed (or
  * queued), a {@code Preempted} decision checkpoints and stops a run, a {@code Moved} one checkpoints it and
  * starts the next attempt at the new placement (other GPUs count = resize), a completion frees GPUs for what
- * waits. A move to another site carries the newest checkpoint there first through the {@link CheckpointCarrier}
+ * waits. A move to another site carries the newest checkpoint there first through the {@link FileCarrier}
  * (the transfer provider), checks its SHA-256 at the destination and resumes the job there; when the carry fails
  * the job resumes where it was. {@link #poll} follows the backends' runs and the carries; everything is on the
  * caller's thread under this object's lock. Backend outages leave jobs as they are with a message; the next poll
@@ -31,7 +32,7 @@ import java.util.Set;
 public final class TrainingScheduler {
     private final Map<String, TrainingSite> sites = new LinkedHashMap<>();
     private final TrainingSite home;
-    private final CheckpointCarrier carrier;
+    private final FileCarrier carrier;
     private final PlannerBridge planner;
     private final Clock clock;
     private final JobListener listener;
@@ -52,17 +53,17 @@ public final class TrainingScheduler {
     public TrainingScheduler(TrainingBackend backend, String policy, Clock clock, JobListener listener, Path workRoot)
             throws BackendException {
         this(List.of(new TrainingSite(backend.inventory().site(), backend, backend.inventory(), Path.of("/"),
-                Optional.empty(), workRoot)), CheckpointCarrier.NONE, policy, clock, listener);
+                Optional.empty(), workRoot)), FileCarrier.NONE, policy, clock, listener);
     }
 
     /** Several sites, the first the home of new jobs; {@code carrier} takes checkpoints from one to another. */
-    public TrainingScheduler(List<TrainingSite> sites, CheckpointCarrier carrier, String policy, Clock clock,
+    public TrainingScheduler(List<TrainingSite> sites, FileCarrier carrier, String policy, Clock clock,
                              JobListener listener) {
         this(sites, carrier, policy, MovePolicy.Costs.DEFAULT, clock, listener);
     }
 
     /** As above; with {@code +move} in {@code policy} the planner moves jobs between partitions and sites at {@code moveCosts}. */
-    public TrainingScheduler(List<TrainingSite> sites, CheckpointCarrier carrier, String policy,
+    public TrainingScheduler(List<TrainingSite> sites, FileCarrier carrier, String policy,
                              MovePolicy.Costs moveCosts, Clock clock, JobListener listener) {
         for (TrainingSite site : sites) {
             if (this.sites.put(site.name(), site) != null) {
@@ -424,7 +425,7 @@ public final class TrainingScheduler {
             carryFailed(waiting, to, ckpt, "", "", "cannot read checkpoint " + name + ": " + e.getMessage());
             return;
         }
-        CheckpointCarrier.Order order = new CheckpointCarrier.Order("carry-" + job.id() + "-a" + job.attempt() + "-s"
+        FileCarrier.Order order = new FileCarrier.Order("carry-" + job.id() + "-a" + job.attempt() + "-s"
                 + ckpt.step(), from.transferEndpoint().get(), "/" + from.root().relativize(ckpt.path()),
                 dest.transferEndpoint().get(), "/" + dest.root().relativize(destDir.resolve(Checkpoints.temporaryName(
                         ckpt.step()))), java.nio.file.Files.isDirectory(ckpt.path()),
@@ -434,7 +435,7 @@ public final class TrainingScheduler {
             carrying.put(job.id(), new Carry(action, to, ckpt, sha256, destDir, destOutput, clock.millis()));
             change(waiting.with(JobState.MIGRATING, "carrying checkpoint " + name + " (" + ckpt.sizeBytes()
                     + " bytes) from site " + from.name() + " to site " + dest.name() + " (transfer action " + action + ")"));
-        } catch (CheckpointCarrier.CarryException e) {
+        } catch (FileCarrier.CarryException e) {
             carryFailed(waiting, to, ckpt, sha256, "", "the transfer provider refused: " + e.getMessage());
         }
     }
@@ -442,20 +443,20 @@ public final class TrainingScheduler {
     /** A carry under way: follow its transfer; once it succeeded, check the checkpoint there and resume the job. */
     private void followCarry(TrainingJob job, Carry c) {
         String name = c.checkpoint().path().getFileName().toString();
-        CheckpointCarrier.Progress progress;
+        FileCarrier.Progress progress;
         try {
             progress = carrier.status(c.transferAction());
-        } catch (CheckpointCarrier.CarryException e) {
+        } catch (FileCarrier.CarryException e) {
             change(job.with(JobState.MIGRATING, "the transfer provider cannot be reached, retrying: " + e.getMessage()));
             return;
         }
         switch (progress) {
-            case CheckpointCarrier.Progress.Active a -> change(job.with(JobState.MIGRATING, "carrying checkpoint " + name
+            case FileCarrier.Progress.Active a -> change(job.with(JobState.MIGRATING, "carrying checkpoint " + name
                     + " to site " + c.to().site() + ": " + a.bytes() + " of " + c.checkpoint().sizeBytes() + " bytes"
                     + " (transfer action " + c.transferAction() + ")"));
-            case CheckpointCarrier.Progress.Failed f -> carryFailed(job, c.to(), c.checkpoint(), c.sha256(),
+            case FileCarrier.Progress.Failed f -> carryFailed(job, c.to(), c.checkpoint(), c.sha256(),
                     c.transferAction(), "transfer action " + c.transferAction() + " failed: " + f.reason());
-            case CheckpointCarrier.Progress.Succeeded ok -> arrived(job, c, ok.bytes());
+            case FileCarrier.Progress.Succeeded ok -> arrived(job, c, ok.bytes());
         }
     }
 

@@ -15,10 +15,10 @@ import dev.continuum.provider.server.ProviderServerOptions;
 import dev.continuum.provider.server.auth.JwtCallerResolver;
 import dev.continuum.provider.training.backend.BackendException;
 import dev.continuum.provider.training.backend.TrainingBackend;
-import dev.continuum.provider.training.core.CheckpointCarrier;
+import dev.continuum.provider.client.FileCarrier;
 import dev.continuum.provider.training.core.TrainingScheduler;
 import dev.continuum.provider.training.core.TrainingSite;
-import dev.continuum.provider.training.transfer.TransferCarrier;
+import dev.continuum.provider.client.TransferCarrier;
 import dev.continuum.provider.training.planner.PartitionReporter;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -80,7 +80,7 @@ public final class TrainingProviderMain {
             List<TrainingSite> sites = sites(s);
             AllowedRoots roots = new AllowedRoots(Arrays.stream(s.allowedRoots().split(",")).map(Path::of).toList());
             ActionProviderClient transfers = new ActionProviderClient(vertx, ClientOptions.defaults());
-            CheckpointCarrier carrier = carrier(s, transfers);
+            FileCarrier carrier = carrier(s, transfers);
             TrainingProvider provider = new TrainingProvider(listener -> new TrainingScheduler(sites, carrier,
                     s.policy(), s.moveCosts(), Clock.systemUTC(), listener), roots, Duration.ofSeconds(s.graceSeconds()),
                     Duration.ofSeconds(1));
@@ -120,9 +120,9 @@ public final class TrainingProviderMain {
      * With {@code --transfer-url} (or {@code CONTINUUM_TRANSFER_URL}): checkpoints go between sites through that
      * transfer provider, signed as {@code CONTINUUM_TRANSFER_CLIENT_ID}/{@code _SECRET} (scope actions:transfer).
      */
-    private static CheckpointCarrier carrier(Settings s, ActionProviderClient client) {
+    private static FileCarrier carrier(Settings s, ActionProviderClient client) {
         if (s.transferUrl() == null || s.transferUrl().isBlank()) {
-            return CheckpointCarrier.NONE;
+            return FileCarrier.NONE;
         }
         Supplier<String> token = ServiceAccountToken.forTransfer(System.getenv()).<Supplier<String>>map(t -> t::current)
                 .orElse(() -> null);

@@ -24,7 +24,7 @@ import dev.continuum.provider.training.backend.TrainingBackend;
 import dev.continuum.provider.training.core.TrainingScheduler;
 import dev.continuum.provider.training.core.TrainingSite;
 import dev.continuum.provider.training.demo.DemoTrainerTest;
-import dev.continuum.provider.training.transfer.TransferCarrier;
+import dev.continuum.provider.client.TransferCarrier;
 import dev.continuum.provider.transfer.engine.TransferOptions;
 import dev.continuum.provider.transfer.provider.EndpointConfig;
 import dev.continuum.provider.transfer.provider.TransferProviders;

@@ -1,14 +1,15 @@
-package dev.continuum.provider.training.core;
+package dev.continuum.provider.client;
 
 /**
- * Carries a checkpoint from one site's transfer endpoint to another's: the transfer provider, called through the
- * Action Provider API (adapter {@code provider.training.transfer.TransferCarrier}). {@link #start} is idempotent
- * by {@link Order#requestId()}, so a provider restarted in the middle of a carry finds the same transfer again.
+ * Carries files from one transfer endpoint to another — a training job's checkpoint between sites, an inference
+ * job's input to the site the planner chose — through the transfer provider, called through the Action Provider API
+ * ({@link TransferCarrier}). {@link #start} is idempotent by {@link Order#requestId()}, so a provider restarted in
+ * the middle of a carry finds the same transfer again.
  */
-public interface CheckpointCarrier {
+public interface FileCarrier {
 
     /** No transfer provider configured: moves between sites are refused. */
-    CheckpointCarrier NONE = new CheckpointCarrier() {
+    FileCarrier NONE = new FileCarrier() {
         @Override
         public String start(Order order) throws CarryException {
             throw new CarryException("no transfer provider is configured (--transfer-url)");

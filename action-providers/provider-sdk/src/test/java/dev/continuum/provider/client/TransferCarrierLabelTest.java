@@ -1,13 +1,11 @@
-package dev.continuum.provider.training.transfer;
+package dev.continuum.provider.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
-import dev.continuum.provider.client.ActionProviderClient;
-import dev.continuum.provider.client.ClientOptions;
-import dev.continuum.provider.training.core.CheckpointCarrier.Order;
+import dev.continuum.provider.client.FileCarrier.Order;
 import io.vertx.core.Vertx;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -18,7 +16,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A checkpoint's transfer carries one label, cut to the 128 characters a Globus label allows, in both the request
+ * A carried file's transfer (a checkpoint, an input) carries one label, cut to the 128 characters a Globus label allows, in both the request
  * and the transfer document, and never splits a character outside the Basic Multilingual Plane. The transfer
  * provider is this test's neighbour, so a small HTTP server stands in for it and keeps what it was sent.
  */

@@ -1,13 +1,10 @@
-package dev.continuum.provider.training.transfer;
+package dev.continuum.provider.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.continuum.provider.api.ActionRequest;
 import dev.continuum.provider.api.ActionStatus;
-import dev.continuum.provider.client.ActionProviderClient;
-import dev.continuum.provider.client.CallContext;
-import dev.continuum.provider.training.core.CheckpointCarrier;
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
@@ -15,14 +12,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * Carries checkpoints with the transfer provider (docs/transfer.md), called as the engine calls it: the Action
- * Provider API through the SDK's {@link ActionProviderClient}, {@code Authorization: Bearer} with a token from
- * {@code token} (the service account {@code continuum-checkpoint-carrier}, scope {@code actions:transfer}; null
- * sends none, for a provider without sign-in). Every transfer verifies each chunk's checksum at the destination
- * ({@code verify_checksum}); the scheduler compares the whole checkpoint's SHA-256 on top. Blocking: called on the
- * training scheduler's own thread.
+ * Carries files with the transfer provider (docs/transfer.md), called as the engine calls it: the Action Provider
+ * API through {@link ActionProviderClient}, {@code Authorization: Bearer} with a token from {@code token} (a service
+ * account with scope {@code actions:transfer}, e.g. the realm's {@code continuum-checkpoint-carrier}; null sends
+ * none, for a provider without sign-in). Every transfer verifies each chunk's checksum at the destination
+ * ({@code verify_checksum}); a caller may compare a whole file's digest on top (the training scheduler does).
+ * Blocking: called on the caller's own worker thread, never on an event loop. Used by the training provider
+ * (checkpoints between sites) and the inference provider (a job's input to the site it runs at).
  */
-public final class TransferCarrier implements CheckpointCarrier {
+public final class TransferCarrier implements FileCarrier {
     private final ActionProviderClient client;
     private final String transferUrl;
     private final Supplier<String> token;
