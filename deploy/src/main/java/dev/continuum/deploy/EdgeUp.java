@@ -53,6 +53,17 @@ final class EdgeUp implements AutoCloseable {
             return "PlannerAccess[" + url + ", " + issuer + ", " + clientId + "]";
         }
     }
+    /**
+     * How the inference provider moves a job's input to the site the planner chose: the transfer action's URL and the
+     * environment that signs its calls (empty: none, sign-in off). Null: no transfer provider, nothing is moved.
+     */
+    record InputMoves(String transferUrl, Map<String, String> login) {
+        @Override
+        public String toString() {
+            return "InputMoves[" + transferUrl + "]";
+        }
+    }
+
     /** Where the example flow's input_ref points, inside each gateway's data directory. */
     static final String EXAMPLE_FRAME = "frames/example-frame.json";
 
@@ -91,8 +102,8 @@ final class EdgeUp implements AutoCloseable {
      * Starts the edge, or says why not and returns empty (the rest of the platform works without it).
      * {@code repo} is where the runner jars and the model were built.
      */
-    static Optional<EdgeUp> start(Path repo, Path dataDir, Map<String, String> providerAuth, PlannerAccess planner)
-            throws Exception {
+    static Optional<EdgeUp> start(Path repo, Path dataDir, Map<String, String> providerAuth, PlannerAccess planner,
+                                  InputMoves inputMoves) throws Exception {
         Optional<Path> providerJar = ChildProcesses.runner(repo.resolve("action-providers/inference/target"), "continuum-inference-provider-");
         Path plannerJar = repo.resolve("placement/planner/target/quarkus-app/quarkus-run.jar");
         if (planner != null && !Files.isRegularFile(plannerJar)) {
@@ -108,7 +119,7 @@ final class EdgeUp implements AutoCloseable {
         }
         EdgeUp edge = new EdgeUp(dataDir);
         try {
-            edge.startAll(providerJar.get(), gatewayJar.get(), model, providerAuth, repo, planner, plannerJar);
+            edge.startAll(providerJar.get(), gatewayJar.get(), model, providerAuth, repo, planner, plannerJar, inputMoves);
             return Optional.of(edge);
         } catch (Exception | Error e) {
             edge.close();
@@ -146,7 +157,7 @@ final class EdgeUp implements AutoCloseable {
     }
 
     private void startAll(Path providerJar, Path gatewayJar, Path model, Map<String, String> providerAuth, Path repo,
-                          PlannerAccess planner, Path plannerJar) throws Exception {
+                          PlannerAccess planner, Path plannerJar, InputMoves inputMoves) throws Exception {
         Files.createDirectories(dir);
         // made while the provider starts: the gateways need it at their start
         Optional<Path> trainer = TrainingUp.runnerJar(repo);
@@ -194,6 +205,13 @@ final class EdgeUp implements AutoCloseable {
             plannerLogin = Map.of("CONTINUUM_AUTH_ISSUER", planner.issuer(), "CONTINUUM_PLANNER_CLIENT_ID", planner.clientId(),
                     "CONTINUUM_PLANNER_CLIENT_SECRET", planner.clientSecret());
             env.putAll(plannerLogin);
+        }
+        if (inputMoves != null) {
+            // a job placed away from its input has the file moved there first; the pool's storage is the datacenter
+            // endpoint's directory, each gateway's data directory the endpoint named like it (TransferUp)
+            providerArgs.addAll(List.of("--transfer-url", inputMoves.transferUrl(),
+                    "--transfer-endpoints", POOL + "=" + TransferUp.DATACENTER));
+            env.putAll(inputMoves.login());
         }
         Process provider = children.launch("inference-provider", providerJar, providerArgs, env);
         awaitHealth(provider, 0);

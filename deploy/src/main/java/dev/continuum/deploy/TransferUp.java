@@ -27,6 +27,11 @@ import java.util.Optional;
 final class TransferUp implements AutoCloseable {
 
     static final String DATACENTER = "datacenter";
+    /**
+     * The local realm's transfer service account, which the inference provider moves inputs as (and the training
+     * provider carries checkpoints as); its secret is public and local. A writer of every endpoint here.
+     */
+    static final String CARRIER = "continuum-checkpoint-carrier";
     private static final String STORAGE_MAIN = "dev.continuum.provider.transfer.gateway.GatewayStorageMain";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -36,7 +41,14 @@ final class TransferUp implements AutoCloseable {
     private final ChildProcesses children;
     private String providerUrl;
 
-    private TransferUp(Path dataDir) {
+    /** The transfer provider's port, chosen before the edge starts so the inference provider can be told it. */
+    private final int port;
+    /** Who besides the owner may write to (and read) every endpoint: the input carrier's account, if any. */
+    private final List<String> writers;
+
+    private TransferUp(Path dataDir, int port, List<String> writers) {
+        this.port = port;
+        this.writers = writers;
         this.dir = dataDir.resolve("transfer");
         this.datacenter = dataDir.resolve(DATACENTER);
         this.children = new ChildProcesses(dir);
@@ -46,14 +58,14 @@ final class TransferUp implements AutoCloseable {
      * Starts the provider and the gateways' storage halves, or says why not and returns empty (the rest
      * of the platform works without them).
      */
-    static Optional<TransferUp> start(Path repo, Path dataDir, EdgeUp edge, String owner, Map<String, String> providerAuth)
-            throws Exception {
-        Optional<Path> jar = ChildProcesses.runner(repo.resolve("action-providers/transfer/target"), "continuum-transfer-provider-");
+    static Optional<TransferUp> start(Path repo, Path dataDir, EdgeUp edge, String owner, Map<String, String> providerAuth,
+                                      int port, List<String> writers) throws Exception {
+        Optional<Path> jar = jar(repo);
         if (jar.isEmpty()) {
             say("Transfer:       skipped — the transfer provider is not built (mvn -B -q install -DskipTests)");
             return Optional.empty();
         }
-        TransferUp transfer = new TransferUp(dataDir);
+        TransferUp transfer = new TransferUp(dataDir, port, writers);
         try {
             transfer.startAll(jar.get(), edge, owner, providerAuth);
             return Optional.of(transfer);
@@ -61,6 +73,15 @@ final class TransferUp implements AutoCloseable {
             transfer.close();
             throw e;
         }
+    }
+
+    static Optional<Path> jar(Path repo) {
+        return ChildProcesses.runner(repo.resolve("action-providers/transfer/target"), "continuum-transfer-provider-");
+    }
+
+    /** Base of the transfer family's URLs on {@code port}. */
+    static String providerUrl(int port) {
+        return "http://127.0.0.1:" + port + "/providers/transfer";
     }
 
     /** Base of the transfer family's action URLs: {@code BASE/transfer}, {@code BASE/ls}, {@code BASE/mkdir}, {@code BASE/delete}. */
@@ -77,8 +98,7 @@ final class TransferUp implements AutoCloseable {
         Path endpoints = dir.resolve("endpoints.json");
         Files.createDirectories(dir);
         Files.writeString(endpoints, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(endpoints(edge, owner)));
-        int port = ChildProcesses.freePort();
-        providerUrl = "http://127.0.0.1:" + port + "/providers/transfer";
+        providerUrl = providerUrl(port);
         Map<String, String> providerEnv = new java.util.HashMap<>(providerAuth);
         providerEnv.putAll(edge.link().operatorLogin()); // the cloud half logs in to the broker as the operator
         List<String> args = new ArrayList<>(List.of("--endpoints", endpoints.toString(),
@@ -120,6 +140,9 @@ final class TransferUp implements AutoCloseable {
         for (String id : EdgeUp.GATEWAYS) {
             list.addObject().put("id", id).put("type", "gateway").put("device_id", id).put("broker", edge.link().broker())
                     .put("topic_root", edge.link().topicRoot()).put("owner", owner);
+        }
+        for (com.fasterxml.jackson.databind.JsonNode e : list) {
+            writers.forEach(((ObjectNode) e).putArray("writers")::add);
         }
         return doc;
     }

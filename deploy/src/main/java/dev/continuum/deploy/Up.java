@@ -81,11 +81,18 @@ public final class Up {
                     ? Map.of("CONTINUUM_AUTH_ENABLED", "true", "CONTINUUM_AUTH_ISSUER", identity.issuer().orElseThrow())
                     : Map.of();
             Path repo = Path.of("").toAbsolutePath();
-            edge = options.edge() ? EdgeUp.start(repo, options.dataDir(), providerAuth, planner)
+            // the transfer provider's port is fixed before the edge starts: the inference provider moves a job's
+            // input through it when the planner runs the job away from its data
+            int transferPort = ChildProcesses.freePort();
+            EdgeUp.InputMoves inputMoves = TransferUp.jar(repo).isEmpty() ? null : new EdgeUp.InputMoves(
+                    TransferUp.providerUrl(transferPort) + "/transfer", carrierLogin(identity));
+            edge = options.edge() ? EdgeUp.start(repo, options.dataDir(), providerAuth, planner, inputMoves)
                     : Optional.empty();
             edge.ifPresent(e -> running.add(0, e));
             if (edge.isPresent()) {
-                transfer = TransferUp.start(repo, options.dataDir(), edge.get(), endpointOwner(identity), providerAuth);
+                transfer = TransferUp.start(repo, options.dataDir(), edge.get(), endpointOwner(identity), providerAuth,
+                        transferPort, carrierLogin(identity).isEmpty() ? List.of()
+                                : List.of("service-account-" + carrierLogin(identity).get("CONTINUUM_TRANSFER_CLIENT_ID")));
                 transfer.ifPresent(t -> running.add(0, t));
             }
             if (transfer.isPresent()) {
@@ -347,6 +354,23 @@ public final class Up {
             labels.add(c);
         }
         return JSON.writeValueAsString(doc);
+    }
+
+    /**
+     * How the inference provider signs its calls to the transfer provider: with sign-in on, the local realm's carrier
+     * account, or {@code CONTINUUM_TRANSFER_CLIENT_ID/SECRET} for another issuer; empty with sign-in off (no tokens).
+     */
+    private static Map<String, String> carrierLogin(LocalIdentity.Setup identity) {
+        if (!identity.enabled()) {
+            return Map.of();
+        }
+        String id = identity.local() ? TransferUp.CARRIER : System.getenv("CONTINUUM_TRANSFER_CLIENT_ID");
+        String secret = identity.local() ? TransferUp.CARRIER + "-local-secret" : System.getenv("CONTINUUM_TRANSFER_CLIENT_SECRET");
+        if (id == null || id.isBlank()) {
+            return Map.of();
+        }
+        return Map.of("CONTINUUM_AUTH_ISSUER", identity.issuer().orElseThrow(), "CONTINUUM_TRANSFER_CLIENT_ID", id,
+                "CONTINUUM_TRANSFER_CLIENT_SECRET", secret == null ? "" : secret);
     }
 
     private static String endpointOwner(LocalIdentity.Setup identity) {

@@ -7,6 +7,7 @@ import dev.continuum.edge.protocol.Wire;
 import dev.continuum.edge.cloud.FleetSites;
 import dev.continuum.placement.model.Cluster;
 import dev.continuum.placement.model.Demand;
+import dev.continuum.placement.model.Link;
 import dev.continuum.placement.planner.DataReference;
 import dev.continuum.placement.planner.InvalidRequestException;
 import dev.continuum.placement.planner.Inventory;
@@ -37,9 +38,17 @@ public final class GatewayPlanner implements JobPlacement {
 
     private final OnlinePlanner planner = new OnlinePlanner(PlannerConfig.DEFAULT);
     private final Clock clock;
+    /** The links between sites, by their site names: without one, data is never moved from where it lies. */
+    private final List<Link> links;
 
     public GatewayPlanner(Clock clock) {
+        this(clock, List.of());
+    }
+
+    /** With {@code links} between sites (gateway device ids): a job may then run away from its data, which is moved. */
+    public GatewayPlanner(Clock clock, List<Link> links) {
         this.clock = clock;
+        this.links = List.copyOf(links);
     }
 
     @Override
@@ -102,13 +111,15 @@ public final class GatewayPlanner implements JobPlacement {
         }
     }
 
-    private static Inventory inventory(List<Fleet.Device> devices, ToIntFunction<String> dispatched) {
+    private Inventory inventory(List<Fleet.Device> devices, ToIntFunction<String> dispatched) {
         List<Cluster> clusters = new ArrayList<>();
         Map<String, SiteStatus> status = new HashMap<>();
+        Map<String, String> siteByEndpoint = new HashMap<>();
         for (Fleet.Device d : devices) {
             clusters.add(FleetSites.cluster(d.deviceId(), d.heartbeat()));
             status.put(d.deviceId(), FleetSites.status(d, dispatched.applyAsInt(d.deviceId())));
+            siteByEndpoint.put(d.deviceId(), d.deviceId()); // a gateway's data lies at the endpoint named like it
         }
-        return new Inventory(clusters, List.of(), Map.of(), status);
+        return new Inventory(clusters, links, siteByEndpoint, status);
     }
 }

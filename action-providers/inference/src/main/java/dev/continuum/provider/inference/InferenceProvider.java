@@ -37,8 +37,10 @@ import java.util.concurrent.Executors;
 
 /**
  * Runs an inference job on an edge gateway or the datacenter pool: the placement planner picks the site
- * ({@link JobPlacement}: the planner service, or its core in process), the provider sends the
- * task over MQTT, reports ACTIVE with progress ("Queued on gw-1", "Running on gw-1"), and finishes
+ * ({@link JobPlacement}: the planner service, or its core in process); when that site is not where the job's
+ * {@code input_ref} lies ({@code input_location}), the provider first moves the file there through the transfer
+ * provider ({@link InputMover}: status "Moving input", details {@code state: "moving input"}) and reports the move's
+ * wall time to the planner at completion; it sends the task over MQTT, reports ACTIVE with progress ("Queued on gw-1", "Running on gw-1"), and finishes
  * SUCCEEDED with the output tensor or FAILED with the gateway's reason. The task id is the action
  * id, so a repeated delivery never runs twice on the device.
  */
@@ -83,12 +85,15 @@ public final class InferenceProvider implements ActionProvider {
     private final Clock clock;
     /** Where inline inputs lie (the endpoint of the cloud side sending them, e.g. {@code datacenter}); null: not said. */
     private final String inlineDataEndpoint;
+    /** Moves an input to the chosen site when it lies elsewhere ({@link InputMover#NONE}: no transfer provider). */
+    private final InputMover inputs;
     private final Map<String, ActionContext> running = new ConcurrentHashMap<>();
     /** The unfinished jobs by task (action) id: what was asked and where it was sent, to place it again if that site goes. */
     private final Map<String, Dispatched> sent = new ConcurrentHashMap<>();
 
-    /** A job out on a device: its demand, the device, the task sent and when. */
-    private record Dispatched(JobPlacement.Job job, String deviceId, TaskMessage task, long sentAtMillis) {}
+    /** A job out on a device: its demand, the device, the task sent and when, what moving its input took (0: none). */
+    private record Dispatched(JobPlacement.Job job, String deviceId, TaskMessage task, long sentAtMillis,
+                              long transferMillis) {}
     /**
      * Progress and results arrive on the MQTT event loop; a durable action store fsyncs, which must
      * not stall the loop. One thread keeps each action's updates in arrival order (progress before result).
@@ -105,6 +110,12 @@ public final class InferenceProvider implements ActionProvider {
 
     public InferenceProvider(Fleet fleet, TaskDispatcher dispatcher, JobPlacement planner, Clock clock,
                              String inlineDataEndpoint) {
+        this(fleet, dispatcher, planner, clock, inlineDataEndpoint, InputMover.NONE);
+    }
+
+    InferenceProvider(Fleet fleet, TaskDispatcher dispatcher, JobPlacement planner, Clock clock,
+                      String inlineDataEndpoint, InputMover inputs) {
+        this.inputs = inputs;
         this.fleet = fleet;
         this.dispatcher = dispatcher;
         this.planner = planner;
@@ -156,15 +167,84 @@ public final class InferenceProvider implements ActionProvider {
             return ctx.failed("No suitable gateway", why);
         }
         String deviceId = decision.site();
-        ctx.log("Dispatched", "sent to gateway " + deviceId, JsonNodeFactory.instance.objectNode().put("device_id", deviceId));
         ObjectNode details = details(deviceId, ctx.actionId()).put("deadline", deadline.toString());
         placementInto(details, decision.explanation());
-        ActionStatus active = ctx.active("Sent to " + deviceId, details);
         // the gateway's span of the task joins the run's trace (docs/operations.md "Traces")
         TaskMessage task = taskFor(ctx.actionId(), body, input, deadline).withTraceparent(ctx.traceparent().orElse(null));
-        dispatch(ctx, job, deviceId, task);
+        Optional<InputMover.Move> move = moveFor(ctx.actionId(), body, deviceId, ctx.actionId() + "/input");
+        if (move.isPresent()) {
+            Instant startedAt = clock.instant();
+            movingInto(details, move.get(), startedAt);
+            ctx.log("MovingInput", "moving " + move.get().inputRef() + " from " + move.get().fromEndpoint() + " to "
+                    + move.get().toEndpoint() + " for " + deviceId, details.get("input_move"));
+            ActionStatus active = ctx.active("Moving input to " + deviceId, details);
+            watchDeadline(ctx, task);
+            moveThenDispatch(ctx, job, deviceId, task, move.get(), startedAt, details.deepCopy());
+            return active;
+        }
+        ctx.log("Dispatched", "sent to gateway " + deviceId, JsonNodeFactory.instance.objectNode().put("device_id", deviceId));
+        ActionStatus active = ctx.active("Sent to " + deviceId, details);
+        dispatch(ctx, job, deviceId, task, 0);
         watchDeadline(ctx, task);
         return active;
+    }
+
+    /**
+     * The move {@code input_ref} needs to reach {@code site}: none when the input is inline, its location unsaid, it
+     * lies on the site's own endpoint, or no transfer provider is configured (then the site reads its own copy, as
+     * before there was one).
+     */
+    private Optional<InputMover.Move> moveFor(String actionId, JsonNode body, String site, String requestId) {
+        if (!inputs.configured() || !body.hasNonNull("input_ref") || !body.path("input_location").isObject()) {
+            return Optional.empty();
+        }
+        return inputs.moveFor(actionId, body.get("input_ref").asText(),
+                body.path("input_location").path("endpoint_id").asText(null), site, requestId);
+    }
+
+    private static void movingInto(ObjectNode details, InputMover.Move move, Instant startedAt) {
+        details.put("state", "moving input");
+        details.putObject("input_move").put("input_ref", move.inputRef()).put("request_id", move.requestId())
+                .put("from_endpoint", move.fromEndpoint()).put("to_endpoint", move.toEndpoint())
+                .put("moved_input_ref", move.movedInputRef()).put("started_at", startedAt.toString());
+    }
+
+    /**
+     * Moves the input on a thread of its own (the carrier blocks), then sends the task with the moved
+     * {@code input_ref} to {@code site}; a failed move ends the action FAILED with {@code InputTransferFailed}
+     * naming the input. An action that ended meanwhile (its deadline, a cancel) is left alone.
+     */
+    private void moveThenDispatch(ActionContext ctx, JobPlacement.Job job, String site, TaskMessage task,
+                                  InputMover.Move move, Instant startedAt, ObjectNode details) {
+        Thread.ofVirtual().name("inference-input-" + ctx.actionId()).start(() -> {
+            InputMover.Outcome outcome = inputs.carry(move, "input of inference " + ctx.actionId(), startedAt,
+                    ctx::finished);
+            if (ctx.finished()) {
+                return;
+            }
+            // the details as the move began (not read back: the status may not be stored yet when a move is quick)
+            ObjectNode m = (ObjectNode) details.get("input_move");
+            switch (outcome) {
+                case InputMover.Outcome.Failed f -> {
+                    m.put("transfer_action_id", f.transferAction());
+                    details.put("error", "InputTransferFailed").put("input_ref", move.inputRef())
+                            .put("reason", f.reason());
+                    details.remove("state");
+                    ctx.log("InputTransferFailed", move.inputRef() + " could not be moved from " + move.fromEndpoint()
+                            + " to " + move.toEndpoint() + ": " + f.reason(), m);
+                    ctx.fail("Input " + move.inputRef() + " could not be moved to " + site, details);
+                }
+                case InputMover.Outcome.Moved ok -> {
+                    m.put("transfer_action_id", ok.transferAction()).put("bytes", ok.bytes())
+                            .put("transfer_ms", ok.wallMillis());
+                    details.put("state", "dispatched");
+                    ctx.log("InputMoved", move.inputRef() + " moved to " + move.toEndpoint() + " ("
+                            + ok.bytes() + " bytes in " + ok.wallMillis() + " ms); sent to gateway " + site, m);
+                    ctx.progress("Sent to " + site, details);
+                    dispatch(ctx, job, site, withInputRef(task, move.movedInputRef()), ok.wallMillis());
+                }
+            }
+        });
     }
 
     /** What the planner is asked: the model, constraints, SLO and where the input lies (inline: with this provider). */
@@ -223,10 +303,30 @@ public final class InferenceProvider implements ActionProvider {
         }
         JsonNode body = ctx.request().body();
         Tensor input = body.has("input") ? parseInput(body) : null;
-        ctx.log("Resumed", "provider restarted; waiting again for gateway " + deviceId, null);
         TaskMessage task = taskFor(ctx.actionId(), body, input, Instant.parse(deadline));
-        dispatch(ctx, job(ctx.actionId(), ctx.request(), body, input), deviceId, task);
+        JobPlacement.Job job = job(ctx.actionId(), ctx.request(), body, input);
+        JsonNode move = d.path("input_move");
+        Optional<InputMover.Move> unfinished = move.isObject() && !move.has("transfer_ms")
+                ? moveFor(ctx.actionId(), body, deviceId, move.path("request_id").asText()) : Optional.empty();
+        if (unfinished.isPresent()) {
+            // restarted while the input was moving: the same request id finds the same transfer, which goes on
+            ctx.log("Resumed", "provider restarted; moving the input to " + deviceId + " again", null);
+            watchDeadline(ctx, task);
+            moveThenDispatch(ctx, job, deviceId, task, unfinished.get(), Instant.parse(move.path("started_at").asText()),
+                    (ObjectNode) d.deepCopy());
+            return;
+        }
+        ctx.log("Resumed", "provider restarted; waiting again for gateway " + deviceId, null);
+        if (move.isObject()) {
+            task = withInputRef(task, move.path("moved_input_ref").asText());
+        }
+        dispatch(ctx, job, deviceId, task, move.path("transfer_ms").asLong(0));
         watchDeadline(ctx, task);
+    }
+
+    private static TaskMessage withInputRef(TaskMessage task, String inputRef) {
+        return new TaskMessage(task.taskId(), task.model(), task.input(), inputRef, task.deadline(), task.sentAt(),
+                task.traceparent());
     }
 
     private TaskMessage taskFor(String taskId, JsonNode body, Tensor input, Instant deadline) {
@@ -235,10 +335,10 @@ public final class InferenceProvider implements ActionProvider {
                 clock.instant().toString());
     }
 
-    private void dispatch(ActionContext ctx, JobPlacement.Job job, String deviceId, TaskMessage task) {
+    private void dispatch(ActionContext ctx, JobPlacement.Job job, String deviceId, TaskMessage task, long transferMillis) {
         String taskId = task.taskId();
         running.put(taskId, ctx);
-        sent.put(taskId, new Dispatched(job, deviceId, task, clock.millis()));
+        sent.put(taskId, new Dispatched(job, deviceId, task, clock.millis(), transferMillis));
         dispatcher.send(deviceId, task).whenComplete((result, error) ->
                 updates.execute(() -> finish(ctx, deviceId, result, error)));
     }
@@ -303,8 +403,19 @@ public final class InferenceProvider implements ActionProvider {
                 JsonNodeFactory.instance.objectNode().put("device_id", to).put("lost_device_id", d.deviceId()));
         ObjectNode details = details(to, taskId).put("deadline", d.task().deadline()).put("placed_again_from", d.deviceId());
         placementInto(details, decision.explanation());
+        // the input as the job named it (not a copy moved to the lost site), moved again if the new site needs it
+        JsonNode body = ctx.request().body();
+        TaskMessage task = body.hasNonNull("input_ref") ? withInputRef(d.task(), body.get("input_ref").asText()) : d.task();
+        Optional<InputMover.Move> move = moveFor(taskId, body, to, taskId + "/input/" + to);
+        if (move.isPresent()) {
+            Instant startedAt = clock.instant();
+            movingInto(details, move.get(), startedAt);
+            ctx.progress("Moving input to " + to + " (" + d.deviceId() + " went offline)", details);
+            moveThenDispatch(ctx, d.job(), to, task, move.get(), startedAt, details.deepCopy());
+            return;
+        }
         ctx.progress("Sent to " + to + " (" + d.deviceId() + " went offline)", details);
-        dispatch(ctx, d.job(), to, d.task());
+        dispatch(ctx, d.job(), to, task, 0);
     }
 
     private static Tensor parseInput(JsonNode body) {
@@ -350,7 +461,7 @@ public final class InferenceProvider implements ActionProvider {
             d.put("input_ms", result.inputMs());
             JobPlacement.Job job = out != null ? out.job() : job(ctx.actionId(), ctx.request(), ctx.request().body(), null);
             JsonNode before = ctx.status().details();
-            keep(before, d, "placement", "placed_again_from");
+            keep(before, d, "placement", "placed_again_from", "input_move");
             long batchCompute = Math.round(result.inputMs() + result.inferenceMs()); // reading the inputs, then the run
             long queued = Math.round(result.queuedMs());
             // the site's time per task, as the planner predicts it: a batch's reading and run shared by its tasks
@@ -363,9 +474,10 @@ public final class InferenceProvider implements ActionProvider {
                 // the rest of the round trip (the task's and the result's trips, the broker's hops, decoding,
                 // spooling) as overhead — which the planner counts in its transfer term
                 long overhead = Math.max(0, roundTrip - batchCompute - queued);
-                measured = new PlannerClient.Measured(computePerTask, queued, 0, overhead);
-                d.putObject("actual").put("transfer_ms", overhead).put("queue_ms", queued)
-                        .put("compute_ms", batchCompute).put("total_ms", roundTrip);
+                // moving the input (0 when it lay at the site) is the transfer the planner predicted; it came first
+                measured = new PlannerClient.Measured(computePerTask, queued, out.transferMillis(), overhead);
+                d.putObject("actual").put("transfer_ms", out.transferMillis() + overhead).put("input_move_ms", out.transferMillis())
+                        .put("queue_ms", queued).put("compute_ms", batchCompute).put("total_ms", out.transferMillis() + roundTrip);
             }
             planner.completed(job, deviceId, measured);
             ctx.complete(d);
@@ -381,7 +493,7 @@ public final class InferenceProvider implements ActionProvider {
             ObjectNode d = details(m.deviceId(), m.taskId()).put("state", m.state())
                     .put("queue_position", m.queuePosition());
             // resume needs the deadline after a restart; the placement explains the action to its reader
-            keep(ctx.status().details(), d, "deadline", "placement", "placed_again_from");
+            keep(ctx.status().details(), d, "deadline", "placement", "placed_again_from", "input_move");
             ctx.progress(display, d);
         }
     }

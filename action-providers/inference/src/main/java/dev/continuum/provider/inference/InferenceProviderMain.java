@@ -7,7 +7,10 @@ import dev.continuum.edge.identity.DeviceCredentials;
 import dev.continuum.edge.identity.RevocationLog;
 import dev.continuum.edge.messaging.MqttLink;
 import dev.continuum.edge.protocol.Topics;
+import dev.continuum.provider.client.ActionProviderClient;
+import dev.continuum.provider.client.ClientOptions;
 import dev.continuum.provider.client.PlannerClient;
+import dev.continuum.provider.client.TransferCarrier;
 import dev.continuum.provider.server.ActionProviderServer;
 import dev.continuum.provider.server.CallerResolver;
 import dev.continuum.provider.server.ActionStore;
@@ -30,6 +33,10 @@ import java.util.concurrent.TimeUnit;
  * planner service, which logs the decision, signing with the service account {@code CONTINUUM_PLANNER_CLIENT_ID} /
  * {@code CONTINUUM_PLANNER_CLIENT_SECRET} at {@code CONTINUUM_AUTH_ISSUER}; without it, by the planner's core in
  * process. {@code --data-endpoint} names where inline inputs lie for the planner (e.g. {@code datacenter}).
+ * With {@code --transfer-url} (or {@code CONTINUUM_TRANSFER_URL}: the transfer action's URL) a job placed at a site
+ * other than where its {@code input_ref} lies has the file moved there first by that transfer provider, signed as
+ * {@code CONTINUUM_TRANSFER_CLIENT_ID} / {@code CONTINUUM_TRANSFER_CLIENT_SECRET}; {@code --transfer-endpoints
+ * site=endpoint,...} names the transfer endpoint serving a site's data directory when it is not named like the site.
  * With {@code --state-dir} actions and device revocations are kept on disk there and survive a restart;
  * without it, in memory. With {@code CONTINUUM_INFERENCE_DB_URL} actions are kept in PostgreSQL instead, and several
  * instances (each with its own {@code --client-id}) share them: any instance answers for any action, and the actions of
@@ -49,12 +56,16 @@ public final class InferenceProviderMain {
             usage: continuum-inference-provider [--port 8093] [--host 0.0.0.0] [--broker 127.0.0.1:1883]
                    [--base-path /providers/inference] [--topic-root continuum] [--client-id continuum-inference]
                    [--embedded-broker] [--mqtt-username U] [--state-dir DIR] [--planner URL] [--data-endpoint ID]
+                   [--transfer-url URL [--transfer-endpoints dc-pool=datacenter,...]]
                    [--model-root DIR [--public-url http://HOST:PORT] [--deploy-roles continuum-admin,continuum-model-deployer]]
                    | --state-dir DIR (--revoke-device ID | --reinstate-device ID)
                    | --bootstrap-token DEVICE | --broker-password
               serves inference at http://HOST:PORT/BASE; CONTINUUM_EDGE_SECRET signs device credentials;
               --planner (CONTINUUM_PLANNER_URL): the planner service places every job, signed as
               CONTINUUM_PLANNER_CLIENT_ID/CONTINUUM_PLANNER_CLIENT_SECRET at CONTINUUM_AUTH_ISSUER;
+              --transfer-url (CONTINUUM_TRANSFER_URL, the transfer action's URL): an input_ref lying at another
+              site than the one chosen is moved there first, signed as CONTINUUM_TRANSFER_CLIENT_ID/_SECRET;
+              --transfer-endpoints names the transfer endpoint of a site's data directory (default: the site's name);
               with --model-root, model deployment at http://HOST:PORT/BASE/deploy (files under DIR; gateways
               fetch them from --public-url/model-files/<token>, default http://127.0.0.1:PORT)
             """;
@@ -64,7 +75,8 @@ public final class InferenceProviderMain {
     record Settings(int port, String host, String broker, String basePath, String topicRoot, String clientId,
                     boolean embeddedBroker, String mqttUser, Path stateDir, String revoke, String reinstate,
                     String bootstrapTokenFor, boolean printBrokerPassword, Path modelRoot, String publicUrl,
-                    Set<String> deployRoles, String planner, String dataEndpoint) {}
+                    Set<String> deployRoles, String planner, String dataEndpoint, String transferUrl,
+                    java.util.Map<String, String> transferEndpoints) {}
 
     public static void main(String[] args) throws Exception {
         Settings s = ProviderLauncher.settingsOrExit(args, USAGE, InferenceProviderMain::parse);
@@ -139,7 +151,7 @@ public final class InferenceProviderMain {
                 mountDeployment(router, s, cloud, callers, options);
             }
             ActionProviderServer.mount(router, s.basePath(), new InferenceProvider(cloud.fleet(), cloud.dispatcher(),
-                    placement(s.planner()), Clock.systemUTC(), s.dataEndpoint()), options);
+                    placement(s.planner()), Clock.systemUTC(), s.dataEndpoint(), inputMover(vertx, s)), options);
             // the count lets `up` (and operators) wait until gateways have registered and reported in
             router.get("/health").handler(rc -> rc.json(new io.vertx.core.json.JsonObject().put("status", "UP")
                     .put("devices_online", cloud.fleet().usable().size())));
@@ -151,7 +163,8 @@ public final class InferenceProviderMain {
             };
         });
         System.out.println("inference provider on http://127.0.0.1:" + port + s.basePath() + " (broker " + s.broker()
-                + (s.planner() != null ? ", placed by the planner at " + s.planner() : "") + ")");
+                + (s.planner() != null ? ", placed by the planner at " + s.planner() : "")
+                + (s.transferUrl() != null ? ", inputs moved by " + s.transferUrl() : "") + ")");
     }
 
     /**
@@ -171,6 +184,21 @@ public final class InferenceProviderMain {
         java.util.function.Supplier<String> token = ServiceAccountToken.forPlanner(System.getenv())
                 .<java.util.function.Supplier<String>>map(t -> t::current).orElse(() -> null);
         return new PlannerServicePlacement(new PlannerClient(java.net.URI.create(plannerUrl), token));
+    }
+
+    /**
+     * With {@code --transfer-url}: inputs move between sites through that transfer provider, signed as the service
+     * account {@code CONTINUUM_TRANSFER_CLIENT_ID}/{@code _SECRET} (scope actions:transfer), or with no token when
+     * none is set (a transfer provider without sign-in). Without it, no input is moved.
+     */
+    static InputMover inputMover(io.vertx.core.Vertx vertx, Settings s) {
+        if (s.transferUrl() == null || s.transferUrl().isBlank()) {
+            return InputMover.NONE;
+        }
+        java.util.function.Supplier<String> token = ServiceAccountToken.forTransfer(System.getenv())
+                .<java.util.function.Supplier<String>>map(t -> t::current).orElse(() -> null);
+        return new InputMover(new TransferCarrier(new ActionProviderClient(vertx, ClientOptions.defaults()), s.transferUrl(),
+                token, java.time.Duration.ofSeconds(30)), s.transferEndpoints(), java.time.Duration.ofMillis(200), Clock.systemUTC());
     }
 
     /**
@@ -203,7 +231,8 @@ public final class InferenceProviderMain {
     static Settings parse(String[] args) {
         Arguments a = Arguments.parse(args, Set.of("--port", "--host", "--broker", "--base-path", "--topic-root",
                 "--client-id", "--bootstrap-token", "--mqtt-username", "--state-dir", "--revoke-device",
-                "--reinstate-device", "--model-root", "--public-url", "--deploy-roles", "--planner", "--data-endpoint"),
+                "--reinstate-device", "--model-root", "--public-url", "--deploy-roles", "--planner", "--data-endpoint",
+                "--transfer-url", "--transfer-endpoints"),
                 Set.of("--embedded-broker", "--broker-password"));
         if (a == null) {
             return null;
@@ -220,6 +249,8 @@ public final class InferenceProviderMain {
                 a.text("--bootstrap-token").orElse(null), a.flag("--broker-password"), a.path("--model-root").orElse(null),
                 a.text("--public-url").orElse(null),
                 Set.of(a.text("--deploy-roles", "continuum-admin,continuum-model-deployer").split(",")),
-                a.text("--planner").orElse(System.getenv("CONTINUUM_PLANNER_URL")), a.text("--data-endpoint").orElse(null));
+                a.text("--planner").orElse(System.getenv("CONTINUUM_PLANNER_URL")), a.text("--data-endpoint").orElse(null),
+                a.text("--transfer-url").orElse(System.getenv("CONTINUUM_TRANSFER_URL")),
+                InputMover.parseEndpoints(a.text("--transfer-endpoints").orElse(null)));
     }
 }

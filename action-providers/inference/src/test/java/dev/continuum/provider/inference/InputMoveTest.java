@@ -1,0 +1,306 @@
+package dev.continuum.provider.inference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.continuum.edge.app.EdgeGateway;
+import dev.continuum.edge.app.GatewayConfig;
+import dev.continuum.edge.broker.Brokers;
+import dev.continuum.edge.cloud.Fleet;
+import dev.continuum.edge.identity.DeviceCredentials;
+import dev.continuum.edge.protocol.Tensor;
+import dev.continuum.edge.protocol.Topics;
+import dev.continuum.edge.protocol.Wire;
+import dev.continuum.edge.store.TaskSpool;
+import dev.continuum.edge.testing.Await;
+import dev.continuum.edge.testing.TestBrokers;
+import dev.continuum.edge.testing.TestModels;
+import dev.continuum.placement.model.Link;
+import dev.continuum.provider.client.ActionProviderClient;
+import dev.continuum.provider.client.ClientOptions;
+import dev.continuum.provider.client.PlannerClient;
+import dev.continuum.provider.client.TransferCarrier;
+import dev.continuum.provider.server.Caller;
+import dev.continuum.provider.server.CallerResolver;
+import dev.continuum.provider.server.FileActionStore;
+import dev.continuum.provider.server.ProviderServerOptions;
+import dev.continuum.provider.transfer.engine.TransferOptions;
+import dev.continuum.provider.transfer.provider.EndpointConfig;
+import dev.continuum.provider.transfer.provider.TransferProviders;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.ext.web.Router;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.ToIntFunction;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The planner's "move the data and run in the datacenter", carried out: a frame lies at the edge gateway
+ * {@code edge-a}, which lacks the model, so the planner places the job on the datacenter pool, and the provider moves
+ * the frame there through the real transfer provider (served in this JVM over HTTP, each site's data directory an
+ * endpoint; the pool's named {@code datacenter}) before it sends the task. Real gateways over a real broker run the
+ * real classifier with ONNX Runtime. The planner (its core in process, a configured 1 Gbit/s link from edge-a to the
+ * pool) is wrapped only to read what the provider reported at completion.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class InputMoveTest {
+
+    @TempDir
+    static Path state;
+
+    private final Vertx vertx = Vertx.vertx();
+    private final List<AutoCloseable> resources = new ArrayList<>();
+    private final Topics topics = TestBrokers.freshTopics();
+    private final Map<String, PlannerClient.Measured> reported = new ConcurrentHashMap<>();
+    private String url;
+    private String transferUrl;
+    private String edgeA;
+    private String pool;
+    private DeviceCredentials credentials;
+
+    @BeforeAll
+    void startPlatform() throws Exception {
+        Brokers.Broker broker = TestBrokers.shared();
+        credentials = DeviceCredentials.fromSecret("input move test secret", Clock.systemUTC());
+        EdgeCloud cloud = new EdgeCloud(vertx, broker.host(), broker.port(), TestBrokers.freshId("provider"), topics,
+                credentials, Clock.systemUTC());
+        resources.add(cloud);
+        cloud.start().get(10, TimeUnit.SECONDS);
+        edgeA = TestBrokers.freshId("edge-a");
+        pool = TestBrokers.freshId("dc-pool");
+        startGateway(broker, credentials, edgeA, null, "edge");
+        startGateway(broker, credentials, pool, TestModels.ocrClassifier(), "datacenter");
+        assertThat(Await.until(Duration.ofSeconds(15), () -> cloud.fleet().usable().size() == 2)).isTrue();
+
+        transferUrl = "http://127.0.0.1:" + listen(transferProvider()) + "/providers/transfer/transfer";
+        url = ServedInferenceProvider.url(ServedInferenceProvider.serve(vertx, provider(vertx, cloud),
+                ProviderServerOptions.of(vertx)));
+    }
+
+    /** The provider on {@code cloud}: the planner's core with a 1 Gbit/s link from edge-a to the pool, inputs moved. */
+    private InferenceProvider provider(Vertx on, EdgeCloud cloud) {
+        InputMover mover = new InputMover(new TransferCarrier(new ActionProviderClient(on, ClientOptions.defaults()),
+                transferUrl, () -> null, Duration.ofSeconds(30)), Map.of(pool, "datacenter"), Duration.ofMillis(50),
+                Clock.systemUTC());
+        return new InferenceProvider(cloud.fleet(), cloud.dispatcher(),
+                reporting(new GatewayPlanner(Clock.systemUTC(), List.of(new Link(edgeA, pool, 1.0, 5)))), Clock.systemUTC(),
+                null, mover);
+    }
+
+    /**
+     * The transfer provider with edge-a's data directory as endpoint {@code edge-a…} and the pool's as
+     * {@code datacenter}, at 256 KiB/s: a frame (about 300 kB) takes over a second, long enough to restart mid-move.
+     */
+    private Router transferProvider() throws Exception {
+        ObjectNode endpoints = Wire.mapper().createObjectNode();
+        ArrayNode list = endpoints.putArray("endpoints");
+        list.addObject().put("id", edgeA).put("type", "directory").put("root", dataDir(edgeA).toString())
+                .put("owner", Caller.ANONYMOUS.id());
+        list.addObject().put("id", "datacenter").put("type", "directory").put("root", dataDir(pool).toString())
+                .put("owner", Caller.ANONYMOUS.id());
+        Router transfer = Router.router(vertx);
+        TransferProviders.mountAll(transfer, "/providers/transfer", vertx,
+                EndpointConfig.parse(endpoints, state, TransferOptions.MIN_CHUNK),
+                TransferOptions.defaults().withMaxBytesPerSecond(256 * 1024),
+                state.resolve("transfer-state"), CallerResolver.anonymous());
+        return transfer;
+    }
+
+    private void startGateway(Brokers.Broker broker, DeviceCredentials credentials, String id, Path model, String role)
+            throws Exception {
+        Files.createDirectories(dataDir(id));
+        GatewayConfig cfg = GatewayConfig.of(id, broker.host(), broker.port(), state.resolve(id), credentials.bootstrapToken(id))
+                .withTopics(topics).withHeartbeat(Duration.ofMillis(300), 5).withRole(role)
+                .withSpoolLimits(TaskSpool.Limits.defaults().withFsync(false));
+        EdgeGateway gw = new EdgeGateway(cfg, vertx, Clock.systemUTC());
+        resources.add(gw);
+        if (model != null) {
+            gw.models().deploy("ocr-cls", "1", gw.models().install(model));
+        }
+        gw.start().get(10, TimeUnit.SECONDS);
+    }
+
+    /** The planner's core as the provider uses it, keeping what each completion reported. */
+    private JobPlacement reporting(JobPlacement planner) {
+        return new JobPlacement() {
+            @Override
+            public Decision place(Job job, List<Fleet.Device> devices, ToIntFunction<String> dispatched) {
+                return planner.place(job, devices, dispatched);
+            }
+
+            @Override
+            public Optional<Decision> placedAgain(Job job, String lost, List<Fleet.Device> devices,
+                                                  ToIntFunction<String> dispatched) {
+                return planner.placedAgain(job, lost, devices, dispatched);
+            }
+
+            @Override
+            public void completed(Job job, String site, PlannerClient.Measured measured) {
+                reported.put(job.id(), measured);
+                planner.completed(job, site, measured);
+            }
+        };
+    }
+
+    private static Path dataDir(String gateway) {
+        return state.resolve(gateway).resolve("data");
+    }
+
+    private int listen(Router router) throws Exception {
+        HttpServer server = vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1")
+                .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        return server.actualPort();
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        for (AutoCloseable r : resources.reversed()) {
+            r.close();
+        }
+        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
+    private static ObjectNode run(String requestId, String inputRef, String endpoint, long size) {
+        ObjectNode body = Wire.mapper().createObjectNode().put("model", "ocr-cls").put("input_ref", inputRef)
+                .put("deadline_seconds", 120);
+        body.putObject("input_location").put("endpoint_id", endpoint).put("size_bytes", size);
+        ObjectNode doc = Wire.mapper().createObjectNode().put("request_id", requestId);
+        doc.set("body", body);
+        return doc;
+    }
+
+    @Test
+    void shouldMoveTheInputToTheDatacenterPoolRunItThereAndReportTheTransferTime() throws Exception {
+        Path frame = Files.createDirectories(dataDir(edgeA).resolve("frames")).resolve("frame-9.json");
+        Files.write(frame, Wire.encode(Tensor.of(TestModels.CLS_SHAPE, TestModels.image(9, 1))));
+
+        JsonNode started = ProviderCalls.post(url + "/run", run("r-move", "file:frames/frame-9.json", edgeA, Files.size(frame)));
+        String id = started.path("action_id").asText();
+        JsonNode done = ProviderCalls.awaitFinal(url + "/" + id + "/status");
+
+        assertThat(started.path("display_status").asText()).as(started.toString()).isEqualTo("Moving input to " + pool);
+        assertThat(started.at("/details/state").asText()).isEqualTo("moving input");
+        assertThat(done.path("status").asText()).as(done.toString()).isEqualTo("SUCCEEDED");
+        JsonNode d = done.get("details");
+        assertThat(d.get("device_id").asText()).isEqualTo(pool);
+        assertThat(d.at("/output/shape").toString()).isEqualTo("[1,2]");
+        // the file the pool read is the frame, byte for byte, in its own data directory
+        Path moved = dataDir(pool).resolve(InputMover.LANDING).resolve(id).resolve("frame-9.json");
+        assertThat(Files.readAllBytes(moved)).isEqualTo(Files.readAllBytes(frame));
+        assertThat(d.at("/input_move/moved_input_ref").asText()).isEqualTo("file:" + InputMover.LANDING + "/" + id + "/frame-9.json");
+        assertThat(d.at("/input_move/from_endpoint").asText()).isEqualTo(edgeA);
+        assertThat(d.at("/input_move/to_endpoint").asText()).isEqualTo("datacenter");
+        assertThat(d.at("/input_move/request_id").asText()).isEqualTo(id + "/input");
+        assertThat(d.at("/input_move/bytes").asLong()).isEqualTo(Files.size(frame));
+        long transferMillis = d.at("/input_move/transfer_ms").asLong();
+        assertThat(transferMillis).isPositive();
+        assertThat(d.at("/actual/input_move_ms").asLong()).isEqualTo(transferMillis);
+        // the planner learns what moving the input took, beside compute and queue
+        assertThat(reported.get(id).transferMillis()).isEqualTo(transferMillis);
+        JsonNode log = ProviderCalls.get(url + "/" + id + "/log");
+        assertThat(log.toString()).contains("MovingInput").contains("InputMoved");
+    }
+
+    @Test
+    void shouldFailNamingTheInputWhenItCannotBeMoved() throws Exception {
+        JsonNode started = ProviderCalls.post(url + "/run", run("r-missing", "file:frames/missing.json", edgeA, 1000));
+        String id = started.path("action_id").asText();
+
+        JsonNode done = ProviderCalls.awaitFinal(url + "/" + id + "/status");
+
+        assertThat(done.path("status").asText()).as(done.toString()).isEqualTo("FAILED");
+        assertThat(done.path("display_status").asText()).contains("file:frames/missing.json").contains(pool);
+        assertThat(done.at("/details/error").asText()).isEqualTo("InputTransferFailed");
+        assertThat(done.at("/details/input_ref").asText()).isEqualTo("file:frames/missing.json");
+        assertThat(done.at("/details/reason").asText()).isNotBlank();
+        assertThat(reported).doesNotContainKey(id);
+    }
+
+    @Test
+    void shouldMoveNothingWhenTheInputLiesOnTheChosenSitesEndpoint() throws Exception {
+        Path frame = Files.createDirectories(dataDir(pool).resolve("frames")).resolve("frame-4.json");
+        Files.write(frame, Wire.encode(Tensor.of(TestModels.CLS_SHAPE, TestModels.image(4, 1))));
+
+        JsonNode started = ProviderCalls.post(url + "/run", run("r-local", "file:frames/frame-4.json", "datacenter",
+                Files.size(frame)));
+        JsonNode done = ProviderCalls.awaitFinal(url + "/" + started.path("action_id").asText() + "/status");
+
+        assertThat(done.path("status").asText()).as(done.toString()).isEqualTo("SUCCEEDED");
+        assertThat(done.at("/details/device_id").asText()).isEqualTo(pool);
+        assertThat(done.path("details").has("input_move")).isFalse();
+        assertThat(reported.get(started.path("action_id").asText()).transferMillis()).isZero();
+    }
+
+    @Test
+    void shouldGoOnWithTheSameTransferWhenTheProviderRestartsWhileTheInputMoves() throws Exception {
+        Path frame = Files.createDirectories(dataDir(edgeA).resolve("frames")).resolve("frame-5.json");
+        Files.write(frame, Wire.encode(Tensor.of(TestModels.CLS_SHAPE, TestModels.image(5, 1))));
+        Path actions = state.resolve("restart-actions");
+        String clientId = TestBrokers.freshId("restart-provider");
+
+        String id;
+        long restartedAfterMillis;
+        long started = System.nanoTime();
+        try (Served first = new Served(clientId, actions)) {
+            JsonNode accepted = ProviderCalls.post(first.url + "/run", run("r-restart", "file:frames/frame-5.json", edgeA,
+                    Files.size(frame)));
+            id = accepted.path("action_id").asText();
+            assertThat(accepted.at("/details/state").asText()).as(accepted.toString()).isEqualTo("moving input");
+            Thread.sleep(300); // the transfer under way, far from done at 256 KiB/s
+            assertThat(ProviderCalls.get(first.url + "/" + id + "/status").at("/details/state").asText())
+                    .isEqualTo("moving input");
+        }
+        restartedAfterMillis = (System.nanoTime() - started) / 1_000_000;
+        try (Served second = new Served(clientId, actions)) {
+            JsonNode done = ProviderCalls.awaitFinal(second.url + "/" + id + "/status");
+
+            assertThat(done.path("status").asText()).as(done.toString()).isEqualTo("SUCCEEDED");
+            assertThat(done.at("/details/device_id").asText()).isEqualTo(pool);
+            Path moved = dataDir(pool).resolve(InputMover.LANDING).resolve(id).resolve("frame-5.json");
+            assertThat(Files.readAllBytes(moved)).isEqualTo(Files.readAllBytes(frame));
+            // timed from the first start, not from the restart: the move's start is kept with the action
+            assertThat(done.at("/details/input_move/transfer_ms").asLong()).isGreaterThanOrEqualTo(restartedAfterMillis - 100);
+            assertThat(done.at("/details/input_move/request_id").asText()).isEqualTo(id + "/input");
+        }
+    }
+
+    /** One provider "process" on a durable action store: its own Vert.x, MQTT session and HTTP server. */
+    private final class Served implements AutoCloseable {
+        final Vertx own = Vertx.vertx();
+        final EdgeCloud cloud;
+        final HttpServer server;
+        final String url;
+
+        Served(String clientId, Path actions) throws Exception {
+            Brokers.Broker broker = TestBrokers.shared();
+            cloud = new EdgeCloud(own, broker.host(), broker.port(), clientId, topics, credentials, Clock.systemUTC());
+            cloud.start().get(10, TimeUnit.SECONDS);
+            assertThat(Await.until(Duration.ofSeconds(15), () -> cloud.fleet().usable().size() == 2)).isTrue();
+            server = ServedInferenceProvider.serve(own, provider(own, cloud),
+                    ProviderServerOptions.of(own).withStore(new FileActionStore(actions)));
+            url = ServedInferenceProvider.url(server);
+        }
+
+        @Override
+        public void close() throws Exception {
+            server.close();
+            cloud.close();
+            own.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        }
+    }
+}
