@@ -73,14 +73,23 @@ final class InputMover {
      * The wall time counts from {@code startedAt} (kept in the action's details, so a restart does not reset it).
      */
     Outcome carry(Move move, String label, Instant startedAt, BooleanSupplier abandoned) {
-        String transfer;
-        try {
-            transfer = carrier.start(new FileCarrier.Order(move.requestId(), move.fromEndpoint(), move.sourcePath(),
-                    move.toEndpoint(), move.destinationPath(), false, label));
-        } catch (FileCarrier.CarryException e) {
-            return new Outcome.Failed(null, e.getMessage());
-        }
+        String transfer = null;
         String lastTrouble = null;
+        while (transfer == null) {
+            try {
+                transfer = carrier.start(new FileCarrier.Order(move.requestId(), move.fromEndpoint(), move.sourcePath(),
+                        move.toEndpoint(), move.destinationPath(), false, label));
+            } catch (FileCarrier.CarryException e) {
+                if (!e.retryable()) {
+                    return new Outcome.Failed(null, e.getMessage()); // refused: e.g. an unknown endpoint, no access
+                }
+                // the transfer provider away or busy: the same request id again, until the action's deadline
+                lastTrouble = e.getMessage();
+                if (abandoned.getAsBoolean() || !pause()) {
+                    return new Outcome.Failed(null, lastTrouble);
+                }
+            }
+        }
         while (!abandoned.getAsBoolean()) {
             try {
                 FileCarrier.Progress p = carrier.status(transfer);
@@ -97,14 +106,22 @@ final class InputMover {
             } catch (FileCarrier.CarryException e) {
                 lastTrouble = e.getMessage(); // the transfer provider away for a moment: asked again at the next poll
             }
-            try {
-                Thread.sleep(poll.toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            if (!pause()) {
                 return new Outcome.Failed(transfer, "interrupted");
             }
         }
         return new Outcome.Failed(transfer, "abandoned" + (lastTrouble == null ? "" : " (" + lastTrouble + ")"));
+    }
+
+    /** Waits one poll interval; false when interrupted. */
+    private boolean pause() {
+        try {
+            Thread.sleep(poll.toMillis());
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     private static String safe(String actionId) {

@@ -48,9 +48,21 @@ public interface FileCarrier {
         }
     }
 
+    /** {@link #retryable()}: the transfer provider could not be reached or was busy; the same call may be sent again. */
     final class CarryException extends Exception {
+        private final boolean retryable;
+
         public CarryException(String message) {
+            this(message, false);
+        }
+
+        public CarryException(String message, boolean retryable) {
             super(message);
+            this.retryable = retryable;
+        }
+
+        public boolean retryable() {
+            return retryable;
         }
     }
 }

@@ -82,9 +82,10 @@ public final class TransferCarrier implements FileCarrier {
         try {
             return call.toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
-            throw new CarryException(String.valueOf(e.getCause() == null ? e : e.getCause().getMessage()));
+            throw new CarryException(String.valueOf(e.getCause() == null ? e : e.getCause().getMessage()),
+                    e.getCause() instanceof ActionProviderException away && away.retryable());
         } catch (java.util.concurrent.TimeoutException e) {
-            throw new CarryException("the transfer provider at " + transferUrl + " did not answer within " + timeout);
+            throw new CarryException("the transfer provider at " + transferUrl + " did not answer within " + timeout, true);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new CarryException("interrupted");
