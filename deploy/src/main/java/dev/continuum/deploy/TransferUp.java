@@ -75,7 +75,8 @@ final class TransferUp implements AutoCloseable {
         }
     }
 
-    static Optional<Path> jar(Path repo) {
+    /** The transfer provider's runner jar, when it is built. */
+    static Optional<Path> jar(Path repo) throws IOException {
         return ChildProcesses.runner(repo.resolve("action-providers/transfer/target"), "continuum-transfer-provider-");
     }
 
