@@ -11,6 +11,7 @@ import dev.continuum.flow.run.RunState;
 import dev.continuum.flow.run.RunStatus;
 import dev.continuum.flow.run.Step;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.Cancellable;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
@@ -25,6 +26,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Moves runs forward. An instance drives a run only while it holds the run's lease; each loop
@@ -403,9 +405,14 @@ public class RunDriver implements Driver {
     private Uni<Void> localFinish(UUID runId) {
         return Uni.createFrom().emitter(done -> {
             AtomicBoolean woken = new AtomicBoolean();
+            AtomicReference<Cancellable> timer = new AtomicReference<>();
             Runnable wake = () -> {
                 if (woken.compareAndSet(false, true)) {
                     awaitingFinish.remove(runId);
+                    Cancellable grace = timer.getAndSet(null);
+                    if (grace != null) { // the finish came first (the usual case): no timer thread wakes for nothing
+                        grace.cancel();
+                    }
                     loop.execute(() -> done.complete(null));
                 }
             };
@@ -414,8 +421,14 @@ public class RunDriver implements Driver {
                 wake.run();
                 return;
             }
-            Uni.createFrom().voidItem().onItem().delayIt().by(settings.localFinishGrace())
-                    .subscribe().with(v -> wake.run(), failure -> wake.run());
+            timer.set(Uni.createFrom().voidItem().onItem().delayIt().by(settings.localFinishGrace())
+                    .subscribe().with(v -> wake.run(), failure -> wake.run()));
+            if (woken.get()) { // woken while the timer was being set
+                Cancellable grace = timer.getAndSet(null);
+                if (grace != null) {
+                    grace.cancel();
+                }
+            }
         });
     }
 
@@ -544,22 +557,29 @@ public class RunDriver implements Driver {
         return new RunEvent.ActionCallFailed(token, e.error(), e.getMessage());
     }
 
-    /** Cancel/release calls, best effort; a finished run's grants are dropped once those calls have their tokens. */
+    /** Cancel/release calls, best effort, side by side; a finished run's grants are dropped once those calls have their tokens. */
     private void fireAndForget(UUID runId, List<Effect> effects, boolean finished) {
-        Uni<Void> sent = Uni.createFrom().voidItem();
+        if (effects.isEmpty() && !finished) {
+            return;
+        }
+        List<Uni<Void>> calls = new ArrayList<>(effects.size());
         for (Effect effect : effects) {
-            Uni<Void> call = (switch (effect) {
+            Uni<Void> call = switch (effect) {
                 case Effect.CancelAction cancel -> gateway.cancel(runId, cancel);
                 case Effect.ReleaseAction release -> gateway.release(runId, release);
                 default -> Uni.createFrom().voidItem();
-            }).memoize().indefinitely();
-            call.subscribe().with(ok -> { }, failure -> LOG.infof("best-effort %s failed: %s", effect, failure.getMessage()));
-            sent = sent.flatMap(v -> call.onFailure().recoverWithNull());
+            };
+            calls.add(call.onFailure().recoverWithUni(failure -> {
+                LOG.infof("best-effort %s failed: %s", effect, failure.getMessage());
+                return Uni.createFrom().voidItem();
+            }));
         }
+        Uni<Void> sent = calls.isEmpty() ? Uni.createFrom().voidItem() : Uni.join().all(calls).andFailFast().replaceWithVoid();
         if (finished) {
-            sent.flatMap(v -> tokens.forget(runId)).subscribe().with(ok -> { }, failure ->
+            sent = sent.flatMap(v -> tokens.forget(runId)).onFailure().invoke(failure ->
                     LOG.infof("could not drop the grants of finished run %s: %s", runId, failure.getMessage()));
         }
+        sent.subscribe().with(ok -> { }, failure -> { });
     }
 
     private static RunEvent inboxEvent(RunStore.InboxItem item) {

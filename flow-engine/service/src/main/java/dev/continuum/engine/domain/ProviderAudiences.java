@@ -85,7 +85,16 @@ public final class ProviderAudiences {
 
     /** localhost and 127.0.0.1 name the same engine: a flow may use either for the built-ins. */
     private static String loopback(String url) {
-        return url.replaceFirst("^(https?://)localhost([:/]|$)", "$1127.0.0.1$2");
+        // by hand, not String.replaceFirst: this runs on every provider call, and a regex is compiled per call
+        int host = url.startsWith("http://") ? 7 : url.startsWith("https://") ? 8 : -1;
+        if (host < 0 || !url.startsWith("localhost", host)) {
+            return url;
+        }
+        int end = host + "localhost".length();
+        if (end < url.length() && url.charAt(end) != ':' && url.charAt(end) != '/') {
+            return url;
+        }
+        return url.substring(0, host) + "127.0.0.1" + url.substring(end);
     }
 
     private static String pathOf(String url) {

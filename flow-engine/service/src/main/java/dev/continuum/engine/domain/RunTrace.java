@@ -1,6 +1,6 @@
 package dev.continuum.engine.domain;
 
-import java.util.Locale;
+import java.util.HexFormat;
 import java.util.UUID;
 
 /**
@@ -13,8 +13,9 @@ import java.util.UUID;
 public record RunTrace(String traceId, String rootSpanId) {
 
     public static RunTrace of(UUID runId) {
-        String trace = String.format(Locale.ROOT, "%016x%016x", runId.getMostSignificantBits(), runId.getLeastSignificantBits());
+        HexFormat hex = HexFormat.of(); // as %016x, without a Formatter per provider call
+        String trace = hex.toHexDigits(runId.getMostSignificantBits()) + hex.toHexDigits(runId.getLeastSignificantBits());
         long span = runId.getLeastSignificantBits() == 0 ? 1 : runId.getLeastSignificantBits();
-        return new RunTrace(trace, String.format(Locale.ROOT, "%016x", span));
+        return new RunTrace(trace, hex.toHexDigits(span));
     }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.continuum.engine.config.SelfUrl;
 import dev.continuum.engine.support.EngineSettings;
+import dev.continuum.engine.support.NoProviderTokens;
 import dev.continuum.engine.support.InMemoryRunStore;
 import dev.continuum.engine.support.TestClock;
 import dev.continuum.engine.support.TimeSkipper;
@@ -18,9 +19,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -276,7 +275,7 @@ class RunDriverTest {
 
     private RunDriver driver(String id, ActionGateway gateway, Duration localFinishGrace) {
         EngineSettings settings = new EngineSettings(id, localFinishGrace);
-        return new RunDriver(store, new FlowInterpreters(new OneFlow(), settings), gateway, new CountingTokens(), clock,
+        return new RunDriver(store, new FlowInterpreters(new OneFlow(), settings), gateway, new NoProviderTokens(), clock,
                 settings, new CallbackUrls(new SelfUrl(settings)), Runnable::run, n -> { },
                 change -> { });
     }
@@ -284,7 +283,7 @@ class RunDriverTest {
     /** One engine instance: its own driver, provider calls and tokens over the shared store and clock. */
     private final class Instance {
         final ScriptedGateway gateway;
-        final CountingTokens tokens = new CountingTokens();
+        final NoProviderTokens tokens = new NoProviderTokens();
         final AtomicInteger transitions = new AtomicInteger();
         final RunDriver driver;
 
@@ -451,28 +450,6 @@ class RunDriverTest {
         @Override
         public Uni<Void> release(UUID runId, Effect.ReleaseAction release) {
             released.add(release.actionId());
-            return Uni.createFrom().voidItem();
-        }
-    }
-
-    /** Authentication off: no tokens; counts the runs whose grants were dropped. */
-    private static final class CountingTokens implements ProviderTokens {
-        final AtomicInteger forgotten = new AtomicInteger();
-
-        @Override
-        public Uni<Void> delegate(UUID runId, Optional<String> userToken, Map<String, String> roleTokens,
-                                  Collection<Call> calls) {
-            return Uni.createFrom().voidItem();
-        }
-
-        @Override
-        public Uni<Optional<String>> bearer(UUID runId, String actionUrl, String runAs) {
-            return Uni.createFrom().item(Optional.empty());
-        }
-
-        @Override
-        public Uni<Void> forget(UUID runId) {
-            forgotten.incrementAndGet();
             return Uni.createFrom().voidItem();
         }
     }

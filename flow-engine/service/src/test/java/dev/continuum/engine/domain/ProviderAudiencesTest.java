@@ -31,6 +31,15 @@ class ProviderAudiencesTest {
     }
 
     @Test
+    void shouldTakeLocalhostForTheLoopbackAddressOnlyAsAWholeHostName() {
+        assertThat(ProviderAudiences.under("https://localhost/providers/echo", "https://127.0.0.1/providers")).contains("echo");
+        assertThat(ProviderAudiences.under("http://127.0.0.1:8080/providers/echo", "http://localhost:8080/providers")).contains("echo");
+        assertThat(ProviderAudiences.under("http://localhost.example.org:8080/providers/echo", ENGINE)).isEmpty();
+        assertThat(ProviderAudiences.under("http://localhostx:8080/providers/echo", ENGINE)).isEmpty();
+        assertThat(ProviderAudiences.under("ftp://localhost:8080/providers/echo", "ftp://127.0.0.1:8080/providers")).isEmpty();
+    }
+
+    @Test
     void shouldNameTransferInferenceAndTrainingByTheirServingPathOnAnyHost() {
         assertThat(audiences().of("https://dtn.example.org/providers/transfer/transfer")).contains(ProviderAudiences.TRANSFER);
         assertThat(audiences().of("http://10.0.0.5:8093/providers/inference")).contains(ProviderAudiences.INFERENCE);

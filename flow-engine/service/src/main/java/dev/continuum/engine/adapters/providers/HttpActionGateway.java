@@ -40,6 +40,8 @@ import java.util.function.Supplier;
 public class HttpActionGateway implements ActionGateway {
 
     private static final ObjectMapper JSON = ProviderJson.mapper();
+    private static final Duration FIRST_BACKOFF = Duration.ofMillis(200);
+    private static final Duration MAX_BACKOFF = Duration.ofSeconds(3);
 
     private final ActionProviderClient client;
     private final BuiltinProvidersRoutes builtins;
@@ -143,15 +145,20 @@ public class HttpActionGateway implements ActionGateway {
      * finished and released by the new holder).
      */
     private Uni<ActionStatus> call(UUID runId, Supplier<CompletionStage<ActionStatus>> request, String actionUrl, Fence fence) {
-        return Uni.createFrom().deferred(() -> fence.holds().flatMap(held -> {
-                    if (!held) {
-                        return Uni.createFrom().<ActionStatus>failure(new LeaseLost(runId));
-                    }
-                    Timer.Sample sample = Timer.start();
-                    return Uni.createFrom().completionStage(request).eventually(() -> sample.stop(latency));
-                }))
-                .onFailure(HttpActionGateway::retryable).retry()
-                .withBackOff(Duration.ofMillis(200), Duration.ofSeconds(3)).atMost(attempts - 1)
+        Uni<ActionStatus> attempt = Uni.createFrom().deferred(() -> fence.holds().flatMap(held -> {
+            if (!held) {
+                return Uni.createFrom().<ActionStatus>failure(new LeaseLost(runId));
+            }
+            Timer.Sample sample = Timer.start();
+            return Uni.createFrom().completionStage(request).eventually(() -> sample.stop(latency));
+        }));
+        // Mutiny's retry is a Multi pipeline (several operators and context captures on every call, four calls per run);
+        // built only once the first attempt failed retryably, with the same back-off and number of attempts.
+        return attempt.onFailure(failure -> attempts > 1 && retryable(failure))
+                .recoverWithUni(() -> Uni.createFrom().voidItem().onItem().delayIt().by(FIRST_BACKOFF).flatMap(v -> attempts > 2
+                        ? attempt.onFailure(HttpActionGateway::retryable).retry()
+                                .withBackOff(FIRST_BACKOFF, MAX_BACKOFF).atMost(attempts - 2)
+                        : attempt))
                 .onFailure(failure -> !(failure instanceof LeaseLost)).transform(failure -> unableToRun(actionUrl, failure));
     }
 
