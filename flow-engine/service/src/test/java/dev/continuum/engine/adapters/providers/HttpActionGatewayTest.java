@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -52,7 +53,7 @@ class HttpActionGatewayTest {
         actionUrl = "http://127.0.0.1:" + server.actualPort() + "/actions/flaky";
         EngineSettings settings = new EngineSettings("gateway-test"); // 5 transport attempts
         gateway = new HttpActionGateway(vertx, settings, ActionUrlMap.parse(List.of(), () -> "http://engine.test/providers"),
-                new SimpleMeterRegistry(), new NoProviderTokens(), new BuiltinProvidersRoutes(new SelfUrl(settings)),
+                new SimpleMeterRegistry(), new NoProviderTokens(), new BuiltinProvidersRoutes(new SelfUrl(settings), "jdbc:postgresql://unused/none", "none", Optional.empty()), // none mounted
                 new ActionSpans(OpenTelemetry.noop()));
     }
 
