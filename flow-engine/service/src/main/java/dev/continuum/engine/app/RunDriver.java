@@ -18,6 +18,7 @@ import org.jboss.logging.Logger;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -27,6 +28,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 
 /**
  * Moves runs forward. An instance drives a run only while it holds the run's lease; each loop
@@ -373,7 +375,7 @@ public class RunDriver implements Driver {
             reported.remove(runId);
             return null;
         }
-        Set<String> awaited = new java.util.HashSet<>();
+        Set<String> awaited = new HashSet<>();
         interpreter.pendingEffects(state).forEach(effect -> {
             if (effect instanceof Effect.PollAction poll) {
                 awaited.add(poll.token());
@@ -388,7 +390,7 @@ public class RunDriver implements Driver {
     }
 
     /** By token, when to poll an action of the run whose finish this process will be told of anyway; null: as scheduled. */
-    private java.util.function.Function<String, Instant> pollNotBefore(UUID runId, Instant now) {
+    private Function<String, Instant> pollNotBefore(UUID runId, Instant now) {
         Map<String, Instant> tokens = reported.get(runId);
         if (tokens == null || !alive(now)) {
             return token -> null;
@@ -409,10 +411,7 @@ public class RunDriver implements Driver {
             Runnable wake = () -> {
                 if (woken.compareAndSet(false, true)) {
                     awaitingFinish.remove(runId);
-                    Cancellable grace = timer.getAndSet(null);
-                    if (grace != null) { // the finish came first (the usual case): no timer thread wakes for nothing
-                        grace.cancel();
-                    }
+                    cancelGrace(timer); // the finish came first (the usual case): no timer thread wakes for nothing
                     loop.execute(() -> done.complete(null));
                 }
             };
@@ -424,12 +423,16 @@ public class RunDriver implements Driver {
             timer.set(Uni.createFrom().voidItem().onItem().delayIt().by(settings.localFinishGrace())
                     .subscribe().with(v -> wake.run(), failure -> wake.run()));
             if (woken.get()) { // woken while the timer was being set
-                Cancellable grace = timer.getAndSet(null);
-                if (grace != null) {
-                    grace.cancel();
-                }
+                cancelGrace(timer);
             }
         });
+    }
+
+    private static void cancelGrace(AtomicReference<Cancellable> timer) {
+        Cancellable grace = timer.getAndSet(null);
+        if (grace != null) {
+            grace.cancel();
+        }
     }
 
     /** Performs the due effects side by side; each outcome becomes an event for the interpreter. */
