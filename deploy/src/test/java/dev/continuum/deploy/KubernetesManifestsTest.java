@@ -43,7 +43,9 @@ import org.junit.jupiter.api.Test;
  * over HTTP at the health path its program serves (SmallRye Health, or provider-sdk's /health); every provider that
  * runs as its own process is deployed, its actions in PostgreSQL; every environment variable a pod sets is a key its
  * program reads; volumes, ConfigMap keys, secret keys and service accounts a pod names exist; the training provider
- * may manage Jobs and Pods; the engine scales with an HPA. What only a live cluster shows (images, scheduling, Keycloak's import, the overlay's generators
+ * may manage Jobs and Pods; the engine scales with an HPA; every workload whose program exports spans takes the
+ * collector and sampling from one ConfigMap, which an overlay turns on; the inference provider reaches the transfer
+ * provider to move inputs between sites. What only a live cluster shows (images, scheduling, Keycloak's import, the overlay's generators
  * through kustomize) is not checked: docs/operations.md "Kubernetes".
  */
 class KubernetesManifestsTest {
@@ -219,12 +221,7 @@ class KubernetesManifestsTest {
 
     @Test
     void shouldSetOnlyEnvironmentVariablesItsProgramReads() throws Exception {
-        Map<String, String> shared = new java.util.HashMap<>();
-        for (HasMetadata r : resources()) {
-            if (r instanceof ConfigMap cm && cm.getMetadata().getName().equals("continuum-config")) {
-                shared.putAll(cm.getData());
-            }
-        }
+        List<HasMetadata> resources = resources();
         Map<Container, Path> containers = continuumContainers();
         assertThat(containers).isNotEmpty();
         for (Map.Entry<Container, Path> e : containers.entrySet()) {
@@ -232,15 +229,127 @@ class KubernetesManifestsTest {
             Set<String> names = new TreeSet<>();
             c.getEnv().stream().map(EnvVar::getName).forEach(names::add);
             for (EnvFromSource from : c.getEnvFrom()) {
-                assertThat(from.getConfigMapRef().getName()).isEqualTo("continuum-config");
-                names.addAll(shared.keySet());
+                assertThat(from.getConfigMapRef().getName()).isIn("continuum-config", TELEMETRY);
+                names.addAll(configMap(resources, from.getConfigMapRef().getName()).getData().keySet());
             }
             Path module = e.getValue();
-            Set<String> read = quarkus(module) ? quarkusEnvNames(module) : envLiterals(module, REPO.resolve("auth"),
-                    REPO.resolve("action-providers/provider-sdk"));
+            Set<String> read = new HashSet<>(quarkus(module) ? quarkusEnvNames(module) : envLiterals(module, REPO.resolve("auth"),
+                    REPO.resolve("action-providers/provider-sdk")));
+            if (traces(module)) {
+                // the OpenTelemetry settings: Quarkus' run-time quarkus.otel keys, or the SDK's standard OTEL_* names
+                read.addAll(quarkus(module) ? quarkusOtelPhases().keySet() : OTEL_STANDARD);
+            }
             assertThat(read).as("what " + module + " reads").isNotEmpty();
             assertThat(names).as("environment of " + c.getName() + " that its program reads").isSubsetOf(read);
         }
+    }
+
+    @Test
+    void shouldGiveEveryTracingContinuumWorkloadTheCollectorAndSamplingOfOneConfigMap() throws Exception {
+        List<HasMetadata> resources = resources();
+        Map<String, String> telemetry = configMap(resources, TELEMETRY).getData();
+        Map<String, String> quarkusPhases = quarkusOtelPhases();
+        Set<Path> tracing = new TreeSet<>();
+        for (Map.Entry<Container, Path> e : continuumContainers().entrySet()) {
+            Container c = e.getKey();
+            Path module = e.getValue();
+            if (!traces(module)) {
+                continue;
+            }
+            tracing.add(module);
+            Map<String, String> fromTelemetry = telemetrySettings(c);
+            if (quarkus(module)) {
+                // Quarkus reads the same settings as quarkus.otel.*: each from the ConfigMap's OTEL_* key
+                for (String key : TRACE_SETTINGS) {
+                    if (key.equals("OTEL_TRACES_SAMPLER")) {
+                        continue; // fixed at build, below
+                    }
+                    assertThat(fromTelemetry).as(c.getName() + " QUARKUS_" + key + " from " + TELEMETRY)
+                            .containsEntry("QUARKUS_" + key, key);
+                }
+                for (EnvVar v : c.getEnv()) {
+                    if (v.getName().startsWith("QUARKUS_OTEL_")) {
+                        // a build-time key set in a pod is ignored (Quarkus only warns): the sampler, for one
+                        assertThat(quarkusPhases.get(v.getName())).as(c.getName() + " " + v.getName() + ": read at run time")
+                                .isEqualTo("RUN_TIME");
+                    }
+                }
+                assertThat(Files.readAllLines(module.resolve("src/main/resources/application.properties")))
+                        .as(c.getName() + ": a ratio over the trace id (the run id) keeps whole runs, the same on every instance")
+                        .contains("quarkus.otel.traces.sampler=traceidratio");
+            } else {
+                for (String key : TRACE_SETTINGS) {
+                    assertThat(fromTelemetry).as(c.getName() + " " + key + " from " + TELEMETRY).containsEntry(key, key);
+                }
+            }
+        }
+        assertThat(tracing).as("the workloads whose program exports spans").contains(REPO.resolve("flow-engine/service"),
+                REPO.resolve("action-providers/inference"), REPO.resolve("action-providers/transfer"),
+                REPO.resolve("action-providers/training"));
+        assertThat(telemetry).containsOnlyKeys(TRACE_SETTINGS);
+        // the providers' exporter (continuum-telemetry's OtlpTraces) speaks OTLP over HTTP only
+        assertThat(telemetry.get("OTEL_EXPORTER_OTLP_PROTOCOL")).isEqualTo("http/protobuf");
+        assertThat(java.net.URI.create(telemetry.get("OTEL_EXPORTER_OTLP_ENDPOINT")).getScheme()).isIn("http", "https");
+        assertThat(telemetry.get("OTEL_TRACES_SAMPLER")).as("the providers follow the engine's decision")
+                .startsWith("parentbased_");
+        assertThat(Double.parseDouble(telemetry.get("OTEL_TRACES_SAMPLER_ARG"))).isBetween(0.0, 1.0);
+    }
+
+    @Test
+    void shouldLetTheOverlayTurnTracesOnTowardsItsOwnCollector() throws Exception {
+        JsonNode overlay = YAML.readTree(REPO.resolve("deploy/kubernetes/overlays/production/kustomization.yaml").toFile());
+        Map<String, String> merged = new java.util.HashMap<>(configMap(resources(), TELEMETRY).getData());
+        for (JsonNode generator : overlay.path("configMapGenerator")) {
+            if (generator.path("name").asText().equals(TELEMETRY)) {
+                assertThat(generator.path("behavior").asText()).as("merged into the base's keys").isEqualTo("merge");
+                generator.path("literals").forEach(l -> merged.put(l.asText().substring(0, l.asText().indexOf('=')),
+                        l.asText().substring(l.asText().indexOf('=') + 1)));
+            }
+        }
+        assertThat(merged).containsOnlyKeys(TRACE_SETTINGS).containsEntry("OTEL_SDK_DISABLED", "false");
+        assertThat(merged.get("OTEL_EXPORTER_OTLP_ENDPOINT")).as("the overlay's collector")
+                .isNotEqualTo(configMap(resources(), TELEMETRY).getData().get("OTEL_EXPORTER_OTLP_ENDPOINT"))
+                .endsWith(":4318");
+        assertThat(Double.parseDouble(merged.get("OTEL_TRACES_SAMPLER_ARG"))).isBetween(0.0, 1.0);
+    }
+
+    @Test
+    void shouldLetTheInferenceProviderMoveAnInputToAnotherSiteThroughTheTransferProvider() throws Exception {
+        List<HasMetadata> resources = resources();
+        Deployment inference = deployment(resources, "action-providers/inference");
+        Deployment transfer = deployment(resources, "action-providers/transfer");
+        Container c = inference.getSpec().getTemplate().getSpec().getContainers().get(0);
+        Map<String, String> env = new java.util.HashMap<>();
+        for (EnvVar v : c.getEnv()) {
+            env.put(v.getName(), v.getValue() != null ? v.getValue() : v.getValueFrom().getConfigMapKeyRef() != null
+                    ? configMap(resources, v.getValueFrom().getConfigMapKeyRef().getName()).getData()
+                            .get(v.getValueFrom().getConfigMapKeyRef().getKey())
+                    : v.getValueFrom().getSecretKeyRef() != null ? "secret:" + v.getValueFrom().getSecretKeyRef().getKey()
+                    : "field:" + v.getValueFrom().getFieldRef().getFieldPath());
+        }
+        // InferenceProviderMain: --transfer-url or CONTINUUM_TRANSFER_URL, the transfer action's URL
+        java.net.URI url = java.net.URI.create(env.get("CONTINUUM_TRANSFER_URL"));
+        io.fabric8.kubernetes.api.model.Service service = resources.stream().filter(io.fabric8.kubernetes.api.model.Service.class::isInstance)
+                .map(io.fabric8.kubernetes.api.model.Service.class::cast)
+                .filter(s -> s.getSpec().getSelector().equals(transfer.getSpec().getSelector().getMatchLabels()))
+                .findFirst().orElseThrow();
+        assertThat(url.getHost()).as("the transfer provider's Service").isEqualTo(service.getMetadata().getName());
+        assertThat(service.getSpec().getPorts()).as("a port of that Service").anyMatch(p -> p.getPort() == url.getPort());
+        List<String> transferArgs = transfer.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs();
+        String basePath = transferArgs.contains("--base-path") ? transferArgs.get(transferArgs.indexOf("--base-path") + 1)
+                : "/providers/transfer"; // TransferProviderMain's default
+        assertThat(url.getPath()).as("the transfer action under the provider's base path").isEqualTo(basePath + "/transfer");
+        // signed as the carrier the realm gives scope actions:transfer, the one the training provider uses too
+        assertThat(env).containsEntry("CONTINUUM_TRANSFER_CLIENT_ID", "continuum-checkpoint-carrier")
+                .containsEntry("CONTINUUM_TRANSFER_CLIENT_SECRET", "secret:checkpoint-carrier-secret")
+                .containsKey("CONTINUUM_AUTH_ISSUER")
+                // the sites' endpoints: site=endpoint pairs as --transfer-endpoints takes them (empty: named alike)
+                .containsKey("CONTINUUM_TRANSFER_ENDPOINTS");
+        assertThat(env.get("CONTINUUM_TRANSFER_ENDPOINTS")).matches("|[\\w.-]+=[\\w.-]+(,[\\w.-]+=[\\w.-]+)*");
+        Container training = deployment(resources, "action-providers/training").getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertThat(training.getEnv()).as("one transfer URL for both providers").anyMatch(v -> v.getName().equals("CONTINUUM_TRANSFER_URL")
+                && v.getValueFrom() != null && v.getValueFrom().getConfigMapKeyRef() != null
+                && v.getValueFrom().getConfigMapKeyRef().getKey().equals("transfer-url"));
     }
 
     @Test
@@ -253,6 +362,84 @@ class KubernetesManifestsTest {
         assertThat(image(engine.getSpec().getTemplate().getSpec().getContainers().get(0))).isEqualTo("continuum/engine");
         assertThat(hpa.getSpec().getMinReplicas()).isGreaterThanOrEqualTo(2);
         assertThat(hpa.getSpec().getMetrics()).isNotEmpty();
+    }
+
+    /** Where the OpenTelemetry exporter settings of every tracing workload come from. */
+    private static final String TELEMETRY = "continuum-telemetry";
+    /** The keys of {@link #TELEMETRY}: standard OpenTelemetry names, which the providers take whole. */
+    private static final Set<String> TRACE_SETTINGS = Set.of("OTEL_SDK_DISABLED", "OTEL_EXPORTER_OTLP_ENDPOINT",
+            "OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_TRACES_SAMPLER", "OTEL_TRACES_SAMPLER_ARG");
+    /**
+     * The OpenTelemetry SDK's environment variables (opentelemetry.io/docs/specs/otel/configuration/sdk-environment-variables)
+     * that a provider's launcher hands its SDK (continuum-telemetry's OtlpTraces passes every OTEL_* on).
+     */
+    private static final Set<String> OTEL_STANDARD = Set.of("OTEL_SDK_DISABLED", "OTEL_SERVICE_NAME",
+            "OTEL_RESOURCE_ATTRIBUTES", "OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+            "OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_HEADERS", "OTEL_TRACES_SAMPLER", "OTEL_TRACES_SAMPLER_ARG",
+            "OTEL_TRACES_EXPORTER", "OTEL_BSP_SCHEDULE_DELAY");
+
+    /** Whether a module's program exports spans: quarkus-opentelemetry, or a launcher that installs OtlpTraces. */
+    private static boolean traces(Path module) throws Exception {
+        if (quarkus(module)) {
+            return Files.readString(module.resolve("pom.xml")).contains("<artifactId>quarkus-opentelemetry</artifactId>");
+        }
+        // ProviderLauncher.serve installs OtlpTraces first thing (provider-sdk)
+        return sources(module).stream().anyMatch(t -> t.contains("ProviderLauncher.serve(") || t.contains("OtlpTraces.installGlobal("));
+    }
+
+    /**
+     * A container's environment variables taken from {@link #TELEMETRY}, each with the key it comes from: every key
+     * of an envFrom of it (unless an env entry of the same name wins), and each configMapKeyRef to it.
+     */
+    private static Map<String, String> telemetrySettings(Container c) {
+        Map<String, String> found = new java.util.HashMap<>();
+        for (EnvFromSource from : c.getEnvFrom()) {
+            if (from.getConfigMapRef() != null && from.getConfigMapRef().getName().equals(TELEMETRY)) {
+                TRACE_SETTINGS.forEach(k -> found.put(k, k));
+            }
+        }
+        for (EnvVar v : c.getEnv()) {
+            found.remove(v.getName());
+            if (v.getValueFrom() != null && v.getValueFrom().getConfigMapKeyRef() != null
+                    && v.getValueFrom().getConfigMapKeyRef().getName().equals(TELEMETRY)) {
+                found.put(v.getName(), v.getValueFrom().getConfigMapKeyRef().getKey());
+            }
+        }
+        return found;
+    }
+
+    /**
+     * quarkus-opentelemetry's configuration as its jar describes it (META-INF/quarkus-config-doc): each key's
+     * environment variable and the phase it is read in ({@code RUN_TIME}, or {@code BUILD_AND_RUN_TIME_FIXED}: fixed
+     * when the engine is built). The jar is the engine's dependency in the local Maven repository (system property
+     * continuum.quarkus-otel.jar, deploy's pom).
+     */
+    private static Map<String, String> quarkusOtelPhases() throws Exception {
+        Path jar = Path.of(System.getProperty("continuum.quarkus-otel.jar", "missing"));
+        assertThat(jar).as("quarkus-opentelemetry's jar (built with the engine)").isRegularFile();
+        Map<String, String> phases = new java.util.HashMap<>();
+        try (java.util.zip.ZipFile zip = new java.util.zip.ZipFile(jar.toFile())) {
+            JsonNode model = new ObjectMapper().readTree(zip.getInputStream(zip.getEntry(
+                    "META-INF/quarkus-config-doc/quarkus-config-model.json")));
+            for (JsonNode property : model.findParents("phase")) {
+                String env = property.path("path").path("environmentVariable").asText("");
+                if (env.startsWith("QUARKUS_OTEL_")) {
+                    phases.put(env, property.path("phase").asText());
+                }
+            }
+        }
+        assertThat(phases).containsKeys("QUARKUS_OTEL_SDK_DISABLED", "QUARKUS_OTEL_EXPORTER_OTLP_ENDPOINT");
+        return phases;
+    }
+
+    private static ConfigMap configMap(List<HasMetadata> resources, String name) {
+        return resources.stream().filter(ConfigMap.class::isInstance).map(ConfigMap.class::cast)
+                .filter(m -> m.getMetadata().getName().equals(name)).findFirst().orElseThrow(() -> new AssertionError("no ConfigMap " + name));
+    }
+
+    private static Deployment deployment(List<HasMetadata> resources, String module) {
+        return deployments(resources).stream().filter(d -> module.equals(d.getMetadata().getAnnotations().get(MODULE)))
+                .findFirst().orElseThrow(() -> new AssertionError("no Deployment of " + module));
     }
 
     private static List<HasMetadata> resources() throws Exception {

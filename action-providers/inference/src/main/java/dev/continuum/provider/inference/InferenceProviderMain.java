@@ -36,7 +36,8 @@ import java.util.concurrent.TimeUnit;
  * With {@code --transfer-url} (or {@code CONTINUUM_TRANSFER_URL}: the transfer action's URL) a job placed at a site
  * other than where its {@code input_ref} lies has the file moved there first by that transfer provider, signed as
  * {@code CONTINUUM_TRANSFER_CLIENT_ID} / {@code CONTINUUM_TRANSFER_CLIENT_SECRET}; {@code --transfer-endpoints
- * site=endpoint,...} names the transfer endpoint serving a site's data directory when it is not named like the site.
+ * site=endpoint,...} (or {@code CONTINUUM_TRANSFER_ENDPOINTS}) names the transfer endpoint serving a site's data directory
+ * when it is not named like the site.
  * With {@code --state-dir} actions and device revocations are kept on disk there and survive a restart;
  * without it, in memory. With {@code CONTINUUM_INFERENCE_DB_URL} actions are kept in PostgreSQL instead, and several
  * instances (each with its own {@code --client-id}) share them: any instance answers for any action, and the actions of
@@ -65,7 +66,8 @@ public final class InferenceProviderMain {
               CONTINUUM_PLANNER_CLIENT_ID/CONTINUUM_PLANNER_CLIENT_SECRET at CONTINUUM_AUTH_ISSUER;
               --transfer-url (CONTINUUM_TRANSFER_URL, the transfer action's URL): an input_ref lying at another
               site than the one chosen is moved there first, signed as CONTINUUM_TRANSFER_CLIENT_ID/_SECRET;
-              --transfer-endpoints names the transfer endpoint of a site's data directory (default: the site's name);
+              --transfer-endpoints (CONTINUUM_TRANSFER_ENDPOINTS) names the transfer endpoint of a site's data
+              directory (default: the site's name);
               with --model-root, model deployment at http://HOST:PORT/BASE/deploy (files under DIR; gateways
               fetch them from --public-url/model-files/<token>, default http://127.0.0.1:PORT)
             """;
@@ -251,6 +253,6 @@ public final class InferenceProviderMain {
                 Set.of(a.text("--deploy-roles", "continuum-admin,continuum-model-deployer").split(",")),
                 a.text("--planner").orElse(System.getenv("CONTINUUM_PLANNER_URL")), a.text("--data-endpoint").orElse(null),
                 a.text("--transfer-url").orElse(System.getenv("CONTINUUM_TRANSFER_URL")),
-                InputMover.parseEndpoints(a.text("--transfer-endpoints").orElse(null)));
+                InputMover.parseEndpoints(a.text("--transfer-endpoints").orElse(System.getenv("CONTINUUM_TRANSFER_ENDPOINTS"))));
     }
 }
