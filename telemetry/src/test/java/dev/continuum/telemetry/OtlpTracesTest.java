@@ -3,20 +3,16 @@ package dev.continuum.telemetry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.sun.net.httpserver.HttpServer;
+import dev.continuum.telemetry.testing.OtlpCollector;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.propagation.TextMapGetter;
-import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
-import java.net.InetSocketAddress;
 import java.util.HexFormat;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -27,28 +23,16 @@ class OtlpTracesTest {
     private static final String CALLER_SPAN = "00f067aa0ba902b7";
 
     /** What a collector received on POST /v1/traces, decoded as the OTLP protobuf it must be. */
-    private final List<ResourceSpans> received = new CopyOnWriteArrayList<>();
-    private final List<String> contentTypes = new CopyOnWriteArrayList<>();
-    private HttpServer collector;
+    private OtlpCollector collector;
 
     @BeforeEach
     void startCollector() throws Exception {
-        collector = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        collector.createContext("/v1/traces", exchange -> {
-            try (exchange) {
-                contentTypes.add(exchange.getRequestHeaders().getFirst("Content-Type"));
-                received.addAll(ExportTraceServiceRequest.parseFrom(exchange.getRequestBody().readAllBytes())
-                        .getResourceSpansList());
-                exchange.getResponseHeaders().add("Content-Type", "application/x-protobuf");
-                exchange.sendResponseHeaders(200, -1);
-            }
-        });
-        collector.start();
+        collector = OtlpCollector.start();
     }
 
     @AfterEach
     void stopCollector() {
-        collector.stop(0);
+        collector.close();
     }
 
     @Test
@@ -61,8 +45,9 @@ class OtlpTracesTest {
         span.end();
         sdk.close(); // flushes the batch
 
-        assertThat(contentTypes).containsOnly("application/x-protobuf");
-        ResourceSpans exported = received.getFirst();
+        assertThat(collector.contentTypes()).containsOnly("application/x-protobuf");
+        assertThat(collector.paths()).containsOnly("/v1/traces");
+        ResourceSpans exported = collector.resourceSpans().getFirst();
         assertThat(exported.getResource().getAttributesList())
                 .anyMatch(a -> a.getKey().equals("service.name") && a.getValue().getStringValue().equals("continuum-test-provider"));
         var sent = exported.getScopeSpans(0).getSpans(0);
@@ -78,7 +63,7 @@ class OtlpTracesTest {
         sdk.getTracer("test").spanBuilder("task").startSpan().end();
         sdk.close();
 
-        assertThat(received.getFirst().getResource().getAttributesList())
+        assertThat(collector.resourceSpans().getFirst().getResource().getAttributesList())
                 .anyMatch(a -> a.getKey().equals("service.name") && a.getValue().getStringValue().equals("lab-7-gateway"));
     }
 
@@ -106,7 +91,7 @@ class OtlpTracesTest {
         sdk.getTracer("test").spanBuilder("quiet").startSpan().end();
         sdk.close();
 
-        assertThat(received).isEmpty();
+        assertThat(collector.spans()).isEmpty();
     }
 
     @Test
@@ -115,7 +100,7 @@ class OtlpTracesTest {
     }
 
     private String collectorUrl() {
-        return "http://127.0.0.1:" + collector.getAddress().getPort();
+        return collector.url();
     }
 
     private static TextMapGetter<Map<String, String>> headers() {

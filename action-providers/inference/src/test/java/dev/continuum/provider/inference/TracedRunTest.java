@@ -13,19 +13,16 @@ import dev.continuum.edge.testing.TestModels;
 import dev.continuum.provider.server.ProviderServerOptions;
 import dev.continuum.provider.testing.TestDatabase;
 import dev.continuum.telemetry.OtlpTraces;
-import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
-import io.opentelemetry.proto.trace.v1.Span;
+import dev.continuum.telemetry.testing.OtlpCollector;
+import dev.continuum.telemetry.testing.OtlpCollector.Received;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * One run's trace across the three processes a user deploys: the engine (its own process), the inference provider
  * and an edge gateway (here in the test's JVM, each with the SDK their launchers install from the OTEL_* settings,
- * {@link OtlpTraces}), all exporting OTLP over HTTP to one collector this test plays. The engine's span of the
+ * {@link OtlpTraces}), all exporting OTLP over HTTP to one collector this test plays ({@link OtlpCollector}). The engine's span of the
  * provider call, the provider's span of {@code POST /run} and the gateway's span of the task share the run's trace
  * id, each the child of the one before, each under its own service name.
  */
@@ -41,23 +38,6 @@ class TracedRunTest {
 
     @TempDir
     Path state;
-
-    /** An OTLP/HTTP collector: every span it received, with the service.name of the process that sent it. */
-    private final List<Received> collected = new CopyOnWriteArrayList<>();
-
-    private record Received(String service, Span span) {
-        String traceId() {
-            return hex(span.getTraceId().toByteArray());
-        }
-
-        String spanId() {
-            return hex(span.getSpanId().toByteArray());
-        }
-
-        String parentSpanId() {
-            return hex(span.getParentSpanId().toByteArray());
-        }
-    }
 
     @Test
     void shouldTraceARunFromTheEngineThroughTheProviderToTheGateway() throws Exception {
@@ -70,10 +50,11 @@ class TracedRunTest {
         EngineProcess engine = null;
         OpenTelemetrySdk providerTelemetry = null;
         OpenTelemetrySdk gatewayTelemetry = null;
+        OtlpCollector collector = null;
         try (EdgeCloud cloud = new EdgeCloud(vertx, broker.host(), broker.port(), TestBrokers.freshId("trace-provider"),
                 topics, credentials, Clock.systemUTC())) {
-            HttpServer collector = startCollector(vertx);
-            String collectorUrl = "http://127.0.0.1:" + collector.actualPort();
+            collector = OtlpCollector.start();
+            String collectorUrl = collector.url();
             cloud.start().get(10, TimeUnit.SECONDS);
             providerTelemetry = exportingTo(collectorUrl, "continuum-inference-provider");
             gatewayTelemetry = exportingTo(collectorUrl, "continuum-edge-gateway");
@@ -96,15 +77,16 @@ class TracedRunTest {
                 String runId = engine.startClassification(ServedInferenceProvider.url(server));
                 String traceId = runId.replace("-", "");
 
-                assertThat(Await.until(Duration.ofSeconds(120), () -> first("continuum-edge-gateway", "gateway task").isPresent()
-                        && first("continuum-inference-provider", "POST /run").isPresent()
-                        && first("continuum-engine", "action run").isPresent()))
+                OtlpCollector received = collector;
+                assertThat(Await.until(Duration.ofSeconds(120), () -> received.first("continuum-edge-gateway", "gateway task").isPresent()
+                        && received.first("continuum-inference-provider", "POST /run").isPresent()
+                        && received.first("continuum-engine", "action run").isPresent()))
                         .as("the engine's, the provider's and the gateway's spans reached the collector; it has %s",
-                                collected.stream().map(r -> r.service() + ": " + r.span().getName()).toList()).isTrue();
+                                received.describe()).isTrue();
 
-                Received call = first("continuum-engine", "action run").orElseThrow();
-                Received providerRun = first("continuum-inference-provider", "POST /run").orElseThrow();
-                Received task = first("continuum-edge-gateway", "gateway task").orElseThrow();
+                Received call = received.first("continuum-engine", "action run").orElseThrow();
+                Received providerRun = received.first("continuum-inference-provider", "POST /run").orElseThrow();
+                Received task = received.first("continuum-edge-gateway", "gateway task").orElseThrow();
 
                 assertThat(call.traceId()).as("the engine's span is in the run's trace").isEqualTo(traceId);
                 assertThat(providerRun.traceId()).isEqualTo(traceId);
@@ -125,6 +107,9 @@ class TracedRunTest {
                     sdk.close();
                 }
             }
+            if (collector != null) {
+                collector.close();
+            }
             vertx.close();
             db.close();
         }
@@ -134,34 +119,5 @@ class TracedRunTest {
     private static OpenTelemetrySdk exportingTo(String collectorUrl, String service) {
         return OtlpTraces.build(Map.of("otel.exporter.otlp.endpoint", collectorUrl, "otel.bsp.schedule.delay", "200"),
                 service).orElseThrow();
-    }
-
-    /** The first span {@code service} sent whose name starts with {@code spanName}. */
-    private Optional<Received> first(String service, String spanName) {
-        return collected.stream().filter(r -> r.service().equals(service) && r.span().getName().startsWith(spanName))
-                .findFirst();
-    }
-
-    /** Takes {@code POST /v1/traces} (OTLP/HTTP, protobuf) as a collector would, keeping every span. */
-    private HttpServer startCollector(Vertx vertx) throws Exception {
-        return vertx.createHttpServer().requestHandler(request -> request.body().onSuccess(body -> {
-            try {
-                ExportTraceServiceRequest export = ExportTraceServiceRequest.parseFrom(body.getBytes());
-                export.getResourceSpansList().forEach(r -> {
-                    String service = r.getResource().getAttributesList().stream()
-                            .filter(a -> a.getKey().equals("service.name"))
-                            .map(a -> a.getValue().getStringValue()).findFirst().orElse("?");
-                    r.getScopeSpansList().forEach(scope -> scope.getSpansList()
-                            .forEach(span -> collected.add(new Received(service, span))));
-                });
-                request.response().putHeader("Content-Type", "application/x-protobuf").end();
-            } catch (Exception e) {
-                request.response().setStatusCode(400).end();
-            }
-        })).listen(0).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-    }
-
-    private static String hex(byte[] bytes) {
-        return HexFormat.of().formatHex(bytes);
     }
 }
