@@ -4,6 +4,7 @@ import dev.continuum.provider.transfer.endpoint.Entry;
 import dev.continuum.provider.transfer.endpoint.Storage;
 import dev.continuum.provider.transfer.endpoint.Upload;
 import dev.continuum.provider.path.EndpointPath;
+import io.opentelemetry.context.Context;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -258,11 +259,12 @@ public final class TransferEngine {
         void sendAll(List<FileJob> jobs) {
             // bounded in-flight chunks: memory stays parallelism x 2 chunk buffers
             Semaphore inFlight = new Semaphore(options.parallelism() * 2);
-            try (ExecutorService workers = Executors.newFixedThreadPool(options.parallelism(), r -> {
+            // the workers send chunks in the caller's trace (a device's storage spans join it: docs/operations.md "Traces")
+            try (ExecutorService workers = Context.taskWrapping(Executors.newFixedThreadPool(options.parallelism(), r -> {
                 Thread t = new Thread(r, "transfer-worker");
                 t.setDaemon(true);
                 return t;
-            })) {
+            }))) {
                 for (FileJob job : jobs) {
                     OpenFile file = new OpenFile(job);
                     opened.add(file);

@@ -1,6 +1,8 @@
 package dev.continuum.provider.transfer.gateway;
 
 import dev.continuum.edge.messaging.MqttLink;
+import dev.continuum.telemetry.OtlpTraces;
+import io.opentelemetry.api.OpenTelemetry;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 
@@ -11,13 +13,17 @@ import java.util.concurrent.CountDownLatch;
  * [--bootstrap-token T] [--mqtt-password P]}.
  * It only connects out to the broker, logging in as the device id with {@code --mqtt-password}
  * ({@code CONTINUUM_MQTT_PASSWORD}) or else the device's bootstrap token ({@code CONTINUUM_BOOTSTRAP_TOKEN}),
- * as a broker Continuum starts requires (ADR 0011); with neither, anonymously.
+ * as a broker Continuum starts requires (ADR 0011); with neither, anonymously. Each storage request made inside a
+ * trace is a span ({@code storage <op>}) in it, exported as the {@code OTEL_*} settings say (service
+ * {@code continuum-gateway-storage}; off without them, docs/operations.md "Traces").
  */
 public final class GatewayStorageMain {
 
     private GatewayStorageMain() {}
 
     public static void main(String[] args) throws InterruptedException {
+        // first: the exporter the OTEL_* settings ask for (docs/operations.md "Traces"); off without them
+        OpenTelemetry telemetry = OtlpTraces.installGlobal("continuum-gateway-storage");
         String device = null;
         String broker = System.getenv().getOrDefault("CONTINUUM_MQTT_BROKER", "127.0.0.1:1883");
         String topicRoot = "continuum";
@@ -45,7 +51,7 @@ public final class GatewayStorageMain {
         int colon = broker.lastIndexOf(':');
         GatewayStorageServer server = new GatewayStorageServer(new GatewayStorageServer.Settings(
                 broker.substring(0, colon), Integer.parseInt(broker.substring(colon + 1)), topicRoot, device, root,
-                readOnly, threads), login(device, password != null ? password : bootstrap)).start();
+                readOnly, threads), login(device, password != null ? password : bootstrap), telemetry).start();
         System.out.println("gateway storage " + device + " serving " + root.toAbsolutePath() + " via " + broker
                 + (readOnly ? " (read-only)" : ""));
         CountDownLatch stopped = new CountDownLatch(1);

@@ -11,6 +11,8 @@ import dev.continuum.provider.transfer.engine.Sha256;
 import dev.continuum.provider.path.EndpointPath;
 import dev.continuum.provider.path.PathNormalizer;
 import dev.continuum.provider.path.UnsafePathException;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.Span;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -47,14 +49,24 @@ public final class GatewayStorageServer implements AutoCloseable {
     private final ExecutorService pool;
     private final Map<String, Upload> uploads = new ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.AtomicLong served = new java.util.concurrent.atomic.AtomicLong();
+    private final StorageSpans spans;
 
     public GatewayStorageServer(Settings settings) {
         this(settings, null);
     }
 
-    /** Logs in with {@code login} (null: anonymous); on a broker Continuum starts, as its device id. */
+    /** Logs in with {@code login} (null: anonymous); on a broker Continuum starts, as its device id. Records no spans. */
     public GatewayStorageServer(Settings settings, MqttLink.Login login) {
+        this(settings, login, OpenTelemetry.noop());
+    }
+
+    /**
+     * As {@link #GatewayStorageServer(Settings, MqttLink.Login)}, recording a span of each traced request to
+     * {@code telemetry}'s tracer (docs/operations.md "Traces").
+     */
+    public GatewayStorageServer(Settings settings, MqttLink.Login login, OpenTelemetry telemetry) {
         this.settings = settings;
+        this.spans = new StorageSpans(telemetry, settings.deviceId());
         this.storage = new LocalStorage(settings.root());
         this.pool = Executors.newFixedThreadPool(Math.max(1, settings.threads()), r -> {
             Thread t = new Thread(r, "gateway-storage");
@@ -109,6 +121,7 @@ public final class GatewayStorageServer implements AutoCloseable {
         ObjectNode reply = StorageWire.header();
         reply.set("id", request.header().path("id"));
         ByteBuffer body = null;
+        Span span = spans.start(request);
         try {
             body = handle(request, reply);
             reply.put("ok", true);
@@ -120,6 +133,7 @@ public final class GatewayStorageServer implements AutoCloseable {
             LOG.log(Level.FINE, "storage request failed", e);
             fail(reply, "IOError", e.getMessage() == null ? e.toString() : e.getMessage());
         }
+        StorageSpans.end(span, reply, body);
         link.publish(replyTo, StorageWire.encode(reply, body), false).exceptionally(e -> {
             LOG.fine(() -> "reply lost (the provider retries): " + e.getMessage());
             return null;

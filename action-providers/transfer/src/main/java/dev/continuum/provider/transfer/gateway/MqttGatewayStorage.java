@@ -105,6 +105,7 @@ public final class MqttGatewayStorage implements GatewayStorage {
                     + " for gateway " + settings.deviceId(), e);
         }
         header.put("reply_to", replyTopic);
+        StorageWire.putTraceContext(header); // the device's span of the request joins the caller's trace
         IOException last = null;
         for (int attempt = 1; attempt <= settings.attempts(); attempt++) {
             if ("offline".equals(state)) {

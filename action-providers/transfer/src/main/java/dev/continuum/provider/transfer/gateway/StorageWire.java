@@ -6,6 +6,8 @@ import dev.continuum.edge.messaging.MqttLink;
 import dev.continuum.edge.protocol.Frames;
 import dev.continuum.provider.api.ProviderJson;
 import dev.continuum.provider.transfer.endpoint.Entry;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.Context;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -23,7 +25,9 @@ import java.time.Instant;
  * </pre>
  *
  * Ops: {@code stat list mkdirs delete read open write hash commit abort}; paths are endpoint-relative
- * ({@code a/b}) and are normalized and confined again on the device.
+ * ({@code a/b}) and are normalized and confined again on the device. A request made inside a trace carries its W3C
+ * {@code traceparent} (and {@code tracestate}) in the header — MQTT 3.1.1 has no user properties, so the trace context
+ * travels as the edge link's tasks carry it — and the device's span of the request joins that trace.
  */
 public final class StorageWire {
 
@@ -82,6 +86,11 @@ public final class StorageWire {
     public static Entry entry(JsonNode e) {
         return new Entry(e.path("name").asText(), Entry.Kind.valueOf(e.path("kind").asText("OTHER")),
                 e.path("size").asLong(), Instant.ofEpochMilli(e.path("modified").asLong()));
+    }
+
+    /** Puts the trace context current on this thread into a request's header; nothing when untraced. */
+    static void putTraceContext(ObjectNode header) {
+        W3CTraceContextPropagator.getInstance().inject(Context.current(), header, (h, key, value) -> h.put(key, value));
     }
 
     public static byte[] encode(JsonNode header, ByteBuffer body) {

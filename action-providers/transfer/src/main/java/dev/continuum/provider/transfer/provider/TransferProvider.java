@@ -14,6 +14,7 @@ import dev.continuum.provider.transfer.engine.TransferEngine;
 import dev.continuum.provider.transfer.engine.TransferFailedException;
 import dev.continuum.provider.transfer.engine.TransferJournal;
 import dev.continuum.provider.transfer.engine.TransferOptions;
+import io.opentelemetry.context.Context;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -116,7 +117,8 @@ public final class TransferProvider implements ActionProvider {
         AtomicBoolean cancelled = new AtomicBoolean();
         running.put(ctx.actionId(), cancelled);
         Progress progress = new Progress();
-        Thread worker = new Thread(() -> execute(ctx, transfer, source, destination, progress, cancelled),
+        // in the request's trace (none for a transfer resumed after a restart): the storage calls carry it on
+        Thread worker = new Thread(Context.current().wrap(() -> execute(ctx, transfer, source, destination, progress, cancelled)),
                 "transfer-" + ctx.actionId());
         worker.setDaemon(true);
         worker.start();

@@ -18,11 +18,11 @@ import dev.continuum.provider.path.PathNormalizer;
 import dev.continuum.provider.path.UnsafePathException;
 import dev.continuum.provider.transfer.testing.FaultyStorage;
 import dev.continuum.provider.transfer.testing.Trees;
+import io.opentelemetry.api.OpenTelemetry;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -39,26 +39,18 @@ class GatewayStorageTest {
 
     @TempDir Path tmp;
 
-    private final String root = TestBrokers.freshTopics().root();
-    private final String device = "gw-" + java.util.UUID.randomUUID().toString().substring(0, 8);
-    private final List<AutoCloseable> open = new ArrayList<>();
+    private final BrokeredStorage brokered = new BrokeredStorage();
+    private final String root = brokered.root;
+    private final String device = brokered.device;
     private final List<String> events = new ArrayList<>();
     private final TransferEngine engine = new TransferEngine(TransferOptions.defaults().withChunkBytes(5 * MIB));
 
     private GatewayStorageServer device(Path dir, boolean readOnly) {
-        Brokers.Broker b = TestBrokers.shared();
-        GatewayStorageServer server = new GatewayStorageServer(new GatewayStorageServer.Settings(b.host(), b.port(), root,
-                device, dir, readOnly, 2)).start();
-        open.add(server);
-        return server;
+        return brokered.device(dir, readOnly, 2, OpenTelemetry.noop());
     }
 
     private MqttGatewayStorage cloud() {
-        Brokers.Broker b = TestBrokers.shared();
-        MqttGatewayStorage storage = new MqttGatewayStorage(new MqttGatewayStorage.Settings(b.host(), b.port(), root,
-                device, Duration.ofSeconds(10), 3));
-        open.add(storage::close);
-        return storage;
+        return brokered.cloud();
     }
 
     private Progress.Snapshot copy(Storage src, String from, Storage dst, String to, TransferJournal journal) {
@@ -68,9 +60,7 @@ class GatewayStorageTest {
 
     @AfterEach
     void close() throws Exception {
-        for (AutoCloseable c : open.reversed()) {
-            c.close();
-        }
+        brokered.close();
     }
 
     @Test
@@ -175,7 +165,7 @@ class GatewayStorageTest {
         String client = "hostile-" + device;
         CompletableFuture<StorageWire.Frame> reply = new CompletableFuture<>();
         MqttLink raw = MqttLink.standalone(MqttLink.Options.persistent(b.host(), b.port(), client).withCleanSession(true));
-        open.add(raw);
+        brokered.closing(raw);
         raw.subscribe(StorageWire.replies(root, client), 1, m -> {
             m.ack();
             reply.complete(StorageWire.decode(m.payload()));
