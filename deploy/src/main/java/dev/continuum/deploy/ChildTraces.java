@@ -33,6 +33,16 @@ final class ChildTraces {
         return env;
     }
 
+    /**
+     * The settings that make a child one instance of a shared service (each gateway of {@code continuum-edge-gateway},
+     * each device's storage half of {@code continuum-gateway-storage}): its name, and {@code service.instance.id}
+     * before any resource attributes {@code up} was given.
+     */
+    static Map<String, String> instanceOf(String service, String instance, Map<String, String> up) {
+        return Map.of("OTEL_SERVICE_NAME", service, "OTEL_RESOURCE_ATTRIBUTES", "service.instance.id=" + instance
+                + Optional.ofNullable(up.get("OTEL_RESOURCE_ATTRIBUTES")).map(more -> "," + more).orElse(""));
+    }
+
     /** What {@code up} tells the user when the engine's spans go out and the other processes' cannot follow. */
     static Optional<String> note(Map<String, String> up) {
         if (ownOtelSettings(up) || !engineTracesOn(up) || protocol(up).equals(HTTP)) {

@@ -263,11 +263,10 @@ final class EdgeUp implements AutoCloseable {
         List<String> args = new ArrayList<>(List.of("--device-id", id, "--broker", broker, "--topic-root", root,
                 "--state-dir", dir.resolve(id).toString(), "--data-dir", data.toString(), "--role", role));
         args.addAll(models);
-        children.launch(id, gatewayJar, args, Map.of(
-                "CONTINUUM_BOOTSTRAP_TOKEN", token, // in the environment, not on a command line others can read
-                "OTEL_SERVICE_NAME", "continuum-edge-gateway", // one service, each gateway an instance of it
-                "OTEL_RESOURCE_ATTRIBUTES", "service.instance.id=" + id
-                        + Optional.ofNullable(System.getenv("OTEL_RESOURCE_ATTRIBUTES")).map(more -> "," + more).orElse("")));
+        // one service, each gateway an instance of it
+        Map<String, String> env = new HashMap<>(ChildTraces.instanceOf("continuum-edge-gateway", id, System.getenv()));
+        env.put("CONTINUUM_BOOTSTRAP_TOKEN", token); // in the environment, not on a command line others can read
+        children.launch(id, gatewayJar, args, env);
     }
 
     /**

@@ -32,7 +32,8 @@ final class TransferUp implements AutoCloseable {
      * provider carries checkpoints as); its secret is public and local. A writer of every endpoint here.
      */
     static final String CARRIER = "continuum-checkpoint-carrier";
-    private static final String STORAGE_MAIN = "dev.continuum.provider.transfer.gateway.GatewayStorageMain";
+    static final String STORAGE_MAIN = "dev.continuum.provider.transfer.gateway.GatewayStorageMain";
+    static final String STORAGE_SERVICE = "continuum-gateway-storage";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -115,9 +116,12 @@ final class TransferUp implements AutoCloseable {
         // the device halves connect out to the broker, as the gateways do, logging in as their device (ADR 0011)
         List<Process> storage = new ArrayList<>();
         for (String id : EdgeUp.GATEWAYS) {
+            // one service, each device's storage half an instance of it (its spans: docs/operations.md "Traces")
+            Map<String, String> env = new java.util.HashMap<>(ChildTraces.instanceOf(STORAGE_SERVICE, id, System.getenv()));
+            env.put("CONTINUUM_BOOTSTRAP_TOKEN", edge.bootstrapToken(id));
             storage.add(children.launchMain(id + "-storage", jar, STORAGE_MAIN, List.of("--device-id", id,
                     "--root", edge.dataDir(id).toString(), "--broker", edge.link().broker(),
-                    "--topic-root", edge.link().topicRoot()), Map.of("CONTINUUM_BOOTSTRAP_TOKEN", edge.bootstrapToken(id))));
+                    "--topic-root", edge.link().topicRoot()), env));
         }
         URI health = URI.create("http://127.0.0.1:" + port + "/health");
         children.await(provider, "transfer-provider", "the transfer provider to start", Duration.ofSeconds(90),

@@ -51,4 +51,13 @@ class ChildTracesTest {
         assertThat(ChildTraces.environment("continuum-training-provider", own)).as("inherited, not overridden")
                 .isEqualTo(Map.of("OTEL_SERVICE_NAME", "continuum-training-provider"));
     }
+
+    @Test
+    void shouldMakeEachDeviceAnInstanceOfOneServiceKeepingTheResourceAttributesGivenToUp() {
+        assertThat(ChildTraces.instanceOf("continuum-gateway-storage", "gw-1", Map.of("OTEL_RESOURCE_ATTRIBUTES", "site=lab-7")))
+                .isEqualTo(Map.of("OTEL_SERVICE_NAME", "continuum-gateway-storage",
+                        "OTEL_RESOURCE_ATTRIBUTES", "service.instance.id=gw-1,site=lab-7"));
+        assertThat(ChildTraces.instanceOf("continuum-edge-gateway", "gw-2", Map.of()))
+                .containsEntry("OTEL_RESOURCE_ATTRIBUTES", "service.instance.id=gw-2");
+    }
 }
