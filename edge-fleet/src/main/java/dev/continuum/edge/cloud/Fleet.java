@@ -46,6 +46,14 @@ public final class Fleet {
         link.subscribe(topics.allHeartbeats(), 0, this::onHeartbeat);
     }
 
+    /**
+     * True while this view's own link to the broker is up. While it is down, statuses go unseen: a gateway shown
+     * offline may be back already (a broker that stops sends every gateway's last will before it drops this link too).
+     */
+    public boolean connected() {
+        return link.connected();
+    }
+
     /** Called with the new view of a device whenever its status or heartbeat changes. */
     public void onChange(Consumer<Device> listener) {
         listeners.add(listener);

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
  * A TCP relay between a client and the broker, to break the link the way networks do:
  * {@link #cut()} drops every connection (the broker sees a vanished client and publishes its will),
  * {@link #blackhole()} silently stops forwarding (the broker notices only by keep-alive expiry),
+ * {@link #muteClient()} drops only what the client sends (its publishes and acknowledgements go nowhere),
  * {@link #heal()} lets new connections through again.
  */
 public final class TcpProxy implements AutoCloseable {
@@ -20,6 +21,7 @@ public final class TcpProxy implements AutoCloseable {
     private final NetClient client;
     private final List<NetSocket> open = new CopyOnWriteArrayList<>();
     private volatile boolean blackholed;
+    private volatile boolean muted;
     private volatile boolean refusing;
 
     public TcpProxy(Vertx vertx, String targetHost, int targetPort) throws Exception {
@@ -38,7 +40,7 @@ public final class TcpProxy implements AutoCloseable {
                 NetSocket upstream = ar.result();
                 open.add(downstream);
                 open.add(upstream);
-                downstream.handler(b -> { if (!blackholed) upstream.write(b); });
+                downstream.handler(b -> { if (!blackholed && !muted) upstream.write(b); });
                 upstream.handler(b -> { if (!blackholed) downstream.write(b); });
                 downstream.closeHandler(v -> { upstream.close(); open.remove(downstream); });
                 upstream.closeHandler(v -> { downstream.close(); open.remove(upstream); });
@@ -63,8 +65,14 @@ public final class TcpProxy implements AutoCloseable {
         blackholed = true;
     }
 
+    /** Forwards what the broker sends and drops what the client sends, like a link whose uplink died. */
+    public void muteClient() {
+        muted = true;
+    }
+
     public void heal() {
         blackholed = false;
+        muted = false;
         refusing = false;
     }
 

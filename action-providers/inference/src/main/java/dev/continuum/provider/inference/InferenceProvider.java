@@ -78,6 +78,13 @@ public final class InferenceProvider implements ActionProvider {
     private static final Duration DEFAULT_DEADLINE = Duration.ofMinutes(5);
     /** How often (every 500 ms) the planner is asked where a job whose site went offline runs now: a minute. */
     private static final int REPLACE_ATTEMPTS = 120;
+    /**
+     * How long a gateway that went offline must stay away, while this provider's own link to the broker is up, before
+     * its jobs are placed elsewhere: twice the longest reconnect backoff of a gateway's link (5 s). A gateway that is
+     * back by then keeps its jobs and runs each once; one placed elsewhere would run them too, from its spool.
+     */
+    static final Duration REPLACE_AFTER = Duration.ofSeconds(10);
+    private static final Duration REPLACE_TICK = Duration.ofMillis(500);
 
     private final Fleet fleet;
     private final TaskDispatcher dispatcher;
@@ -356,27 +363,56 @@ public final class InferenceProvider implements ActionProvider {
     }
 
     /**
-     * A gateway went offline: each job out on it is sent where the planner places it now (the planner service decides
-     * that by itself when it sees the gateway go, and logs why). Asked again every half second until a decision is
-     * known; a job the planner cannot place anywhere for a minute (no site online, its own gateway not back) fails with
-     * its reasons.
+     * A gateway went offline: once it has stayed away {@link #REPLACE_AFTER}, each job out on it is sent where the
+     * planner places it now (the planner service decides that by itself when it sees the gateway go, and logs why).
+     * Asked again every half second until a decision is known; a job the planner cannot place anywhere for a minute (no
+     * site online, its own gateway not back) fails with its reasons.
      */
     private void siteLost(String deviceId) {
         for (Dispatched d : List.copyOf(sent.values())) {
             if (d.deviceId().equals(deviceId) && running.containsKey(d.task().taskId())) {
-                placeAgain(d, 0);
+                awaitReturn(d, Duration.ZERO);
             }
         }
     }
 
-    private void placeAgain(Dispatched d, int attempt) {
+    /**
+     * Gives the lost gateway {@link #REPLACE_AFTER} to come back before its job is placed elsewhere: a gateway holds
+     * the tasks it received in its spool and runs them whether or not it is online, so a job moved from a gateway that
+     * comes back runs twice. Only time with this provider's own link up counts: when the broker itself stops, it sends
+     * every gateway's last will just before this link drops too, and the gateways are back soon after it is up again.
+     */
+    private void awaitReturn(Dispatched d, Duration away) {
+        ActionContext ctx = stillAway(d);
+        if (ctx == null) {
+            return;
+        }
+        Duration counted = fleet.connected() ? away : Duration.ZERO;
+        if (counted.compareTo(REPLACE_AFTER) < 0) {
+            ctx.schedule(REPLACE_TICK, () -> updates.execute(() -> awaitReturn(d, counted.plus(REPLACE_TICK))));
+            return;
+        }
+        placeAgain(d, 0);
+    }
+
+    /** The action of a job still out on its lost gateway, which is still away; null when there is nothing to do. */
+    private ActionContext stillAway(Dispatched d) {
         String taskId = d.task().taskId();
         ActionContext ctx = running.get(taskId);
         if (ctx == null || ctx.finished() || sent.get(taskId) != d) {
-            return; // finished meanwhile, or already sent elsewhere
+            return null; // finished meanwhile, or already sent elsewhere
         }
-        if (attempt > 0 && fleet.usable().stream().anyMatch(x -> x.deviceId().equals(d.deviceId()))) {
-            return; // its gateway is back: the dispatcher sends the task again there, and it runs once
+        if (fleet.usable().stream().anyMatch(x -> x.deviceId().equals(d.deviceId()))) {
+            return null; // its gateway is back: the dispatcher sends the task again there, and it runs once
+        }
+        return ctx;
+    }
+
+    private void placeAgain(Dispatched d, int attempt) {
+        String taskId = d.task().taskId();
+        ActionContext ctx = stillAway(d);
+        if (ctx == null) {
+            return;
         }
         Optional<JobPlacement.Decision> next = planner.placedAgain(d.job(), d.deviceId(), fleet.usable(),
                 dispatcher::pendingFor);
@@ -385,7 +421,7 @@ public final class InferenceProvider implements ActionProvider {
             // no decision yet, or no site online at all (e.g. every gateway cut off by a broker restart): ask again,
             // the task still pending for its own gateway, for up to a minute
             if (attempt < REPLACE_ATTEMPTS) {
-                ctx.schedule(Duration.ofMillis(500), () -> updates.execute(() -> placeAgain(d, attempt + 1)));
+                ctx.schedule(REPLACE_TICK, () -> updates.execute(() -> placeAgain(d, attempt + 1)));
             }
             return;
         }
