@@ -221,17 +221,24 @@ class EdgeLinkTest {
         assertThat(framed.output().values()).containsExactly(json.output().values());
     }
 
+    /** A task id sent again — at once, or after the gateway's link dropped and came back — is answered, not run again. */
     @Test
     void shouldRunARepeatedTaskIdOnceAndAnswerTheRepeatWithTheSameResult() throws Exception {
         String id = TestBrokers.freshId("gw");
-        EdgeGateway gw = startGateway(config(id, broker.host(), broker.port(), 5));
+        TcpProxy proxy = track(new TcpProxy(vertx, broker.host(), broker.port()));
+        EdgeGateway gw = startGateway(config(id, "127.0.0.1", proxy.port(), 5));
         gw.models().deploy("ocr-cls", "1", gw.models().install(TestModels.ocrClassifier()));
         Await.until(Duration.ofSeconds(10), () -> gw.credential().isPresent());
 
         ResultMessage first = cloud.dispatcher.send(id, task("t-dup", "ocr-cls", 4)).get(20, TimeUnit.SECONDS);
         ResultMessage second = cloud.dispatcher.send(id, task("t-dup", "ocr-cls", 4)).get(20, TimeUnit.SECONDS);
+        proxy.cut();
+        assertThat(Await.until(Duration.ofSeconds(10), () -> !gw.connected())).isTrue();
+        proxy.heal();
+        ResultMessage afterReconnect = cloud.dispatcher.send(id, task("t-dup", "ocr-cls", 4)).get(30, TimeUnit.SECONDS);
 
         assertThat(second.output().values()).containsExactly(first.output().values());
+        assertThat(afterReconnect.output().values()).containsExactly(first.output().values());
         assertThat(gw.tasksRun()).isEqualTo(1);
     }
 
