@@ -7,7 +7,9 @@
 # (e.g. -XX:StartFlightRecording=filename=engine.jfr,settings=profile). ENGINE_APP runs another build's quarkus-app
 # directory (a copy kept from before a change) instead of flow-engine/service/target/quarkus-app. BENCH_MAIN runs another
 # driver of the bench jar with the same flags, e.g. BENCH_MAIN=dev.continuum.bench.engine.ActiveRunsLoad (issue 18's
-# 10,000 active runs: `BENCH_MAIN=… bench/scripts/engine-bench.sh --runs 10000 --samples 5000`).
+# 10,000 active runs: `BENCH_MAIN=… bench/scripts/engine-bench.sh --runs 10000 --samples 5000`). PG_LOG_STATEMENTS=1 sets
+# log_statement=all on the fresh database (every statement the engine sends lands in PostgreSQL's server log, with
+# its parameters), which is how the statement mix per run in docs/benchmarks.md ("floors") was captured.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 java="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java"
@@ -16,6 +18,7 @@ db="bench_engine_$$"
 port=$((18000 + RANDOM % 1000))
 log="$(mktemp -t continuum-bench-engine.XXXXXX.log)"
 psql -q -c "CREATE DATABASE $db" >/dev/null
+if [ -n "${PG_LOG_STATEMENTS:-}" ]; then psql -q -c "ALTER DATABASE $db SET log_statement = 'all'" >/dev/null; echo "database $db logs every statement"; fi
 CONTINUUM_AUTH_ENABLED=false CONTINUUM_DB_HOST="$PGHOST" CONTINUUM_DB_PORT="$PGPORT" CONTINUUM_DB_NAME="$db" \
   QUARKUS_HTTP_PORT=$port CONTINUUM_SELF_URL="http://127.0.0.1:$port" \
   "$java" ${ENGINE_JAVA_OPTS:-} -jar "${ENGINE_APP:-$root/flow-engine/service/target/quarkus-app}/quarkus-run.jar" >"$log" 2>&1 &
