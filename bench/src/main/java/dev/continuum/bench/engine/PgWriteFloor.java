@@ -36,7 +36,8 @@ import java.util.stream.Stream;
  * PostgreSQL's floor for the writes the engine makes per run (issue 17 A). Replays one run's statements exactly as the
  * engine sends them (SQL of RunInserts and RunCommits, parameters captured from PostgreSQL's statement log of a real
  * run, see {@code floor/engine-run-writes.json}) for many runs on a fresh database with the engine's schema, through
- * the reactive PostgreSQL client, and prints PostgreSQL's backend CPU, commits and rows written per run (DbCost).
+ * the reactive PostgreSQL client, and prints PostgreSQL's backend CPU, commits and rows written per run (DbCost), and
+ * this JVM's CPU per run (the client side of the same writes: parameters, encoding, Netty).
  * Modes: {@code serial} (each statement awaited, its own commit, several connections), {@code pipelined} (one
  * connection, up to 256 statements in flight, still one commit per statement) and {@code groupedG} (each statement
  * carries G runs' turns, the engine's group-commit form: one commit per G runs' turn; the lease is kept, so the captured
@@ -187,6 +188,10 @@ public final class PgWriteFloor implements Callable<Integer> {
 
     private final AtomicInteger refused = new AtomicInteger();
 
+    /** This JVM's CPU: what the reactive client (encoding, Netty, building the parameters) costs per run. */
+    private final com.sun.management.OperatingSystemMXBean os =
+            (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+
     @Override
     public Integer call() throws Exception {
         JsonNode writes;
@@ -201,8 +206,8 @@ public final class PgWriteFloor implements Callable<Integer> {
             try {
                 System.out.printf("pg write floor   database %s, %d runs per row after %d warm-up; captured: %s%n", db, runs, warmup,
                         writes.get("captured").asText());
-                System.out.printf("%-10s %-9s %9s %12s %10s %10s %14s%n", "mode", "mix", "runs/s", "statements/run", "commits/run",
-                        "rows/run", "PG CPU/run ms");
+                System.out.printf("%-10s %-9s %9s %12s %10s %10s %14s %14s%n", "mode", "mix", "runs/s", "statements/run", "commits/run",
+                        "rows/run", "PG CPU/run ms", "client ms/run");
                 DbCost cost = new DbCost(db, Duration.ofMillis(settleMillis));
                 for (String mixName : mixes) {
                     Mix mix = mix(writes, mixName);
@@ -232,13 +237,15 @@ public final class PgWriteFloor implements Callable<Integer> {
         try {
             drive(pool, mode, mix, group, warmup, pipelined ? inFlight : connections);
             DbCost.Reading before = cost.read();
+            long clientBefore = os.getProcessCpuTime();
             long wallStart = System.nanoTime();
             int statements = drive(pool, mode, mix, group, runs, pipelined ? inFlight : connections);
             double wall = (System.nanoTime() - wallStart) / 1e9;
+            long client = os.getProcessCpuTime() - clientBefore;
             DbCost.Delta delta = cost.read().since(before);
-            System.out.printf("%-10s %-9s %9.0f %12.2f %10.2f %10.2f %14.3f%n", mode, mix.name(), runs / wall,
+            System.out.printf("%-10s %-9s %9.0f %12.2f %10.2f %10.2f %14.3f %14.3f%n", mode, mix.name(), runs / wall,
                     statements / (double) runs, delta.commits() / (double) runs, delta.rowsWritten() / (double) runs,
-                    delta.backendCpu().toNanos() / 1e6 / runs);
+                    delta.backendCpu().toNanos() / 1e6 / runs, client / 1e6 / runs);
         } finally {
             pool.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
         }
