@@ -29,10 +29,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Executors;
 
 /**
@@ -110,6 +112,10 @@ public final class InferenceProvider implements ActionProvider {
         t.setDaemon(true);
         return t;
     });
+    /** The threads moving inputs now, interrupted when the provider stops. */
+    private final Set<Thread> moving = ConcurrentHashMap.newKeySet();
+    /** Stopped ({@link #stop}): MQTT progress, results and gateway changes are no longer acted on. */
+    private volatile boolean stopped;
 
     public InferenceProvider(Fleet fleet, TaskDispatcher dispatcher, JobPlacement planner, Clock clock) {
         this(fleet, dispatcher, planner, clock, null);
@@ -128,10 +134,10 @@ public final class InferenceProvider implements ActionProvider {
         this.planner = planner;
         this.clock = clock;
         this.inlineDataEndpoint = inlineDataEndpoint;
-        dispatcher.onProgress(m -> updates.execute(() -> onProgress(m)));
+        dispatcher.onProgress(m -> later(() -> onProgress(m)));
         fleet.onChange(d -> {
             if (!d.online()) {
-                updates.execute(() -> siteLost(d.deviceId()));
+                later(() -> siteLost(d.deviceId()));
             }
         });
     }
@@ -223,11 +229,15 @@ public final class InferenceProvider implements ActionProvider {
      */
     private void moveThenDispatch(ActionContext ctx, JobPlacement.Job job, String site, TaskMessage task,
                                   InputMover.Move move, Instant startedAt, ObjectNode details) {
-        Thread.ofVirtual().name("inference-input-" + ctx.actionId()).start(() -> {
-            InputMover.Outcome outcome = inputs.carry(move, "input of inference " + ctx.actionId(), startedAt,
-                    ctx::finished);
+        Thread mover = Thread.ofVirtual().name("inference-input-" + ctx.actionId()).unstarted(() -> {
+            InputMover.Outcome outcome;
+            try {
+                outcome = inputs.carry(move, "input of inference " + ctx.actionId(), startedAt, ctx::finished);
+            } finally {
+                moving.remove(Thread.currentThread());
+            }
             if (ctx.finished()) {
-                return;
+                return; // ended meanwhile, or the provider stopped: the move is left to whoever resumes the action
             }
             // the details as the move began (not read back: the status may not be stored yet when a move is quick)
             ObjectNode m = (ObjectNode) details.get("input_move");
@@ -252,6 +262,12 @@ public final class InferenceProvider implements ActionProvider {
                 }
             }
         });
+        moving.add(mover);
+        if (stopped) {
+            moving.remove(mover);
+            return;
+        }
+        mover.start();
     }
 
     /** What the planner is asked: the model, constraints, SLO and where the input lies (inline: with this provider). */
@@ -347,7 +363,7 @@ public final class InferenceProvider implements ActionProvider {
         running.put(taskId, ctx);
         sent.put(taskId, new Dispatched(job, deviceId, task, clock.millis(), transferMillis));
         dispatcher.send(deviceId, task).whenComplete((result, error) ->
-                updates.execute(() -> finish(ctx, deviceId, result, error)));
+                later(() -> finish(ctx, deviceId, result, error)));
     }
 
     private void watchDeadline(ActionContext ctx, TaskMessage task) {
@@ -389,7 +405,7 @@ public final class InferenceProvider implements ActionProvider {
         }
         Duration counted = fleet.connected() ? away : Duration.ZERO;
         if (counted.compareTo(REPLACE_AFTER) < 0) {
-            ctx.schedule(REPLACE_TICK, () -> updates.execute(() -> awaitReturn(d, counted.plus(REPLACE_TICK))));
+            ctx.schedule(REPLACE_TICK, () -> later(() -> awaitReturn(d, counted.plus(REPLACE_TICK))));
             return;
         }
         placeAgain(d, 0);
@@ -421,7 +437,7 @@ public final class InferenceProvider implements ActionProvider {
             // no decision yet, or no site online at all (e.g. every gateway cut off by a broker restart): ask again,
             // the task still pending for its own gateway, for up to a minute
             if (attempt < REPLACE_ATTEMPTS) {
-                ctx.schedule(REPLACE_TICK, () -> updates.execute(() -> placeAgain(d, attempt + 1)));
+                ctx.schedule(REPLACE_TICK, () -> later(() -> placeAgain(d, attempt + 1)));
             }
             return;
         }
@@ -461,6 +477,35 @@ public final class InferenceProvider implements ActionProvider {
             return Tensor.framed(input.shape(), input.values());
         } catch (IOException | IllegalArgumentException e) {
             throw new InvalidInputException("/body/input", e.getMessage());
+        }
+    }
+
+    /**
+     * The provider is closed: input moves are interrupted (their transfers go on at the transfer provider, found
+     * again by request id when the action is resumed), waiting for gateways ends, and nothing more is written; the
+     * actions stay as stored for the restarted provider or another instance to resume.
+     */
+    @Override
+    public void stop() {
+        stopped = true;
+        moving.forEach(Thread::interrupt);
+        for (String taskId : List.copyOf(running.keySet())) {
+            dispatcher.forget(taskId);
+        }
+        running.clear();
+        sent.clear();
+        updates.shutdownNow();
+    }
+
+    /** Runs {@code work} on the updates thread, unless the provider has stopped. */
+    private void later(Runnable work) {
+        if (stopped) {
+            return;
+        }
+        try {
+            updates.execute(work);
+        } catch (RejectedExecutionException e) {
+            // stopped meanwhile
         }
     }
 

@@ -15,6 +15,7 @@ import dev.continuum.provider.server.ActionProviderServer;
 import dev.continuum.provider.server.CallerResolver;
 import dev.continuum.provider.server.ActionStore;
 import dev.continuum.provider.server.FileActionStore;
+import dev.continuum.provider.server.LocalProvider;
 import dev.continuum.provider.server.PostgresActionStore;
 import dev.continuum.provider.server.ProviderLauncher;
 import dev.continuum.provider.server.ProviderLauncher.Arguments;
@@ -148,16 +149,19 @@ public final class InferenceProviderMain {
                 // actions survive a provider restart; unfinished ones are resumed at mount (ADR 0006)
                 options = options.withStore(new FileActionStore(s.stateDir().resolve("actions")));
             }
-            if (s.modelRoot() != null) {
-                // before the inference routes: their catch-all under the base path would answer first
-                mountDeployment(router, s, cloud, callers, options);
-            }
-            ActionProviderServer.mount(router, s.basePath(), new InferenceProvider(cloud.fleet(), cloud.dispatcher(),
+            // before the inference routes: their catch-all under the base path would answer first
+            LocalProvider deployment = s.modelRoot() != null ? mountDeployment(router, s, cloud, callers, options) : null;
+            LocalProvider inference = ActionProviderServer.mount(router, s.basePath(), new InferenceProvider(cloud.fleet(), cloud.dispatcher(),
                     placement(s.planner()), Clock.systemUTC(), s.dataEndpoint(), inputMover(vertx, s)), options);
             // the count lets `up` (and operators) wait until gateways have registered and reported in
             router.get("/health").handler(rc -> rc.json(new io.vertx.core.json.JsonObject().put("status", "UP")
                     .put("devices_online", cloud.fleet().usable().size())));
             return () -> {
+                // first the providers: moves and waits end without writing, the actions stay for the next start
+                inference.close();
+                if (deployment != null) {
+                    deployment.close();
+                }
                 cloud.close();
                 if (secured != null) {
                     secured.close();
@@ -207,7 +211,7 @@ public final class InferenceProviderMain {
      * Model deployment at {@code BASE/deploy} with the inference provider's audience and scope, for callers with
      * one of {@code --deploy-roles} when tokens are checked; the files gateways fetch at {@code /model-files}.
      */
-    private static void mountDeployment(io.vertx.ext.web.Router router, Settings s, EdgeCloud cloud, CallerResolver callers,
+    private static LocalProvider mountDeployment(io.vertx.ext.web.Router router, Settings s, EdgeCloud cloud, CallerResolver callers,
                                         ProviderServerOptions options) throws java.io.IOException {
         Path staging = s.stateDir() != null ? s.stateDir().resolve("staged-models")
                 : java.nio.file.Files.createTempDirectory("continuum-staged-models");
@@ -223,10 +227,11 @@ public final class InferenceProviderMain {
         } else if (s.stateDir() != null) {
             deployOptions = deployOptions.withStore(new FileActionStore(s.stateDir().resolve("deployments")));
         }
-        ActionProviderServer.mount(router, s.basePath() + "/deploy", new ModelDeployProvider(cloud.fleet(), cloud.dispatcher(),
-                staged, s.modelRoot(), Clock.systemUTC()), deployOptions);
+        LocalProvider mounted = ActionProviderServer.mount(router, s.basePath() + "/deploy", new ModelDeployProvider(
+                cloud.fleet(), cloud.dispatcher(), staged, s.modelRoot(), Clock.systemUTC()), deployOptions);
         System.out.println("model deployment from " + s.modelRoot() + " at " + s.basePath() + "/deploy"
                 + (authOn ? " (roles " + s.deployRoles() + ")" : ""));
+        return mounted;
     }
 
     /** Returns null when help was asked for. */

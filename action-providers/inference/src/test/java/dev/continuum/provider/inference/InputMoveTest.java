@@ -3,39 +3,21 @@ package dev.continuum.provider.inference;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.continuum.edge.app.EdgeGateway;
-import dev.continuum.edge.app.GatewayConfig;
-import dev.continuum.edge.broker.Brokers;
 import dev.continuum.edge.cloud.Fleet;
-import dev.continuum.edge.identity.DeviceCredentials;
 import dev.continuum.edge.protocol.Tensor;
-import dev.continuum.edge.protocol.Topics;
 import dev.continuum.edge.protocol.Wire;
-import dev.continuum.edge.store.TaskSpool;
 import dev.continuum.edge.testing.Await;
 import dev.continuum.edge.testing.TestBrokers;
 import dev.continuum.edge.testing.TestModels;
 import dev.continuum.placement.model.Link;
-import dev.continuum.provider.client.ActionProviderClient;
-import dev.continuum.provider.client.ClientOptions;
 import dev.continuum.provider.client.PlannerClient;
-import dev.continuum.provider.client.TransferCarrier;
-import dev.continuum.provider.server.Caller;
-import dev.continuum.provider.server.CallerResolver;
 import dev.continuum.provider.server.ProviderServerOptions;
 import dev.continuum.provider.transfer.engine.TransferOptions;
-import dev.continuum.provider.transfer.provider.EndpointConfig;
-import dev.continuum.provider.transfer.provider.TransferProviders;
-import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpServer;
-import io.vertx.ext.web.Router;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -62,71 +44,31 @@ class InputMoveTest {
     @TempDir
     static Path state;
 
-    private final Vertx vertx = Vertx.vertx();
-    private final List<AutoCloseable> resources = new ArrayList<>();
-    private final Topics topics = TestBrokers.freshTopics();
     private final Map<String, PlannerClient.Measured> reported = new ConcurrentHashMap<>();
+    private InputMoveRig rig;
+    private EdgeCloud cloud;
     private String url;
-    private String transferUrl;
     private String edgeA;
     private String pool;
 
     @BeforeAll
     void startPlatform() throws Exception {
-        Brokers.Broker broker = TestBrokers.shared();
-        DeviceCredentials credentials = DeviceCredentials.fromSecret("input move test secret", Clock.systemUTC());
-        EdgeCloud cloud = new EdgeCloud(vertx, broker.host(), broker.port(), TestBrokers.freshId("provider"), topics,
-                credentials, Clock.systemUTC());
-        resources.add(cloud);
+        rig = new InputMoveRig(state);
+        cloud = new EdgeCloud(rig.vertx, rig.broker.host(), rig.broker.port(), TestBrokers.freshId("provider"),
+                rig.topics, rig.credentials, Clock.systemUTC());
         cloud.start().get(10, TimeUnit.SECONDS);
         edgeA = TestBrokers.freshId("edge-a");
         pool = TestBrokers.freshId("dc-pool");
-        startGateway(broker, credentials, edgeA, null, "edge");
-        startGateway(broker, credentials, pool, TestModels.ocrClassifier(), "datacenter");
+        rig.gateway(edgeA, null, "edge", null);
+        rig.gateway(pool, TestModels.ocrClassifier(), "datacenter", null);
         assertThat(Await.until(Duration.ofSeconds(15), () -> cloud.fleet().usable().size() == 2)).isTrue();
 
-        transferUrl = "http://127.0.0.1:" + listen(transferProvider()) + "/providers/transfer/transfer";
-        url = ServedInferenceProvider.url(ServedInferenceProvider.serve(vertx, provider(vertx, cloud),
-                ProviderServerOptions.of(vertx)));
-    }
-
-    /** The provider on {@code cloud}: the planner's core with a 1 Gbit/s link from edge-a to the pool, inputs moved. */
-    private InferenceProvider provider(Vertx on, EdgeCloud cloud) {
-        InputMover mover = new InputMover(new TransferCarrier(new ActionProviderClient(on, ClientOptions.defaults()),
-                transferUrl, () -> null, Duration.ofSeconds(30)), Map.of(pool, "datacenter"), Duration.ofMillis(50),
-                Clock.systemUTC());
-        return new InferenceProvider(cloud.fleet(), cloud.dispatcher(),
+        // edge-a's data directory as endpoint edge-a…, the pool's as datacenter
+        String transferUrl = rig.transferProvider(Map.of(edgeA, edgeA, "datacenter", pool), TransferOptions.defaults());
+        InferenceProvider provider = new InferenceProvider(cloud.fleet(), cloud.dispatcher(),
                 reporting(new GatewayPlanner(Clock.systemUTC(), List.of(new Link(edgeA, pool, 1.0, 5)))), Clock.systemUTC(),
-                null, mover);
-    }
-
-    /** The transfer provider with edge-a's data directory as endpoint {@code edge-a…} and the pool's as {@code datacenter}. */
-    private Router transferProvider() throws Exception {
-        ObjectNode endpoints = Wire.mapper().createObjectNode();
-        ArrayNode list = endpoints.putArray("endpoints");
-        list.addObject().put("id", edgeA).put("type", "directory").put("root", dataDir(edgeA).toString())
-                .put("owner", Caller.ANONYMOUS.id());
-        list.addObject().put("id", "datacenter").put("type", "directory").put("root", dataDir(pool).toString())
-                .put("owner", Caller.ANONYMOUS.id());
-        Router transfer = Router.router(vertx);
-        TransferProviders.mountAll(transfer, "/providers/transfer", vertx,
-                EndpointConfig.parse(endpoints, state, TransferOptions.MIN_CHUNK), TransferOptions.defaults(),
-                state.resolve("transfer-state"), CallerResolver.anonymous());
-        return transfer;
-    }
-
-    private void startGateway(Brokers.Broker broker, DeviceCredentials credentials, String id, Path model, String role)
-            throws Exception {
-        Files.createDirectories(dataDir(id));
-        GatewayConfig cfg = GatewayConfig.of(id, broker.host(), broker.port(), state.resolve(id), credentials.bootstrapToken(id))
-                .withTopics(topics).withHeartbeat(Duration.ofMillis(300), 5).withRole(role)
-                .withSpoolLimits(TaskSpool.Limits.defaults().withFsync(false));
-        EdgeGateway gw = new EdgeGateway(cfg, vertx, Clock.systemUTC());
-        resources.add(gw);
-        if (model != null) {
-            gw.models().deploy("ocr-cls", "1", gw.models().install(model));
-        }
-        gw.start().get(10, TimeUnit.SECONDS);
+                null, InputMoveRig.mover(rig.vertx, transferUrl, Map.of(pool, "datacenter")));
+        url = ServedInferenceProvider.url(ServedInferenceProvider.serve(rig.vertx, provider, ProviderServerOptions.of(rig.vertx)));
     }
 
     /** The planner's core as the provider uses it, keeping what each completion reported. */
@@ -155,27 +97,14 @@ class InputMoveTest {
         return state.resolve(gateway).resolve("data");
     }
 
-    private int listen(Router router) throws Exception {
-        HttpServer server = vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1")
-                .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-        return server.actualPort();
-    }
-
     @AfterAll
     void stop() throws Exception {
-        for (AutoCloseable r : resources.reversed()) {
-            r.close();
-        }
-        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        cloud.close();
+        rig.close();
     }
 
     private static ObjectNode run(String requestId, String inputRef, String endpoint, long size) {
-        ObjectNode body = Wire.mapper().createObjectNode().put("model", "ocr-cls").put("input_ref", inputRef)
-                .put("deadline_seconds", 120);
-        body.putObject("input_location").put("endpoint_id", endpoint).put("size_bytes", size);
-        ObjectNode doc = Wire.mapper().createObjectNode().put("request_id", requestId);
-        doc.set("body", body);
-        return doc;
+        return InputMoveRig.run(requestId, inputRef, endpoint, size);
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.continuum.provider.inference;
 
 import dev.continuum.provider.server.ActionProviderServer;
+import dev.continuum.provider.server.LocalProvider;
 import dev.continuum.provider.server.ProviderServerOptions;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
@@ -37,11 +38,28 @@ public final class ServedInferenceProvider {
 
     private static HttpServer serve(Vertx vertx, InferenceProvider provider, ProviderServerOptions options,
                                     Consumer<Router> alsoServe) throws Exception {
+        return mount(vertx, provider, options, alsoServe).server();
+    }
+
+    /** The provider served, and the handle that stops it ({@link LocalProvider#close}) as its process would at exit. */
+    public record Served(HttpServer server, LocalProvider provider) {
+        public String url() {
+            return ServedInferenceProvider.url(server);
+        }
+    }
+
+    public static Served mount(Vertx vertx, InferenceProvider provider, ProviderServerOptions options) throws Exception {
+        return mount(vertx, provider, options, router -> {
+        });
+    }
+
+    private static Served mount(Vertx vertx, InferenceProvider provider, ProviderServerOptions options,
+                                Consumer<Router> alsoServe) throws Exception {
         Router router = Router.router(vertx);
-        ActionProviderServer.mount(router, PATH, provider, options);
+        LocalProvider local = ActionProviderServer.mount(router, PATH, provider, options);
         alsoServe.accept(router);
-        return vertx.createHttpServer().requestHandler(router).listen(0)
-                .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        return new Served(vertx.createHttpServer().requestHandler(router).listen(0)
+                .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS), local);
     }
 
     /** The base URL the server answers on ({@code http://127.0.0.1:port}). */

@@ -26,8 +26,12 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
  * The life cycle of the actions of one provider: the only place where an action's stored state
@@ -51,6 +55,15 @@ public final class ActionEngine {
     private final Map<String, DefaultActionContext> live = new ConcurrentHashMap<>();
     /** In-process callers' completion listeners, in place of a callback URL. */
     private final Map<String, Consumer<ActionStatus>> listeners = new ConcurrentHashMap<>();
+    /** The periodic timers of {@link #startBackgroundWork}: lease renewal, release sweep. */
+    private final List<Long> periodic = new CopyOnWriteArrayList<>();
+    /**
+     * Closed ({@link #close}): no action's stored state changes any more through this engine. A change takes the read
+     * lock and checks {@link #closed}; close takes the write lock, so a change under way when it is called is stored
+     * before close returns and none is stored after.
+     */
+    private final ReadWriteLock closing = new ReentrantReadWriteLock();
+    private volatile boolean closed;
 
     public ActionEngine(ActionProvider provider, ProviderServerOptions options) {
         this.provider = Objects.requireNonNull(provider, "provider");
@@ -83,14 +96,17 @@ public final class ActionEngine {
         if (store instanceof SharedActionStore shared) {
             resumeAll(shared.adopt(true));
             long period = Math.max(200, shared.lease().toMillis() / 3);
-            vertx.setPeriodic(period, t -> vertx.executeBlocking(() -> {
+            periodic.add(vertx.setPeriodic(period, t -> vertx.executeBlocking(() -> {
                 keepLeases(shared);
                 return null;
-            }, false));
+            }, false)));
         } else {
             resumeAll(store.unfinished());
         }
-        vertx.setPeriodic(Math.max(1, releaseSweep.toMillis()), t -> vertx.executeBlocking(() -> {
+        periodic.add(vertx.setPeriodic(Math.max(1, releaseSweep.toMillis()), t -> vertx.executeBlocking(() -> {
+            if (closed) {
+                return null;
+            }
             Instant now = now();
             for (String id : store.releasable(now)) {
                 // past release_after: released now; released and past the retention: forgotten, request_id freed. The
@@ -106,11 +122,63 @@ public final class ActionEngine {
                 }
             }
             return null;
-        }, false));
+        }, false)));
+    }
+
+    /**
+     * Stops this provider's background work: the lease renewal and release sweep, every action's timers, then the
+     * provider's own ({@link ActionProvider#stop}). Changes that anything of this engine asks for afterwards — a late
+     * poller's {@code fail}, a timer, a call that reaches the routes — are not stored: the actions stay as they are,
+     * for a restarted provider or another instance of a shared store to resume. Idempotent.
+     */
+    public void close() {
+        closing.writeLock().lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        } finally {
+            closing.writeLock().unlock();
+        }
+        periodic.forEach(vertx::cancelTimer);
+        for (DefaultActionContext ctx : List.copyOf(live.values())) {
+            ctx.cancelTimers();
+        }
+        live.clear();
+        listeners.clear();
+        try {
+            provider.stop();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "provider stop failed", e);
+        }
+    }
+
+    boolean closed() {
+        return closed;
+    }
+
+    /** A provider's change of an action's stored state ({@link ActionStore#update}); nothing once closed. */
+    private Optional<StoredAction> update(String actionId, UnaryOperator<StoredAction> change) {
+        closing.readLock().lock();
+        try {
+            return closed ? Optional.empty() : store.update(actionId, change);
+        } finally {
+            closing.readLock().unlock();
+        }
+    }
+
+    private void refuseWhenClosed() {
+        if (closed) {
+            throw Problems.unavailable("This provider is stopping; ask again, another instance or the restarted one answers.");
+        }
     }
 
     private void resumeAll(List<StoredAction> actions) {
         for (StoredAction action : actions) {
+            if (closed) {
+                return;
+            }
             if (live.containsKey(action.actionId())) {
                 continue; // driven here already (its lease had lapsed while the database was out of reach)
             }
@@ -126,6 +194,9 @@ public final class ActionEngine {
 
     /** Renews this instance's leases, then adopts what a dead instance left; a database outage is retried next time. */
     private void keepLeases(SharedActionStore shared) {
+        if (closed) {
+            return;
+        }
         try {
             shared.renew();
             List<StoredAction> adopted = shared.adopt(false);
@@ -155,6 +226,7 @@ public final class ActionEngine {
      * pushed at all: the answer already carries it.
      */
     private RunOutcome run(Caller caller, ActionRequest request, String callbackUrl, Consumer<ActionStatus> listener) {
+        refuseWhenClosed();
         Optional<StoredAction> earlier = store.findByRequest(caller.id(), request.requestId());
         if (earlier.isPresent()) {
             return repeated(earlier.get(), request);
@@ -197,6 +269,7 @@ public final class ActionEngine {
     }
 
     public ActionStatus cancel(Caller caller, String actionId) {
+        refuseWhenClosed();
         StoredAction action = managedBy(caller, actionId);
         if (action.finished()) {
             throw Problems.conflict("Action " + actionId + " already finished as " + action.status().status()
@@ -214,6 +287,7 @@ public final class ActionEngine {
     }
 
     public ActionStatus release(Caller caller, String actionId) {
+        refuseWhenClosed();
         StoredAction action = managedBy(caller, actionId);
         if (!action.finished()) {
             throw Problems.conflict("Action " + actionId + " is still " + action.status().status()
@@ -247,7 +321,7 @@ public final class ActionEngine {
     private void finish(String actionId, ActionState state, String displayStatus, JsonNode details, boolean push) {
         Instant at = now();
         AtomicBoolean changed = new AtomicBoolean();
-        Optional<StoredAction> after = store.update(actionId, current -> {
+        Optional<StoredAction> after = update(actionId, current -> {
             if (current.finished()) {
                 return current; // first finish wins; e.g. a cancel beats a late timer
             }
@@ -284,13 +358,13 @@ public final class ActionEngine {
     }
 
     void progress(String actionId, ActionState state, String displayStatus, JsonNode details) {
-        store.update(actionId, current -> current.finished()
+        update(actionId, current -> current.finished()
                 ? current
                 : current.withStatus(current.status().with(state, displayStatus, details)));
     }
 
     void appendLog(String actionId, ActionLogEntry entry) {
-        store.update(actionId, current -> current.released() ? current : current.withLogEntry(entry));
+        update(actionId, current -> current.released() ? current : current.withLogEntry(entry));
     }
 
     // ---- helpers ----

@@ -62,6 +62,9 @@ final class DefaultActionContext implements ActionContext {
 
     @Override
     public boolean finished() {
+        if (engine.closed()) {
+            return true; // the provider is stopping: whatever waits for this action gives up, writing nothing
+        }
         return engine.current(actionId).map(s -> s.status().terminal()).orElse(true);
     }
 
@@ -102,6 +105,9 @@ final class DefaultActionContext implements ActionContext {
 
     @Override
     public Scheduled schedule(Duration delay, Runnable task) {
+        if (engine.closed()) {
+            return () -> false; // stopped: nothing runs any more
+        }
         long[] holder = new long[1];
         // The timer may fire on another thread before its id is recorded; the lock makes it wait for that.
         synchronized (timers) {

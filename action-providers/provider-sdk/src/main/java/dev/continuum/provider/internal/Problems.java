@@ -36,6 +36,10 @@ public final class Problems {
                 "Nothing is served at " + path, List.of()));
     }
 
+    static ProblemException unavailable(String detail) {
+        return new ProblemException(new Problem(BASE + "provider-stopping", "Provider stopping", 503, detail, List.of()));
+    }
+
     static ProblemException conflict(String detail) {
         return new ProblemException(new Problem(BASE + "conflict", "Conflict", 409, detail, List.of()));
     }

@@ -31,4 +31,14 @@ public interface ActionProvider {
      * re-arm timers or re-attach to external work. The in-memory store never has any.
      */
     default void resume(ActionContext ctx) {}
+
+    /**
+     * Called once when the provider is closed ({@link LocalProvider#close}, e.g. as its process stops): end the
+     * background work of its actions — threads, pollers, subscriptions — without finishing any of them. Their stored
+     * state stays as it is, for the restarted provider or another instance of a shared store to
+     * {@link #resume}. From the moment of closing, {@link ActionContext#finished()} is true for every action and the
+     * framework stores nothing an action's context is asked for ({@code complete}, {@code fail}, {@code progress},
+     * {@code log}, {@code schedule}), so work still winding down cannot overwrite what its successor does.
+     */
+    default void stop() {}
 }

@@ -14,7 +14,8 @@ public final class ActionProviderServer {
      * {@code /} for the root): {@code GET /}, {@code POST /run}, {@code GET /{id}/status},
      * {@code POST /{id}/cancel}, {@code POST /{id}/release}, {@code GET /{id}/log}, and the legacy
      * {@code /actions} forms. Resumes unfinished actions found in the store. The answer calls the
-     * same provider from this process without HTTP.
+     * same provider from this process without HTTP;
+     * closing it stops the provider (its background work, and any further change of its actions' state).
      */
     public static LocalProvider mount(Router router, String basePath, ActionProvider provider, ProviderServerOptions options) {
         ActionEngine engine = new ActionEngine(provider, options);

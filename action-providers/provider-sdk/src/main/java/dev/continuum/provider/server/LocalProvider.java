@@ -21,7 +21,7 @@ import java.util.function.Function;
  * connection and the completion callback's round trip. An engine serving built-in providers uses
  * it to call them; anyone else still reaches them over HTTP.
  */
-public final class LocalProvider {
+public final class LocalProvider implements AutoCloseable {
 
     private final ActionEngine engine;
     private final Vertx vertx;
@@ -56,6 +56,17 @@ public final class LocalProvider {
         return blocking(bearer, caller -> engine.release(caller, actionId));
     }
 
+    /**
+     * Stops the provider: its background work ends ({@link ActionProvider#stop}, the framework's timers, lease renewal
+     * and release sweep) and from now on no action's stored state changes through it; its routes answer 503. The
+     * actions stay stored as they are, for a restarted provider (or another instance of a shared store) to resume.
+     * The HTTP server and Vert.x are the caller's to close.
+     */
+    @Override
+    public void close() {
+        engine.close();
+    }
+
     /** The provider's life-cycle code may block (files, expressions, key fetches), as behind its routes. */
     private CompletionStage<ActionStatus> blocking(Optional<String> bearer, Function<Caller, ActionStatus> work) {
         return vertx.executeBlocking(() -> {
@@ -64,7 +75,7 @@ public final class LocalProvider {
             } catch (ProblemException e) {
                 Problem problem = e.problem();
                 throw new ActionProviderException("Action provider " + name + " answered " + problem.status() + ": "
-                        + e.getMessage(), problem.status(), false, problem, null);
+                        + e.getMessage(), problem.status(), problem.status() == 503, problem, null);
             } catch (CallerRejectedException e) {
                 throw new ActionProviderException("Action provider " + name + " refused the caller (" + e.httpStatus()
                         + "): " + e.getMessage(), e.httpStatus(), e.httpStatus() == 503, Problems.rejected(e), null);

@@ -101,4 +101,44 @@ class LocalProviderTest {
                 .cause().isInstanceOfSatisfying(ActionProviderException.class, e -> assertThat(e.httpStatus()).isEqualTo(409));
         assertThat(await(local.cancel(Optional.empty(), started.actionId())).status()).isEqualTo(ActionState.FAILED);
     }
+
+    @Test
+    void shouldStopTheProviderOnCloseAndStoreNothingItsActionsAskForAfterwards() {
+        ActionStatus started = await(local.run(Optional.empty(),
+                request("r5", "{\"message\":\"m\",\"mode\":\"later\"}"), s -> { }));
+        ActionContext ctx = provider.context(started.actionId());
+        java.util.concurrent.atomic.AtomicBoolean timerRan = new java.util.concurrent.atomic.AtomicBoolean();
+        ctx.schedule(Duration.ofMillis(300), () -> timerRan.set(true));
+
+        local.close();
+        // what a poller still winding down in the closed provider would do
+        ctx.progress("Late progress", json("{\"late\":true}"));
+        ctx.log("Late", "late log entry", null);
+        ctx.fail("Late failure", json("{\"error\":\"LateFailure\"}"));
+
+        assertThat(provider.stops.get()).isEqualTo(1);
+        assertThat(ctx.finished()).as("a closed provider's actions look finished to its own pollers").isTrue();
+        var status = TestHttp.get(server.url("/providers/scripted/" + started.actionId() + "/status")).json();
+        assertThat(status.path("status").asText()).as(status.toString()).isEqualTo("ACTIVE");
+        assertThat(status.path("display_status").asText()).isEqualTo("Waiting");
+        assertThat(TestHttp.get(server.url("/providers/scripted/" + started.actionId() + "/log")).text())
+                .doesNotContain("Late");
+        sleep(Duration.ofMillis(600));
+        assertThat(timerRan).as("a timer of the closed provider").isFalse();
+        assertThatThrownBy(() -> await(local.run(Optional.empty(), request("r6", "{\"message\":\"m\"}"), s -> { })))
+                .cause().isInstanceOfSatisfying(ActionProviderException.class, e -> {
+                    assertThat(e.httpStatus()).isEqualTo(503);
+                    assertThat(e.retryable()).isTrue();
+                });
+        assertThat(provider.starts.get()).isEqualTo(1);
+    }
+
+    private static void sleep(Duration d) {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
 }

@@ -25,6 +25,7 @@ public final class ScriptedProvider implements ActionProvider {
 
     public final AtomicInteger starts = new AtomicInteger();
     public final AtomicInteger cancels = new AtomicInteger();
+    public final AtomicInteger stops = new AtomicInteger();
     private final Map<String, ActionContext> contexts = new ConcurrentHashMap<>();
 
     @Override
@@ -51,6 +52,11 @@ public final class ScriptedProvider implements ActionProvider {
     @Override
     public void cancel(ActionContext ctx) {
         cancels.incrementAndGet();
+    }
+
+    @Override
+    public void stop() {
+        stops.incrementAndGet();
     }
 
     public ActionContext context(String actionId) {

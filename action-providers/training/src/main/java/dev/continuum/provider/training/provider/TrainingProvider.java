@@ -141,4 +141,10 @@ public final class TrainingProvider implements ActionProvider, AutoCloseable {
     public void close() {
         loop.shutdownNow();
     }
+
+    /** The SDK's stop hook (the provider closed at exit): the scheduler's loop ends; the jobs stay for a restart. */
+    @Override
+    public void stop() {
+        close();
+    }
 }

@@ -6,6 +6,7 @@ import dev.continuum.provider.client.ClientOptions;
 import dev.continuum.placement.policy.MovePolicy;
 import dev.continuum.provider.client.PlannerClient;
 import dev.continuum.provider.server.ActionProviderServer;
+import dev.continuum.provider.server.LocalProvider;
 import dev.continuum.provider.server.CallerResolver;
 import dev.continuum.provider.server.FileActionStore;
 import dev.continuum.provider.server.PostgresActionStore;
@@ -85,10 +86,10 @@ public final class TrainingProviderMain {
                     s.policy(), s.moveCosts(), Clock.systemUTC(), listener), roots, Duration.ofSeconds(s.graceSeconds()),
                     Duration.ofSeconds(1));
             new OperatorRoutes(provider, callers, s.adminRole()).mount(router, s.basePath());
-            ActionProviderServer.mount(router, s.basePath(), provider, options);
+            LocalProvider mounted = ActionProviderServer.mount(router, s.basePath(), provider, options);
             sites.forEach(site -> reportToPlanner(vertx, s, site.backend()));
             return () -> {
-                provider.close();
+                mounted.close(); // first: nothing of the provider's is stored from here on, its loop ends (stop)
                 transfers.close();
                 sites.forEach(site -> site.backend().close());
             };
