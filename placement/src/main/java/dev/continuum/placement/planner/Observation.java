@@ -43,6 +43,21 @@ public sealed interface Observation {
         }
     }
 
+    /**
+     * Moving the input of the inference job {@code requestId} to {@code site}, where it was placed, took {@code
+     * transferMillis} of wall time, as its runner measured it (the inference provider's {@code transferMillis}): the
+     * link the input came over learns from it as from a transfer provider's rate report — the input's bytes, from the
+     * request, over that time less the link's latency. Observed before the job's {@link JobCompleted}, while the
+     * planner still holds the request; a job it does not hold teaches nothing.
+     */
+    record InputMoved(String requestId, String site, long transferMillis, long atMillis) implements Observation {
+        public InputMoved {
+            if (transferMillis <= 0) {
+                throw new IllegalArgumentException("transferMillis: must be positive");
+            }
+        }
+    }
+
     /** Time passed with nothing else happening: lets policies that act on time (LAS demotion) take a round. */
     record Tick(long atMillis) implements Observation {
     }

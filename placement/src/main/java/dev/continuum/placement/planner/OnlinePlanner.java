@@ -290,6 +290,14 @@ public final class OnlinePlanner implements Planner {
                 measured(t);
                 yield List.of();
             }
+            case Observation.InputMoved m -> {
+                LinkedHashMap<String, PlacementRequest> there = inFlight.get(m.site());
+                PlacementRequest request = there == null ? null : there.get(m.requestId());
+                if (request != null) {
+                    inputMoveMeasured(request, m.site(), m.transferMillis());
+                }
+                yield List.of();
+            }
             case Observation.Tick t -> {
                 List<PlacementDecision> out = new ArrayList<>();
                 for (TrainingSite site : training.values()) {
@@ -322,6 +330,35 @@ public final class OnlinePlanner implements Planner {
             }
         }
         return List.of();
+    }
+
+    /**
+     * What moving a job's input to {@code site} took, as its runner measured it: the input's bytes over that time,
+     * less the link's latency (which a prediction adds apart), is one more rate for the link, learnt as a transfer
+     * provider's report is. Only when every moved byte came from one site: a time covering several links says
+     * nothing about any one of them.
+     */
+    private void inputMoveMeasured(PlacementRequest request, String site, long transferMillis) {
+        String from = null;
+        long bytes = 0;
+        for (DataReference d : request.data()) {
+            String at = inventory.siteByEndpoint().get(d.endpointId());
+            if (at == null || (!at.equals(site) && from != null && !from.equals(at))) {
+                return; // an endpoint the planner cannot place, or inputs from more than one site
+            }
+            if (!at.equals(site)) {
+                from = at;
+                bytes += d.sizeBytes();
+            }
+        }
+        if (from == null || bytes <= 0) {
+            return;
+        }
+        Link configured = inference.link(from, site);
+        double seconds = (transferMillis - (configured == null ? 0 : configured.latencyMs())) / 1000.0;
+        if (seconds > 0) {
+            costs.observeBandwidth(from, site, bytes / seconds, configured == null ? 0 : configured.bandwidthGbps() * 1e9 / 8);
+        }
     }
 
     private void measured(Observation.TransferMeasured t) {

@@ -113,6 +113,46 @@ class CostLearningTest {
     }
 
     @Test
+    void shouldMoveTheLinkEstimateTowardTheInputMoveAJobsRunnerReported() {
+        OnlinePlanner planner = planner(new World().gateway("gw-1", "T4", 5, "resnet").pool("dc", 4, 0)
+                .link("gw-1", "dc", 1, 20).inventory());
+        PlacementDecision.Placed first = placed(planner.place(classify("r0", "ep-gw-1", 50 * MB, 0), NOW));
+        assertThat(first.chosen().site()).isEqualTo("dc");
+        // configured: 20 ms + 50 MB at 1 Gbit/s
+        assertThat(first.chosen().latency().transferMillis()).isEqualTo(420);
+
+        // the inference provider moved the 50 MB there in 5,020 ms: 10 MB/s once the link's 20 ms are taken off
+        planner.observe(new Observation.InputMoved("r0", "dc", 5020, NOW + 6000));
+        planner.observe(new Observation.JobCompleted("r0", "dc", "resnet", 100, NOW + 6000));
+        PlacementDecision.Candidate dc = candidate(placed(planner.place(classify("r1", "ep-gw-1", 50 * MB, 0), NOW + 6100)),
+                "dc");
+
+        assertThat(dc.latency().transferMillis()).isGreaterThan(420).isLessThanOrEqualTo(5020);
+        assertThat(dc.explanation()).contains("measured");
+    }
+
+    @Test
+    void shouldLearnNothingOfTheLinkFromAMoveReportedForAJobNoLongerHeld() {
+        OnlinePlanner planner = planner(new World().gateway("gw-1", "T4", 5, "resnet").pool("dc", 4, 0)
+                .link("gw-1", "dc", 1, 20).inventory());
+        placed(planner.place(classify("r0", "ep-gw-1", 50 * MB, 0), NOW));
+
+        // reported after the completion let the job go: nothing says what its input was
+        planner.observe(new Observation.JobCompleted("r0", "dc", "resnet", 100, NOW + 6000));
+        planner.observe(new Observation.InputMoved("r0", "dc", 5020, NOW + 6000));
+        PlacementDecision.Candidate dc = candidate(placed(planner.place(classify("r1", "ep-gw-1", 50 * MB, 0), NOW + 6100)),
+                "dc");
+
+        assertThat(dc.latency().transferMillis()).isEqualTo(420);
+        assertThat(dc.explanation()).contains("configured");
+    }
+
+    private static PlacementDecision.Candidate candidate(PlacementDecision.Placed p, String site) {
+        return java.util.stream.Stream.concat(java.util.stream.Stream.of(p.chosen()), p.alternatives().stream())
+                .filter(c -> c.site().equals(site)).findFirst().orElseThrow();
+    }
+
+    @Test
     void shouldPredictTheMeanTransferTimeWhenMeasuredRatesVary() {
         OnlinePlanner planner = planner(new World().gateway("gw-1", "T4", 0, "resnet").pool("dc", 1, 0)
                 .link("gw-1", "dc", 1, 0).inventory());
@@ -123,8 +163,7 @@ class CostLearningTest {
         }
         PlacementDecision.Placed p = placed(planner.place(classify("r1", "ep-gw-1", MB, 0), NOW + 100));
 
-        PlacementDecision.Candidate dc = java.util.stream.Stream.concat(java.util.stream.Stream.of(p.chosen()),
-                p.alternatives().stream()).filter(c -> c.site().equals("dc")).findFirst().orElseThrow();
+        PlacementDecision.Candidate dc = candidate(p, "dc");
         // learnt as time per byte, an EWMA: between the last slow (667 ms) and the last fast (583 ms) sample's level
         assertThat(dc.latency().transferMillis()).isBetween(550L, 700L);
     }

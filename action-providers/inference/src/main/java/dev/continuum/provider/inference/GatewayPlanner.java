@@ -88,6 +88,10 @@ public final class GatewayPlanner implements JobPlacement {
 
     @Override
     public synchronized void completed(Job job, String site, PlannerClient.Measured measured) {
+        if (measured.transferMillis() > 0) {
+            // moving its input corrects the link it came over, as in the planner service; before the completion
+            planner.observe(new Observation.InputMoved(job.id(), site, measured.transferMillis(), clock.millis()));
+        }
         // PlannerClient.NOT_MEASURED is the core's NOT_MEASURED (-1): that term is not learnt
         planner.observe(new Observation.JobCompleted(job.id(), site, job.model(), measured.computeMillis(),
                 clock.millis(), measured.overheadMillis()));

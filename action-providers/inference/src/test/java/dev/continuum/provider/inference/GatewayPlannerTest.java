@@ -114,4 +114,28 @@ class GatewayPlannerTest {
         PlacementDecision next = planner.choose(job("j1", "cls", 0, false, null), fleet, id -> 0);
         assertThat(((PlacementDecision.Placed) next).chosen().latency().transferMillis()).isEqualTo(180);
     }
+
+    @Test
+    void shouldCorrectTheLinkFromTheInputMoveTheProviderMeasured() {
+        GatewayPlanner linked = new GatewayPlanner(Clock.fixed(NOW, ZoneOffset.UTC),
+                List.of(new dev.continuum.placement.model.Link("edge", "dc", 1.0, 20)));
+        List<Fleet.Device> fleet = List.of(gw("edge", List.of("det"), 0, 0), gw("dc", List.of("cls"), 0, 0));
+        JobPlacement.Job j0 = withInput("j0");
+        PlacementDecision first = linked.choose(j0, fleet, id -> 0);
+        assertThat(chosen(first)).isEqualTo("dc");
+        // configured: 20 ms + 50 MB at 1 Gbit/s
+        assertThat(((PlacementDecision.Placed) first).chosen().latency().transferMillis()).isEqualTo(420);
+
+        // the provider moved the 50 MB in 5,020 ms
+        linked.completed(j0, "dc", new PlannerClient.Measured(30, 0, 5020, PlannerClient.NOT_MEASURED));
+
+        PlacementDecision next = linked.choose(withInput("j1"), fleet, id -> 0);
+        assertThat(((PlacementDecision.Placed) next).chosen().latency().transferMillis()).isGreaterThan(420)
+                .isLessThanOrEqualTo(5020);
+    }
+
+    private static JobPlacement.Job withInput(String id) {
+        return new JobPlacement.Job(id, null, "cls", 0, false, null,
+                List.of(new JobPlacement.Data("edge", "file:frames/f.json", 50_000_000)), 0);
+    }
 }

@@ -88,7 +88,8 @@ public final class PlannerClient {
     /**
      * What a finished job took, in milliseconds ({@link #NOT_MEASURED} = not measured): the site's compute per task,
      * its queue, moving the input there, and the rest of the round trip ({@code overhead}: the task's and result's
-     * trips, decoding, spooling). The planner learns compute and overhead.
+     * trips, decoding, spooling). The planner learns compute and overhead, and from the transfer time the bandwidth of
+     * the link the input came over.
      */
     public record Measured(long computeMillis, long queuedMillis, long transferMillis, long overheadMillis) {}
 

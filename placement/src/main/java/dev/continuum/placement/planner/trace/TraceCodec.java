@@ -32,6 +32,7 @@ public final class TraceCodec {
     @JsonSubTypes({
             @JsonSubTypes.Type(value = Observation.JobCompleted.class, name = "completed"),
             @JsonSubTypes.Type(value = Observation.TransferMeasured.class, name = "transfer"),
+            @JsonSubTypes.Type(value = Observation.InputMoved.class, name = "input-moved"),
             @JsonSubTypes.Type(value = Observation.Tick.class, name = "tick")})
     private interface ObservationTypes {
     }

@@ -108,6 +108,16 @@ public final class PlannerService {
         return from != null && sites.get(toEndpoint) != null && !from.equals(sites.get(toEndpoint));
     }
 
+    /**
+     * Moving the input of job {@code requestId} to {@code site} took {@code transferMillis}: the link it came over
+     * learns from it (called before the job's completion, while the planner still holds the job).
+     */
+    public synchronized void inputMoved(String requestId, String site, long transferMillis) {
+        long now = clock.millis();
+        refresh(now);
+        planner.observe(new Observation.InputMoved(requestId, site, transferMillis, now));
+    }
+
     private List<DecisionRecord> refresh(long now) {
         long version = inventory.version();
         if (version == plannedVersion) {

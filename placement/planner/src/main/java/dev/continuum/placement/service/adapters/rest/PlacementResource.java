@@ -68,8 +68,9 @@ public class PlacementResource {
      * measured, each in milliseconds and each optional — {@code computeMillis} (the site's time per task),
      * {@code queuedMillis}, {@code transferMillis} (moving its input there) and {@code overheadMillis} (the rest of
      * the round trip). The cost model learns compute and overhead; a term left out is not learnt (older clients send
-     * only {@code computeMillis}). Queue and transfer are checked, not learnt: the queue is predicted from the
-     * heartbeats, a link from the transfer provider's measured rates.
+     * only {@code computeMillis}). A {@code transferMillis} above 0 corrects the link the input came over, beside the
+     * transfer provider's measured rates ({@code PlannerService.inputMoved}). The queue is checked, not learnt: it is
+     * predicted from the heartbeats.
      */
     @POST
     @Path("/{id}/completion")
@@ -99,6 +100,10 @@ public class PlacementResource {
             throw new InvalidRequestException(errors);
         }
         String site = siteNode.isTextual() ? siteNode.asText() : log.decisionsOf(id).getLast().site();
+        long transfer = Math.round(b.path("transferMillis").asDouble(0)); // checked above
+        if (transfer > 0 && site != null) {
+            planner.inputMoved(id, site, transfer); // before the completion, which lets the job go
+        }
         if (site == null) {
             throw new InvalidRequestException("site", "is required: the job has no site in the decision log");
         }
