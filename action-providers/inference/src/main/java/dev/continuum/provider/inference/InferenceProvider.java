@@ -259,6 +259,10 @@ public final class InferenceProvider implements ActionProvider {
                             + ok.bytes() + " bytes in " + ok.wallMillis() + " ms); sent to gateway " + site, m);
                     ctx.progress("Sent to " + site, details);
                     dispatch(ctx, job, site, withInputRef(task, move.movedInputRef()), ok.wallMillis());
+                    if (fleet.devices().stream().anyMatch(x -> x.deviceId().equals(site) && !x.online())) {
+                        // the site went offline while the input moved (its offline event found no job sent there yet)
+                        later(() -> siteLost(site));
+                    }
                 }
             }
         });

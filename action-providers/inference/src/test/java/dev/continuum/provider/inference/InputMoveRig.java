@@ -59,9 +59,10 @@ final class InputMoveRig implements AutoCloseable {
     /** A gateway with {@code model} deployed as ocr-cls@1 (null: none); {@code link}: its broker connection (null: direct). */
     EdgeGateway gateway(String id, Path model, String role, TcpProxy link) throws Exception {
         Files.createDirectories(dataDir(id));
+        // behind a proxy: a keep-alive long enough that a blackholed link is lost only when the test cuts it
         GatewayConfig cfg = GatewayConfig.of(id, link == null ? broker.host() : "127.0.0.1",
                         link == null ? broker.port() : link.port(), state.resolve(id), credentials.bootstrapToken(id))
-                .withTopics(topics).withHeartbeat(Duration.ofMillis(300), 5).withRole(role)
+                .withTopics(topics).withHeartbeat(Duration.ofMillis(300), link == null ? 5 : 60).withRole(role)
                 .withSpoolLimits(TaskSpool.Limits.defaults().withFsync(false));
         EdgeGateway gw = new EdgeGateway(cfg, vertx, Clock.systemUTC());
         resources.add(gw);
