@@ -94,11 +94,12 @@ public final class ContinuumBench {
      * actual split — {@code transfer} getting a moved input ready to send (fetch over the holder's link + parsing),
      * {@code overhead} the rest of the round trip outside the gateway's queue and compute (the task's MQTT trip,
      * crossing the site's link with an inline input, decoding, spooling, the result's trip back), {@code queue} the
-     * gateway's wait, {@code compute} reading the input and the ONNX run of its batch of {@code batch} tasks.
+     * gateway's wait, {@code compute} reading the input and the ONNX run of its batch of {@code batch} tasks;
+     * {@code ahead} the tasks this driver had in flight at the site when the job was placed there.
      */
     private record Outcome(String site, String holder, long latencyMillis, long predictedMillis,
                            LatencyEstimate predicted, long transfer, long fetch, long overhead, long queue, long compute,
-                           int batch) {
+                           int batch, int ahead) {
         /** Where the input came from: "local" when it ran beside it, else "from" its holder. */
         String inputCase() {
             return site.startsWith(holder) ? "local" : "from " + holder;
@@ -129,7 +130,7 @@ public final class ContinuumBench {
     }
 
     /** What a warm-up task taught: where it ran, where its input was, and the measured terms. */
-    private record Warm(String site, Job job, long computePerTask, long overhead, Fetched fetched) {
+    private record Warm(String site, Job job, long computePerTask, long overhead, Fetched fetched, long queued) {
     }
 
     private final List<Warm> warm = new ArrayList<>();
@@ -416,7 +417,7 @@ public final class ContinuumBench {
                     long overhead = Math.round(System.currentTimeMillis() - t - r.queuedMs() - r.inputMs() - r.inferenceMs());
                     over.add(overhead);
                     warm.add(new Warm(g.name(), j, Math.max(1, Math.round((r.inputMs() + r.inferenceMs())
-                            / Math.max(1, r.batchSize()))), Math.max(0, overhead), moved));
+                            / Math.max(1, r.batchSize()))), Math.max(0, overhead), moved, Math.round(r.queuedMs())));
                 }
             }
             Collections.sort(ms);
@@ -465,7 +466,7 @@ public final class ContinuumBench {
                         }
                     }
                 };
-                inFlight.get(site).incrementAndGet();
+                int ahead = inFlight.get(site).getAndIncrement();
                 String id = run + "-" + j.index();
                 long[] fetchMillis = {0};
                 CompletableFuture<TaskMessage> task = site.equals(j.holder())
@@ -498,11 +499,12 @@ public final class ContinuumBench {
                         // reading and ONNX run shared by the batch) and the round trip beyond queue and compute
                         synchronized (plannerLock) {
                             planner.observe(new Observation.JobCompleted(id, site, MODEL,
-                                    Math.max(1, Math.round((r.inputMs() + r.inferenceMs()) / batch)), t1, overhead));
+                                    Math.max(1, Math.round((r.inputMs() + r.inferenceMs()) / batch)), t1, overhead,
+                                    queue));
                         }
                     }
                     outcomes.add(new Outcome(e == null ? site : site + " (failed)", j.holder(), t1 - t0, predicted[0],
-                            split[0], transfer, fetchMillis[0], overhead, queue, compute, batch));
+                            split[0], transfer, fetchMillis[0], overhead, queue, compute, batch, ahead));
                     done.countDown();
                 });
             }, Math.max(0, start + j.atMillis() - System.currentTimeMillis()), TimeUnit.MILLISECONDS);
@@ -531,7 +533,8 @@ public final class ContinuumBench {
                 planner.observe(new Observation.TransferMeasured(w.job().holder(), w.site(),
                         w.fetched().bytes() * 1000.0 / Math.max(1, w.fetched().millis()), now));
             }
-            planner.observe(new Observation.JobCompleted(id, w.site(), MODEL, w.computePerTask(), now, w.overhead()));
+            planner.observe(new Observation.JobCompleted(id, w.site(), MODEL, w.computePerTask(), now, w.overhead(),
+                    w.queued()));
         }
     }
 
@@ -603,13 +606,14 @@ public final class ContinuumBench {
     /** Every job of every policy, one line each, for a closer look (CONTINUUM_BENCH_JOBS_CSV=file). */
     private static void writeCsv(Path file, Map<String, List<Outcome>> results) throws IOException {
         List<String> lines = new ArrayList<>();
-        lines.add("policy,site,holder,latency,predicted,p_transfer,p_queue,p_compute,transfer,fetch,overhead,queue,compute,batch");
+        lines.add("policy,site,holder,latency,predicted,p_transfer,p_queue,p_compute,transfer,fetch,overhead,queue,compute,batch,ahead");
         results.forEach((policy, os) -> os.forEach(o -> lines.add(String.join(",", policy, o.site(), o.holder(),
                 String.valueOf(o.latencyMillis()), String.valueOf(o.predictedMillis()),
                 String.valueOf(o.predicted().transferMillis()), String.valueOf(o.predicted().queueMillis()),
                 String.valueOf(o.predicted().computeMillis()), String.valueOf(o.transfer()), String.valueOf(o.fetch()),
                 String.valueOf(o.overhead()),
-                String.valueOf(o.queue()), String.valueOf(o.compute()), String.valueOf(o.batch())))));
+                String.valueOf(o.queue()), String.valueOf(o.compute()), String.valueOf(o.batch()),
+                String.valueOf(o.ahead())))));
         Files.write(file, lines);
     }
 

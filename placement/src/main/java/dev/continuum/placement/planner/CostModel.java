@@ -28,6 +28,8 @@ final class CostModel {
     /** Per site, and whether the job's input was moved there ("moved") or already there ("local"). */
     private final PairMap<Estimate> overhead = new PairMap<>();
     private static final Estimate NO_OVERHEAD = new Estimate(0, 0, "none measured");
+    /** Per site: how much longer its tasks waited for a worker than the queue term predicted (may be negative). */
+    private final java.util.Map<String, Estimate> queueBeyond = new java.util.HashMap<>();
 
     CostModel(PlannerConfig config) {
         this.config = config;
@@ -80,6 +82,24 @@ final class CostModel {
         Estimate before = overhead.get(site, key);
         // no prior: the first sample is the estimate, then the running mean, then the EWMA
         overhead.put(site, key, before == null ? new Estimate(millis, 1, basis) : learnFromSamples(before, millis, basis));
+    }
+
+    /**
+     * How much longer than predicted tasks at {@code site} wait for a worker: a worker that is free still takes a
+     * while to pick a task up (a CPU-capped gateway's worker waits for its next time slice; a spool is polled), and
+     * a site whose heartbeat under-counts its queue waits longer than its tasks ahead say. 0 for a site never
+     * measured. Learnt from each completion's measured wait less the wait predicted when the job was placed.
+     */
+    Estimate queueBeyond(String site) {
+        Estimate e = queueBeyond.get(site);
+        return e != null ? e : NO_OVERHEAD;
+    }
+
+    void observeQueue(String site, double measuredMillis, double predictedMillis) {
+        Estimate before = queueBeyond.get(site);
+        double residual = measuredMillis - predictedMillis;
+        String basis = site;
+        queueBeyond.put(site, before == null ? new Estimate(residual, 1, basis) : learnFromSamples(before, residual, basis));
     }
 
     private Estimate learnFromSamples(Estimate before, double sample, String basis) {

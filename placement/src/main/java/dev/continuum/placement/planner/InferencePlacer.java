@@ -24,7 +24,8 @@ final class InferencePlacer {
 
     /** A site that can run the job: its prediction and, if set, the soft reason that rules it out. */
     private record Option(Cluster cluster, int queued, int workers, CostModel.Estimate compute,
-                          CostModel.Estimate overhead, LatencyEstimate latency, String ruledOut) {
+                          CostModel.Estimate overhead, CostModel.Estimate queueBeyond, long modelledQueueMillis,
+                          LatencyEstimate latency, String ruledOut) {
         String site() {
             return cluster.site().name();
         }
@@ -48,6 +49,11 @@ final class InferencePlacer {
     /** The destination key under which every input leaving an edge site queues. */
     static final String EDGE_UPLINK = "";
     private InventoryIndex index = InventoryIndex.of(Inventory.empty());
+    /**
+     * Per job placed and not yet reported complete: the queue wait its tasks ahead explained when it was placed,
+     * before the site's learnt wait beyond it — what its measured wait is compared with at completion.
+     */
+    private final Map<String, Long> modelledQueue = new java.util.HashMap<>();
 
     InferencePlacer(PlannerConfig config, CostModel costs) {
         this.config = config;
@@ -106,7 +112,13 @@ final class InferencePlacer {
         Option chosen = options.stream().filter(o -> o.ruledOut() == null).findFirst().orElse(options.getFirst());
         PlacementDecision d = placed(request, now, chosen, options, hard);
         reserveLinks(request, chosen.site(), now);
+        modelledQueue.put(request.id(), chosen.modelledQueueMillis());
         return d;
+    }
+
+    /** The queue wait the tasks ahead explained when the job was placed (forgotten now), or null if not placed here. */
+    Long completed(String requestId) {
+        return modelledQueue.remove(requestId);
     }
 
     /** The chosen site's inputs occupy their links from when the inputs already on them are through. */
@@ -236,8 +248,11 @@ final class InferencePlacer {
         int queued = status.queuedTasks() + pending;
         boolean moved = inputMoved(request, c.site().name());
         CostModel.Estimate overhead = costs.overhead(c.site().name(), moved);
-        long queueMs = Math.max(0, Math.round(queueWait(queued, workers, compute.value()) - t.millis()
+        long modelledQueueMs = Math.max(0, Math.round(queueWait(queued, workers, compute.value()) - t.millis()
                 - overhead.value()));
+        // what the site's tasks waited beyond what was predicted for them: the worker's pick-up delay, mostly
+        CostModel.Estimate beyond = costs.queueBeyond(c.site().name());
+        long queueMs = Math.max(0, Math.round(modelledQueueMs + beyond.value()));
         // the site's learnt overhead (the task's trip there, its result's back) travels with the transfer term
         LatencyEstimate latency = new LatencyEstimate(t.millis() + Math.round(overhead.value()), queueMs,
                 Math.round(compute.value()));
@@ -249,7 +264,7 @@ final class InferencePlacer {
             ruledOut = "predicted " + Words.millis(latency.totalMillis()) + " exceeds the "
                     + Words.millis(request.latencySloMillis()) + " SLO";
         }
-        return new Option(c, queued, workers, compute, overhead, latency, ruledOut);
+        return new Option(c, queued, workers, compute, overhead, beyond, modelledQueueMs, latency, ruledOut);
     }
 
     /** Whether any of the job's inputs lies at another site than {@code site}. */
@@ -298,13 +313,17 @@ final class InferencePlacer {
 
     private static String queueInWords(Option o, LatencyEstimate l) {
         String ahead = Words.plural(o.queued(), "task") + " ahead";
+        String beyond = o.queueBeyond().samples() == 0 ? "" : ", " + (o.queueBeyond().value() >= 0 ? "+ " : "− ")
+                + Words.millis(Math.abs(o.queueBeyond().value())) + " its tasks waited beyond that (learnt from "
+                + Words.plural(o.queueBeyond().samples(), "job") + " at " + o.queueBeyond().basis() + ")";
         if (o.queued() < o.workers()) {
-            return ahead + ", " + Words.plural(o.workers(), "worker") + ": one is free";
+            return ahead + ", " + Words.plural(o.workers(), "worker") + ": one is free" + beyond;
         }
         long wait = Math.round(queueWait(o.queued(), o.workers(), o.compute().value()));
         return ahead + " × " + Words.millis(o.compute().value()) + " over " + Words.plural(o.workers(), "worker")
-                + (o.workers() == 1 ? ", the running one half done" : ", the running ones half done") + (l.transferMillis() > 0 && wait > l.queueMillis()
-                ? ", less the " + Words.millis(wait - l.queueMillis()) + " it drains while the job gets there" : "");
+                + (o.workers() == 1 ? ", the running one half done" : ", the running ones half done") + (l.transferMillis() > 0 && wait > o.modelledQueueMillis()
+                ? ", less the " + Words.millis(wait - o.modelledQueueMillis()) + " it drains while the job gets there" : "")
+                + beyond;
     }
 
     /** Moving the input to {@code site}; says how in {@code words} when given, or why not from {@code noLink}. */

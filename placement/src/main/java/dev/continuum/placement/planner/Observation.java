@@ -11,10 +11,12 @@ public sealed interface Observation {
      * queue and its compute: the task's trip to the site and its result's back, decoding, spooling; {@link
      * #NOT_MEASURED} if the caller cannot tell — teaches the site's fixed overhead. {@code computeMillis} may be
      * {@link #NOT_MEASURED} too (a completion that only says the job is done): the cost model then learns no compute
-     * time. For training it frees the job's GPUs.
+     * time. {@code queuedMillis} — how long the task waited at the site for a worker, as the site measured it, or
+     * {@link #NOT_MEASURED} — teaches the site's queue wait beyond what the tasks ahead of it explain (a worker that
+     * takes a while to pick a task up even when free). For training it frees the job's GPUs.
      */
     record JobCompleted(String requestId, String site, String model, long computeMillis, long atMillis,
-                        long overheadMillis) implements Observation {
+                        long overheadMillis, long queuedMillis) implements Observation {
         /** {@code overheadMillis} or {@code computeMillis} when the caller did not measure it. */
         public static final long NOT_MEASURED = -1;
 
@@ -25,11 +27,20 @@ public sealed interface Observation {
             if (overheadMillis < NOT_MEASURED) {
                 throw new IllegalArgumentException("overheadMillis: must not be negative (or -1: not measured)");
             }
+            if (queuedMillis < NOT_MEASURED) {
+                throw new IllegalArgumentException("queuedMillis: must not be negative (or -1: not measured)");
+            }
         }
 
-        /** Compute time only: the overhead was not measured. */
+        /** Compute time and overhead: the queue wait was not measured. */
+        public JobCompleted(String requestId, String site, String model, long computeMillis, long atMillis,
+                            long overheadMillis) {
+            this(requestId, site, model, computeMillis, atMillis, overheadMillis, NOT_MEASURED);
+        }
+
+        /** Compute time only: neither the overhead nor the queue wait was measured. */
         public JobCompleted(String requestId, String site, String model, long computeMillis, long atMillis) {
-            this(requestId, site, model, computeMillis, atMillis, NOT_MEASURED);
+            this(requestId, site, model, computeMillis, atMillis, NOT_MEASURED, NOT_MEASURED);
         }
     }
 

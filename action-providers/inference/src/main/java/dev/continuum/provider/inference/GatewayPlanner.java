@@ -94,7 +94,7 @@ public final class GatewayPlanner implements JobPlacement {
         }
         // PlannerClient.NOT_MEASURED is the core's NOT_MEASURED (-1): that term is not learnt
         planner.observe(new Observation.JobCompleted(job.id(), site, job.model(), measured.computeMillis(),
-                clock.millis(), measured.overheadMillis()));
+                clock.millis(), measured.overheadMillis(), measured.queuedMillis()));
     }
 
     /** The decision in the planner service's JSON (the same codec), so the action's details read the same either way. */

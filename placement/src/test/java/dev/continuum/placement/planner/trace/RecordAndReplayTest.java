@@ -33,4 +33,15 @@ class RecordAndReplayTest {
         assertThat(result.identical()).isFalse();
         assertThat(result.mismatches().getFirst()).matches("line \\d+: recorded .* but replay answered .*");
     }
+
+    @Test
+    void shouldReadACompletionRecordedBeforeQueueWaitsWereMeasuredAsNotMeasured() {
+        // a trace line written before completions carried queuedMillis (2026-11-28): not a measured wait of 0 ms
+        TraceEvent e = TraceCodec.read("{\"type\":\"observation\",\"observation\":{\"type\":\"completed\","
+                + "\"requestId\":\"i1\",\"site\":\"gw-1\",\"model\":\"resnet\",\"computeMillis\":40,"
+                + "\"atMillis\":5,\"overheadMillis\":12}}");
+
+        assertThat(((TraceEvent.Observed) e).observation()).isEqualTo(new dev.continuum.placement.planner.Observation
+                .JobCompleted("i1", "gw-1", "resnet", 40, 5, 12, dev.continuum.placement.planner.Observation.JobCompleted.NOT_MEASURED));
+    }
 }

@@ -74,8 +74,9 @@ public final class RecordedSession {
                 String id = inferenceRunning.keySet().stream().skip(random.nextInt(inferenceRunning.size()))
                         .findFirst().orElseThrow();
                 String site = inferenceRunning.remove(id);
+                // as the inference provider reports it: compute, overhead and the wait for a worker
                 decisions.addAll(planner.observe(new Observation.JobCompleted(id, site, "resnet",
-                        20 + random.nextInt(300), now)));
+                        20 + random.nextInt(300), now, random.nextInt(100), random.nextInt(50))));
             } else if (dice < 95 && !trainingRunning.isEmpty()) {
                 String id = trainingRunning.remove(random.nextInt(trainingRunning.size()));
                 decisions.addAll(planner.observe(new Observation.JobCompleted(id, "hpc", "", 0, now)));

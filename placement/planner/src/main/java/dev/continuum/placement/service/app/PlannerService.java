@@ -57,20 +57,23 @@ public final class PlannerService {
 
     /** A job finished, its overhead not measured: the cost model learns its compute time. */
     public List<DecisionRecord> completed(String requestId, String site, String model, long computeMillis) {
-        return completed(requestId, site, model, computeMillis, Observation.JobCompleted.NOT_MEASURED);
+        return completed(requestId, site, model, computeMillis, Observation.JobCompleted.NOT_MEASURED,
+                Observation.JobCompleted.NOT_MEASURED);
     }
 
     /**
-     * A job finished: the cost model learns its compute time and, unless {@link
-     * Observation.JobCompleted#NOT_MEASURED}, the site's overhead; freed GPUs may start queued jobs.
+     * A job finished: the cost model learns its compute time and, each unless {@link
+     * Observation.JobCompleted#NOT_MEASURED}, the site's overhead and its queue wait beyond the tasks ahead; freed
+     * GPUs may start queued jobs.
      */
     public synchronized List<DecisionRecord> completed(String requestId, String site, String model, long computeMillis,
-                                                       long overheadMillis) {
+                                                       long overheadMillis, long queuedMillis) {
         long now = clock.millis();
         refresh(now);
         log.markFinished(requestId, Instant.ofEpochMilli(now));
         List<PlacementDecision> decided = planner.observe(
-                new Observation.JobCompleted(requestId, site, model, computeMillis, now, overheadMillis));
+                new Observation.JobCompleted(requestId, site, model, computeMillis, now, overheadMillis,
+                        queuedMillis));
         return log.append(records(decided, Cause.COMPLETION, now));
     }
 

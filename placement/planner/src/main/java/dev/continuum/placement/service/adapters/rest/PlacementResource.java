@@ -67,10 +67,10 @@ public class PlacementResource {
      * What ran a job reports when it finishes: {@code site} (default: where the log last placed it) and what it
      * measured, each in milliseconds and each optional — {@code computeMillis} (the site's time per task),
      * {@code queuedMillis}, {@code transferMillis} (moving its input there) and {@code overheadMillis} (the rest of
-     * the round trip). The cost model learns compute and overhead; a term left out is not learnt (older clients send
-     * only {@code computeMillis}). A {@code transferMillis} above 0 corrects the link the input came over, beside the
-     * transfer provider's measured rates ({@code PlannerService.inputMoved}). The queue is checked, not learnt: it is
-     * predicted from the heartbeats.
+     * the round trip). The cost model learns compute, overhead and the queue wait beyond what the tasks ahead
+     * explained; a term left out is not learnt (older clients send only {@code computeMillis}). A {@code
+     * transferMillis} above 0 corrects the link the input came over, beside the transfer provider's measured rates
+     * ({@code PlannerService.inputMoved}).
      */
     @POST
     @Path("/{id}/completion")
@@ -93,7 +93,7 @@ public class PlacementResource {
             errors.add(new InvalidRequestException.FieldError("site", "must be a site name, was " + siteNode));
         }
         long compute = millis(b, "computeMillis", errors);
-        millis(b, "queuedMillis", errors);
+        long queued = millis(b, "queuedMillis", errors);
         millis(b, "transferMillis", errors);
         long overhead = millis(b, "overheadMillis", errors);
         if (!errors.isEmpty()) {
@@ -107,7 +107,8 @@ public class PlacementResource {
         if (site == null) {
             throw new InvalidRequestException("site", "is required: the job has no site in the decision log");
         }
-        List<DecisionRecord> decided = planner.completed(id, site, request.request().model(), compute, overhead);
+        List<DecisionRecord> decided = planner.completed(id, site, request.request().model(), compute, overhead,
+                queued);
         return new Views.PageView(decided.stream().map(Views::of).toList(), null);
     }
 
