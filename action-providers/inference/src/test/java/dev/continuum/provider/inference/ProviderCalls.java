@@ -38,9 +38,9 @@ final class ProviderCalls {
                 HttpResponse.BodyHandlers.ofString()).body());
     }
 
-    /** The action's status once it is no longer ACTIVE, or its last status after a minute. */
+    /** The action's status once it is no longer ACTIVE, or its last status after two minutes (a site lost mid-job waits out the 10 s re-placement grace, slow on a loaded machine). */
     static JsonNode awaitFinal(String statusUrl) throws Exception {
-        long end = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        long end = System.nanoTime() + Duration.ofSeconds(120).toNanos();
         JsonNode status;
         do {
             status = get(statusUrl);
