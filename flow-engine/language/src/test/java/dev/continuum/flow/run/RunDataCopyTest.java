@@ -49,7 +49,7 @@ class RunDataCopyTest {
     }
 
     /** An instance whose every public field holds a value no default has, nested types included. */
-    private static <T> T filled(Class<T> type, String path) throws Exception {
+    static <T> T filled(Class<T> type, String path) throws Exception {
         var constructor = type.getDeclaredConstructor();
         constructor.setAccessible(true);
         T instance = constructor.newInstance();
