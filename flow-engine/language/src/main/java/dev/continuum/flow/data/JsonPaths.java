@@ -13,7 +13,9 @@ import com.jayway.jsonpath.spi.json.JacksonJsonNodeJsonProvider;
 import com.jayway.jsonpath.spi.mapper.JacksonMappingProvider;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -183,8 +185,25 @@ public final class JsonPaths {
         return root;
     }
 
+    /** Paths already taken apart: a flow's few ResultPaths are placed on every step that has one. */
+    private static final Map<String, List<Object>> STEPS = new ConcurrentHashMap<>();
+    private static final int STEPS_KEPT = 10_000;
+
     /** Property names (String) and indexes (Integer) of a definite path, from Jayway's normalized form. */
     private static List<Object> steps(String path) throws DataException {
+        List<Object> known = STEPS.get(path);
+        if (known != null) {
+            return known;
+        }
+        if (STEPS.size() >= STEPS_KEPT) {
+            STEPS.clear(); // bounded memory; the paths in use come back on their next step
+        }
+        List<Object> steps = List.copyOf(parseSteps(path));
+        STEPS.put(path, steps);
+        return steps;
+    }
+
+    private static List<Object> parseSteps(String path) throws DataException {
         String normalized;
         try {
             normalized = JsonPath.compile(path).getPath();

@@ -1,10 +1,9 @@
 package dev.continuum.engine.adapters.persistence;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.continuum.engine.app.Order;
 import dev.continuum.engine.app.RunEventRecord;
 import dev.continuum.engine.app.RunQuery;
@@ -24,6 +23,8 @@ import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.io.IOException;
+import java.io.StringWriter;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -97,7 +98,7 @@ public class PgRunStore implements RunStore {
                                Instant nextWakeAt, Instant leaseUntil, Instant now, List<Long> consumedInbox, String listener) {
         // The state, the consumed inbox items and the new log entries change in one transaction, and only
         // while this instance still holds the lease; other runs' turns may share the transaction (RunCommits).
-        boolean finished = state.status().name().matches("SUCCEEDED|FAILED|ENDED");
+        boolean finished = state.status().finished();
         String rows = eventRows(log, runId);
         return commits.submit(new RunCommit(runId, leaseOwner, odt(basedOn), state.toJsonText(), state.status().name(),
                 log.size(), odt(nextWakeAt), odt(now), odt(leaseUntil), !finished, consumedInbox,
@@ -150,22 +151,37 @@ public class PgRunStore implements RunStore {
      * and its entries in order, which becomes one run_log row; an empty array when the turn logged nothing.
      */
     private String eventRows(List<LogEntry> log, UUID runId) {
-        ArrayNode rows = json.createArrayNode();
         if (log.isEmpty()) {
-            return write(rows);
+            return "[]";
         }
-        ObjectNode row = rows.addObject();
-        row.put("run_id", runId.toString()); // which run the row belongs to in a group commit
-        ArrayNode entries = row.putArray("entries");
-        for (LogEntry entry : log) {
-            ObjectNode e = entries.addObject();
-            e.put("code", entry.code());
-            e.put("state_name", entry.stateName());
-            e.put("description", entry.description());
-            e.set("details", entry.details());
-            e.put("at", entry.time().toString());
+        // Written straight to text (no tree first): one of these per commit.
+        StringWriter text = new StringWriter(256 * log.size());
+        try (JsonGenerator g = json.createGenerator(text)) {
+            g.writeStartArray();
+            g.writeStartObject();
+            g.writeStringField("run_id", runId.toString()); // which run the row belongs to in a group commit
+            g.writeArrayFieldStart("entries");
+            for (LogEntry entry : log) {
+                g.writeStartObject();
+                g.writeStringField("code", entry.code());
+                g.writeStringField("state_name", entry.stateName());
+                g.writeStringField("description", entry.description());
+                g.writeFieldName("details");
+                if (entry.details() == null) {
+                    g.writeNull();
+                } else {
+                    json.writeTree(g, entry.details());
+                }
+                g.writeStringField("at", entry.time().toString());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            g.writeEndObject();
+            g.writeEndArray();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot serialise the run log", e);
         }
-        return write(rows);
+        return text.toString();
     }
 
     @Override
