@@ -7,7 +7,10 @@ import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 
-/** The driver's work on Vert.x: each piece on its own duplicated context. */
+/**
+ * The driver's work on Vert.x: each piece on its own duplicated context, carrying only {@link DriverThreadContext} (no
+ * request context, transaction or trace) across its Mutiny operators.
+ */
 @ApplicationScoped
 public class VertxEventLoop implements EventLoop {
 
@@ -26,6 +29,6 @@ public class VertxEventLoop implements EventLoop {
     public void execute(Runnable work) {
         Context context = VertxContext.createNewDuplicatedContext(vertx.getOrCreateContext());
         VertxContextSafetyToggle.setContextSafe(context, true);
-        context.runOnContext(ignored -> work.run());
+        context.runOnContext(ignored -> DriverThreadContext.run(work));
     }
 }
