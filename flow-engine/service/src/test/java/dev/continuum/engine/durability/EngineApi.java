@@ -109,6 +109,15 @@ final class EngineApi {
         }
     }
 
+    /** {@code GET /providers/NAME/ID/status} at this engine's own built-in provider. */
+    JsonNode builtinStatus(String provider, String actionId) {
+        try {
+            return JSON.readTree(text("/providers/" + provider + "/" + actionId + "/status"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private String text(String path) {
         HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(10)).GET().build();
         return exchange(request, 200);
