@@ -14,7 +14,8 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * {@code sleep}: stays ACTIVE for {@code seconds}, then succeeds with {@code slept_seconds}.
+ * {@code sleep}: stays ACTIVE for {@code seconds}, then succeeds with {@code slept_seconds}; zero seconds succeeds
+ * in the start call itself.
  * The wake-up time is kept in the action's details, so with a persistent store {@link #resume}
  * re-arms the timer after a restart; with the default in-memory store a restart forgets the
  * action altogether. Cancelling stops the timer (the framework cancels an action's timers).
@@ -52,6 +53,10 @@ public final class SleepProvider implements ActionProvider {
         ObjectNode details = JsonNodeFactory.instance.objectNode()
                 .put("seconds", seconds)
                 .put("wake_at", wakeAt.toString());
+        if (seconds.signum() == 0) {
+            // Nothing to wait for: answering at once spares the caller a turn for ACTIVE and another for the wake-up.
+            return ctx.succeeded(sleptFor(seconds));
+        }
         wakeUpAt(ctx, wakeAt, seconds);
         return ctx.active("Sleeping", details);
     }
@@ -68,7 +73,11 @@ public final class SleepProvider implements ActionProvider {
     private static void wakeUpAt(ActionContext ctx, Instant wakeAt, BigDecimal seconds) {
         Duration remaining = Duration.between(Instant.now(), wakeAt);
         ctx.schedule(remaining.isNegative() ? Duration.ZERO : remaining,
-                () -> ctx.complete(JsonNodeFactory.instance.objectNode().put("slept_seconds", seconds)));
+                () -> ctx.complete(sleptFor(seconds)));
+    }
+
+    private static JsonNode sleptFor(BigDecimal seconds) {
+        return JsonNodeFactory.instance.objectNode().put("slept_seconds", seconds);
     }
 
     private static Duration toDuration(BigDecimal seconds) {
