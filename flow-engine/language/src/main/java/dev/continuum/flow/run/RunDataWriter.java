@@ -23,86 +23,125 @@ final class RunDataWriter extends StdSerializer<RunData> {
         super(RunData.class);
     }
 
+    /** How a field's value is written after its name; called for a value that is not null. */
+    @FunctionalInterface
+    private interface Value<T> {
+        void write(JsonGenerator g, SerializerProvider p, T value) throws IOException;
+    }
+
+    private static final Value<String> TEXT = (g, p, v) -> g.writeString(v);
+    private static final Value<Enum<?>> NAME = (g, p, v) -> g.writeString(v.name());
+    /** As the time module writes an {@link Instant} with timestamps off: ISO-8601 ({@link Instant#toString()}). */
+    private static final Value<Instant> INSTANT = (g, p, v) -> g.writeString(v.toString());
+    private static final Value<JsonNode> NODE = (g, p, v) -> v.serialize(g, p);
+    private static final Value<List<String>> TEXTS = (g, p, values) -> {
+        g.writeStartArray();
+        for (String value : values) {
+            g.writeString(value);
+        }
+        g.writeEndArray();
+    };
+    /** Null items are kept, as in the bean serialisation. */
+    private static final Value<List<JsonNode>> NODES = (g, p, values) -> {
+        g.writeStartArray();
+        for (JsonNode value : values) {
+            if (value == null) {
+                g.writeNull();
+            } else {
+                value.serialize(g, p);
+            }
+        }
+        g.writeEndArray();
+    };
+    private static final Value<Map<String, Integer>> COUNTS = (g, p, values) -> {
+        g.writeStartObject();
+        for (Map.Entry<String, Integer> e : values.entrySet()) {
+            if (e.getValue() != null) {
+                g.writeNumberField(e.getKey(), e.getValue());
+            }
+        }
+        g.writeEndObject();
+    };
+
     @Override
     public void serialize(RunData d, JsonGenerator g, SerializerProvider p) throws IOException {
         g.writeStartObject();
-        string(g, "runId", d.runId);
-        string(g, "flowId", d.flowId);
+        field(g, p, "runId", d.runId, TEXT);
+        field(g, p, "flowId", d.flowId, TEXT);
         g.writeNumberField("flowVersion", d.flowVersion);
-        string(g, "userId", d.userId);
-        string(g, "label", d.label);
-        strings(g, "tags", d.tags);
-        strings(g, "notifyOn", d.notifyOn);
-        string(g, "notifyEmail", d.notifyEmail);
-        name(g, "status", d.status);
+        field(g, p, "userId", d.userId, TEXT);
+        field(g, p, "label", d.label, TEXT);
+        field(g, p, "tags", d.tags, TEXTS);
+        field(g, p, "notifyOn", d.notifyOn, TEXTS);
+        field(g, p, "notifyEmail", d.notifyEmail, TEXT);
+        field(g, p, "status", d.status, NAME);
         g.writeNumberField("attempt", d.attempt);
-        string(g, "failedState", d.failedState);
-        node(g, p, "failedInput", d.failedInput);
-        node(g, p, "output", d.output);
-        string(g, "error", d.error);
-        string(g, "cause", d.cause);
-        string(g, "inactiveReason", d.inactiveReason);
-        counts(g, "visits", d.visits);
+        field(g, p, "failedState", d.failedState, TEXT);
+        field(g, p, "failedInput", d.failedInput, NODE);
+        field(g, p, "output", d.output, NODE);
+        field(g, p, "error", d.error, TEXT);
+        field(g, p, "cause", d.cause, TEXT);
+        field(g, p, "inactiveReason", d.inactiveReason, TEXT);
+        field(g, p, "visits", d.visits, COUNTS);
         g.writeNumberField("transitions", d.transitions);
-        if (d.branches != null) {
-            g.writeObjectFieldStart("branches");
-            for (Map.Entry<String, RunData.Branch> e : d.branches.entrySet()) {
-                if (e.getValue() != null) { // null map values are left out, as the inclusion setting does
-                    g.writeFieldName(e.getKey());
-                    branch(g, p, e.getValue());
-                }
-            }
-            g.writeEndObject();
+        field(g, p, "branches", d.branches, RunDataWriter::branches);
+        g.writeEndObject();
+    }
+
+    /** {@code field} and its value; nothing for a null value, as the bean serialisation's inclusion setting does. */
+    private static <T> void field(JsonGenerator g, SerializerProvider p, String field, T value, Value<? super T> how)
+            throws IOException {
+        if (value != null) {
+            g.writeFieldName(field);
+            how.write(g, p, value);
+        }
+    }
+
+    private static void branches(JsonGenerator g, SerializerProvider p, Map<String, RunData.Branch> branches) throws IOException {
+        g.writeStartObject();
+        for (Map.Entry<String, RunData.Branch> e : branches.entrySet()) {
+            field(g, p, e.getKey(), e.getValue(), RunDataWriter::branch); // null map values are left out too
         }
         g.writeEndObject();
     }
 
     private static void branch(JsonGenerator g, SerializerProvider p, RunData.Branch b) throws IOException {
         g.writeStartObject();
-        string(g, "id", b.id);
-        string(g, "parent", b.parent);
+        field(g, p, "id", b.id, TEXT);
+        field(g, p, "parent", b.parent, TEXT);
         g.writeNumberField("index", b.index);
-        string(g, "stateName", b.stateName);
-        node(g, p, "data", b.data);
+        field(g, p, "stateName", b.stateName, TEXT);
+        field(g, p, "data", b.data, NODE);
         g.writeNumberField("visit", b.visit);
         g.writeNumberField("attempt", b.attempt);
-        counts(g, "retriesUsed", b.retriesUsed);
-        if (b.waiting != null) {
-            g.writeFieldName("waiting");
-            waiting(g, p, b.waiting);
-        }
+        field(g, p, "retriesUsed", b.retriesUsed, COUNTS);
+        field(g, p, "waiting", b.waiting, RunDataWriter::waiting);
         g.writeEndObject();
     }
 
     private static void waiting(JsonGenerator g, SerializerProvider p, RunData.Waiting w) throws IOException {
         g.writeStartObject();
-        name(g, "kind", w.kind);
-        string(g, "token", w.token);
-        instant(g, "at", w.at);
-        if (w.action != null) {
-            g.writeFieldName("action");
-            action(g, p, w.action);
-        }
-        if (w.join != null) {
-            g.writeFieldName("join");
-            join(g, p, w.join);
-        }
+        field(g, p, "kind", w.kind, NAME);
+        field(g, p, "token", w.token, TEXT);
+        field(g, p, "at", w.at, INSTANT);
+        field(g, p, "action", w.action, RunDataWriter::action);
+        field(g, p, "join", w.join, RunDataWriter::join);
         g.writeEndObject();
     }
 
     private static void action(JsonGenerator g, SerializerProvider p, RunData.ActionCall a) throws IOException {
         g.writeStartObject();
-        string(g, "requestId", a.requestId);
-        string(g, "actionUrl", a.actionUrl);
-        node(g, p, "body", a.body);
-        string(g, "runAs", a.runAs);
-        string(g, "actionScope", a.actionScope);
-        string(g, "actionId", a.actionId);
-        string(g, "status", a.status);
-        string(g, "displayStatus", a.displayStatus);
-        instant(g, "deadline", a.deadline);
+        field(g, p, "requestId", a.requestId, TEXT);
+        field(g, p, "actionUrl", a.actionUrl, TEXT);
+        field(g, p, "body", a.body, NODE);
+        field(g, p, "runAs", a.runAs, TEXT);
+        field(g, p, "actionScope", a.actionScope, TEXT);
+        field(g, p, "actionId", a.actionId, TEXT);
+        field(g, p, "status", a.status, TEXT);
+        field(g, p, "displayStatus", a.displayStatus, TEXT);
+        field(g, p, "deadline", a.deadline, INSTANT);
         g.writeNumberField("polls", a.polls);
-        instant(g, "nextPollAt", a.nextPollAt);
+        field(g, p, "nextPollAt", a.nextPollAt, INSTANT);
         g.writeBooleanField("inactive", a.inactive);
         g.writeEndObject();
     }
@@ -112,71 +151,9 @@ final class RunDataWriter extends StdSerializer<RunData> {
         g.writeNumberField("total", j.total);
         g.writeNumberField("started", j.started);
         g.writeNumberField("finished", j.finished);
-        node(g, p, "input", j.input);
-        nodes(g, p, "items", j.items);
-        nodes(g, p, "results", j.results);
+        field(g, p, "input", j.input, NODE);
+        field(g, p, "items", j.items, NODES);
+        field(g, p, "results", j.results, NODES);
         g.writeEndObject();
-    }
-
-    private static void string(JsonGenerator g, String field, String value) throws IOException {
-        if (value != null) {
-            g.writeStringField(field, value);
-        }
-    }
-
-    private static void name(JsonGenerator g, String field, Enum<?> value) throws IOException {
-        if (value != null) {
-            g.writeStringField(field, value.name());
-        }
-    }
-
-    /** As the time module writes an {@link Instant} with timestamps off: ISO-8601 ({@link Instant#toString()}). */
-    private static void instant(JsonGenerator g, String field, Instant value) throws IOException {
-        if (value != null) {
-            g.writeStringField(field, value.toString());
-        }
-    }
-
-    private static void node(JsonGenerator g, SerializerProvider p, String field, JsonNode value) throws IOException {
-        if (value != null) {
-            g.writeFieldName(field);
-            value.serialize(g, p);
-        }
-    }
-
-    private static void strings(JsonGenerator g, String field, List<String> values) throws IOException {
-        if (values != null) {
-            g.writeArrayFieldStart(field);
-            for (String value : values) {
-                g.writeString(value);
-            }
-            g.writeEndArray();
-        }
-    }
-
-    private static void nodes(JsonGenerator g, SerializerProvider p, String field, List<JsonNode> values) throws IOException {
-        if (values != null) {
-            g.writeArrayFieldStart(field);
-            for (JsonNode value : values) {
-                if (value == null) {
-                    g.writeNull();
-                } else {
-                    value.serialize(g, p);
-                }
-            }
-            g.writeEndArray();
-        }
-    }
-
-    private static void counts(JsonGenerator g, String field, Map<String, Integer> values) throws IOException {
-        if (values != null) {
-            g.writeObjectFieldStart(field);
-            for (Map.Entry<String, Integer> e : values.entrySet()) {
-                if (e.getValue() != null) {
-                    g.writeNumberField(e.getKey(), e.getValue());
-                }
-            }
-            g.writeEndObject();
-        }
     }
 }
