@@ -1,8 +1,10 @@
 package dev.continuum.provider.builtin;
 
+import dev.continuum.provider.server.LocalProvider;
 import dev.continuum.provider.server.ProviderLauncher;
 import dev.continuum.provider.server.ProviderLauncher.Arguments;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -23,14 +25,22 @@ public final class BuiltinProvidersMain {
 
     public static void main(String[] args) {
         Settings settings = ProviderLauncher.settingsOrExit(args, USAGE, BuiltinProvidersMain::parse);
-        BuiltinOptions options = settings.effectsLog() == null ? BuiltinOptions.defaults()
-                : BuiltinOptions.defaults().withEffectsLog(settings.effectsLog());
-        int port = ProviderLauncher.serve("continuum-builtin-providers", settings.host(), settings.port(), (vertx, router) -> {
-            BuiltinProviders.mountAll(router, settings.basePath(), vertx, options);
-            return null;
-        });
+        int port = ProviderLauncher.serve("continuum-builtin-providers", settings.host(), settings.port(), mount(settings));
         System.out.println("continuum built-in providers listening on http://" + settings.host() + ":" + port
                 + settings.basePath() + "/{" + String.join(",", BuiltinProviders.NAMES) + "}");
+    }
+
+    /**
+     * Mounts every built-in under the base path. What it returns closes them, and the launcher closes that first as
+     * the JVM stops: their actions' timers end, nothing of theirs is stored from then on, a new action is refused (503).
+     */
+    static ProviderLauncher.Mount mount(Settings settings) {
+        BuiltinOptions options = settings.effectsLog() == null ? BuiltinOptions.defaults()
+                : BuiltinOptions.defaults().withEffectsLog(settings.effectsLog());
+        return (vertx, router) -> {
+            Map<String, LocalProvider> mounted = BuiltinProviders.mountAll(router, settings.basePath(), vertx, options);
+            return () -> mounted.values().forEach(LocalProvider::close);
+        };
     }
 
     /** Returns null when help was asked for. */

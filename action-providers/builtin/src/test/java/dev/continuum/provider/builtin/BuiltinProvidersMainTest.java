@@ -3,7 +3,16 @@ package dev.continuum.provider.builtin;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.ext.web.Router;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class BuiltinProvidersMainTest {
@@ -28,5 +37,36 @@ class BuiltinProvidersMainTest {
         assertThatThrownBy(() -> BuiltinProvidersMain.parse(new String[] {"--prot", "1"})).hasMessageContaining("--prot");
         assertThatThrownBy(() -> BuiltinProvidersMain.parse(new String[] {"--port", "http"})).hasMessageContaining("--port");
         assertThatThrownBy(() -> BuiltinProvidersMain.parse(new String[] {"--port"})).hasMessageContaining("missing value");
+    }
+
+    @Test
+    void shouldStopEveryProviderWhenTheLauncherClosesWhatTheMainMounted() throws Exception {
+        Vertx vertx = Vertx.vertx();
+        try {
+            Router router = Router.router(vertx);
+            AutoCloseable atShutdown = BuiltinProvidersMain.mount(BuiltinProvidersMain.parse(new String[0])).mount(vertx, router);
+            HttpServer server = vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1")
+                    .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+            String base = "http://127.0.0.1:" + server.actualPort() + "/providers/";
+
+            for (String name : BuiltinProviders.NAMES) {
+                assertThat(cancelUnknownAction(base + name)).as(name).isEqualTo(404);
+            }
+            atShutdown.close();
+
+            for (String name : BuiltinProviders.NAMES) {
+                assertThat(cancelUnknownAction(base + name)).as(name + ", stopped").isEqualTo(503);
+            }
+        } finally {
+            vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /** A running provider answers 404 for an action it does not know; a stopped one refuses every change with 503. */
+    private static int cancelUnknownAction(String provider) throws Exception {
+        try (HttpClient http = HttpClient.newHttpClient()) {
+            return http.send(HttpRequest.newBuilder(URI.create(provider + "/" + UUID.randomUUID() + "/cancel"))
+                    .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+        }
     }
 }

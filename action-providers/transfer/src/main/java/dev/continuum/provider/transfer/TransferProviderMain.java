@@ -4,6 +4,7 @@ import dev.continuum.auth.oidc.ServiceAccountToken;
 import dev.continuum.provider.client.PlannerClient;
 import dev.continuum.provider.server.ActionStore;
 import dev.continuum.provider.server.FileActionStore;
+import dev.continuum.provider.server.LocalProvider;
 import dev.continuum.provider.server.PostgresActionStore;
 import dev.continuum.provider.server.ProviderLauncher;
 import dev.continuum.provider.server.ProviderLauncher.Arguments;
@@ -17,6 +18,7 @@ import dev.continuum.provider.transfer.provider.MeasuredRates;
 import dev.continuum.provider.transfer.provider.TransferProviders;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -54,21 +56,32 @@ public final class TransferProviderMain {
             System.exit(2);
             return;
         }
-        int port = ProviderLauncher.serve("continuum-transfer-provider", settings.host(), settings.port(), (vertx, router) -> {
+        int port = ProviderLauncher.serve("continuum-transfer-provider", settings.host(), settings.port(),
+                mount(settings, endpoints, options));
+        System.out.println("continuum transfer providers listening on http://" + settings.host() + ":"
+                + port + settings.basePath() + "/{transfer,ls,mkdir,delete}; default checksum "
+                + ChecksumAlgorithm.defaultForThisJvm().label() + " (BLAKE3 " + Blake3.implementation() + ")");
+        Thread.ofPlatform().daemon().name("blake3-warm-up").start(Blake3::warmUp);
+    }
+
+    /**
+     * Mounts the transfer family under the base path. What it returns closes them, and the launcher closes that first as
+     * the JVM stops: a transfer in flight stores nothing more (its stored state and journal stay, for the next start or
+     * another instance to resume), a new action is refused (503).
+     */
+    static ProviderLauncher.Mount mount(Settings settings, EndpointRegistry endpoints, TransferOptions options) {
+        return (vertx, router) -> {
             // CONTINUUM_AUTH_ENABLED=true: only tokens for continuum-provider-transfer with scope actions:transfer (docs/auth.md).
             // CONTINUUM_TRANSFER_DB_URL: transfers in PostgreSQL, shared by several instances (ADR 0027)
             ActionStore actions = PostgresActionStore.fromEnvironment(System.getenv(), "CONTINUUM_TRANSFER", "transfer_actions",
                     PostgresActionStore.hostInstanceId(settings.port())).<ActionStore>map(store -> store)
                     .orElseGet(() -> new FileActionStore(settings.state().resolve("actions")));
-            TransferProviders.mountAll(router, settings.basePath(), vertx, endpoints, options, settings.state(), actions,
+            List<LocalProvider> mounted = TransferProviders.mountAll(router, settings.basePath(), vertx, endpoints, options,
+                    settings.state(), actions,
                     JwtCallerResolver.fromEnvironment(System.getenv(), "continuum-provider-transfer", "actions:transfer"),
                     rates(settings.planner()));
-            return null;
-        });
-        System.out.println("continuum transfer providers listening on http://" + settings.host() + ":"
-                + port + settings.basePath() + "/{transfer,ls,mkdir,delete}; default checksum "
-                + ChecksumAlgorithm.defaultForThisJvm().label() + " (BLAKE3 " + Blake3.implementation() + ")");
-        Thread.ofPlatform().daemon().name("blake3-warm-up").start(Blake3::warmUp);
+            return () -> mounted.forEach(LocalProvider::close);
+        };
     }
 
     /**
