@@ -2,6 +2,7 @@ package dev.continuum.bench.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.continuum.engine.adapters.persistence.RunStatements;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgConnectOptions;
@@ -34,9 +35,9 @@ import java.util.stream.Stream;
 
 /**
  * PostgreSQL's floor for the writes the engine makes per run (issue 17 A). Replays one run's statements exactly as the
- * engine sends them (SQL of RunInserts and RunCommits, parameters captured from PostgreSQL's statement log of a real
- * run, see {@code floor/engine-run-writes.json}) for many runs on a fresh database with the engine's schema, through
- * the reactive PostgreSQL client, and prints PostgreSQL's backend CPU, commits and rows written per run (DbCost), and
+ * engine sends them (the engine's own SQL texts, read from {@link RunStatements}; parameters captured from PostgreSQL's
+ * statement log of a real run, see {@code floor/engine-run-writes.json}) for many runs on a fresh database with the
+ * engine's schema, through the reactive PostgreSQL client, and prints PostgreSQL's backend CPU, commits and rows written per run (DbCost), and
  * this JVM's CPU per run (the client side of the same writes: parameters, encoding, Netty).
  * Modes: {@code serial} (each statement awaited, its own commit, several connections), {@code pipelined} (one
  * connection, up to 256 statements in flight, still one commit per statement) and {@code groupedG} (each statement
@@ -78,98 +79,6 @@ public final class PgWriteFloor implements Callable<Integer> {
 
     @Option(names = "--keep-db", description = "Do not drop the database at the end.")
     boolean keepDb;
-
-    /** Copied from RunInserts.ONE (engine persistence adapter): the replay must send what the engine sends. */
-    static final String INSERT_ONE = """
-            WITH run AS (
-                INSERT INTO runs (id, flow_id, flow_version, owner_id, status, label, tags, state, next_wake_at, lease_owner, lease_until, event_seq, created_at, updated_at, completed_at, run_managers, run_monitors)
-                SELECT $1::uuid, $2::uuid, $3::int, $4::text, $5::text, $6::text, $7::text::jsonb, $8::text::jsonb,
-                       $9::timestamptz, $10::text, $11::timestamptz, $12::int, $13::timestamptz, $13::timestamptz,
-                       $14::timestamptz, $16::text::jsonb, $17::text::jsonb
-                WHERE (NOT $18::boolean OR EXISTS (SELECT 1 FROM flows f WHERE f.id = $2::uuid AND f.current_version = $3::int AND NOT f.deleted))
-                RETURNING id),
-            logged AS (
-                INSERT INTO run_log (run_id, seq, entries)
-                SELECT run.id, 1, e.entries
-                FROM run, jsonb_to_recordset($15::text::jsonb) AS e(run_id uuid, entries jsonb))
-            SELECT id FROM run""";
-
-    /** Copied from RunInserts.MANY. */
-    static final String INSERT_MANY = """
-            WITH input AS (
-                SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[],
-                                     $8::text[], $9::timestamptz[], $10::text[], $11::timestamptz[], $12::int[],
-                                     $13::timestamptz[], $14::timestamptz[], $15::text[], $16::text[], $18::boolean[])
-                    AS t(id, flow_id, flow_version, owner_id, status, label, tags, state, next_wake_at, lease_owner,
-                         lease_until, event_seq, created_at, completed_at, run_managers, run_monitors, if_current)),
-            run AS (
-                INSERT INTO runs (id, flow_id, flow_version, owner_id, status, label, tags, state, next_wake_at, lease_owner, lease_until, event_seq, created_at, updated_at, completed_at, run_managers, run_monitors)
-                SELECT id, flow_id, flow_version, owner_id, status, label, tags::jsonb, state::jsonb, next_wake_at,
-                       lease_owner, lease_until, event_seq, created_at, created_at, completed_at, run_managers::jsonb,
-                       run_monitors::jsonb
-                FROM input
-                WHERE (NOT input.if_current OR EXISTS (SELECT 1 FROM flows f WHERE f.id = input.flow_id AND f.current_version = input.flow_version AND NOT f.deleted))
-                RETURNING id),
-            logged AS (
-                INSERT INTO run_log (run_id, seq, entries)
-                SELECT run.id, 1, e.entries
-                FROM run JOIN jsonb_to_recordset($17::text::jsonb) AS e(run_id uuid, entries jsonb) ON e.run_id = run.id)
-            SELECT id FROM run""";
-
-    /** Copied from RunCommits.ONE. */
-    static final String COMMIT_ONE = """
-            WITH updated AS (
-                UPDATE runs SET state = $3::text::jsonb, status = $4, event_seq = event_seq + $5,
-                       next_wake_at = CASE WHEN $9::boolean AND EXISTS (SELECT 1 FROM run_inbox i WHERE i.run_id = $1
-                                                 AND NOT (i.id = ANY($10::bigint[]))) THEN $7::timestamptz ELSE $6::timestamptz END,
-                       lease_owner = CASE WHEN $8::timestamptz IS NULL THEN NULL ELSE lease_owner END,
-                       lease_until = $8::timestamptz, updated_at = $7::timestamptz,
-                       completed_at = CASE WHEN $9::boolean THEN completed_at ELSE COALESCE(completed_at, $7::timestamptz) END,
-                       listener = $13
-                WHERE id = $1 AND lease_owner = $2 AND updated_at = $12::timestamptz
-                      AND (completed_at IS NULL OR NOT $9::boolean)
-                RETURNING id, event_seq),
-            consumed AS (
-                DELETE FROM run_inbox WHERE id = ANY($10::bigint[]) AND EXISTS (SELECT 1 FROM updated)),
-            logged AS (
-                INSERT INTO run_log (run_id, seq, entries)
-                SELECT $1, updated.event_seq - $5 + 1, e.entries
-                FROM updated,jsonb_to_recordset($11::text::jsonb) AS e(run_id uuid, entries jsonb))
-            SELECT id FROM updated""";
-
-    /** Copied from RunCommits.MANY. */
-    static final String COMMIT_MANY = """
-            WITH input AS (
-                SELECT * FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::text[], $5::text[], $6::int[],
-                                     $7::timestamptz[], $8::timestamptz[], $9::timestamptz[], $10::boolean[], $13::text[])
-                    AS t(id, lease_owner, based_on, state, status, logged, wake, now, lease_until, active, listener)),
-            updated AS (
-                UPDATE runs r SET state = i.state::jsonb, status = i.status, event_seq = r.event_seq + i.logged,
-                       next_wake_at = CASE WHEN i.active AND EXISTS (SELECT 1 FROM run_inbox x WHERE x.run_id = r.id
-                                                 AND NOT (x.id = ANY($11::bigint[]))) THEN i.now ELSE i.wake END,
-                       lease_owner = CASE WHEN i.lease_until IS NULL THEN NULL ELSE r.lease_owner END,
-                       lease_until = i.lease_until, updated_at = i.now,
-                       completed_at = CASE WHEN i.active THEN r.completed_at ELSE COALESCE(r.completed_at, i.now) END,
-                       listener = i.listener
-                FROM input i
-                WHERE r.id = i.id AND r.lease_owner = i.lease_owner AND r.updated_at = i.based_on
-                      AND (r.completed_at IS NULL OR NOT i.active)
-                RETURNING r.id, r.event_seq, i.logged),
-            consumed AS (
-                DELETE FROM run_inbox WHERE id = ANY($11::bigint[]) AND run_id IN (SELECT id FROM updated)),
-            logged AS (
-                INSERT INTO run_log (run_id, seq, entries)
-                SELECT u.id, u.event_seq - u.logged + 1, e.entries
-                FROM updated u JOIN jsonb_to_recordset($12::text::jsonb) AS e(run_id uuid, entries jsonb)
-                ON e.run_id = u.id
-            )
-            SELECT id FROM updated""";
-
-    /** The lease claim (RunClaims) and inbox read a turn that was woken by an inbox push makes first, as captured. */
-    static final String CLAIM = "UPDATE runs r SET lease_owner = $2, lease_until = $4 WHERE r.id = $1 AND (r.lease_owner IS NULL"
-            + " OR r.lease_owner = $2 OR r.lease_until < $3) RETURNING r.id, r.flow_id, r.flow_version, r.owner_id, r.label,"
-            + " r.tags::text, r.state::text, r.created_at, r.updated_at, r.completed_at, r.run_managers::text, r.run_monitors::text";
-    static final String INBOX = "SELECT id, token, status::text FROM run_inbox WHERE run_id = $1 ORDER BY id";
 
     static final UUID FLOW = UUID.fromString("51341324-ae4a-4673-bd2b-676d81369704");
     static final String OWNER = "engine-floor";
@@ -298,7 +207,7 @@ public final class PgWriteFloor implements Callable<Integer> {
         OffsetDateTime now = now();
         run.updatedAt = now;
         statements.incrementAndGet();
-        return pool.preparedQuery(INSERT_ONE).execute(Tuple.from(new Object[]{run.id, FLOW, 1, "local:scientist", "ACTIVE",
+        return pool.preparedQuery(RunStatements.INSERT_ONE).execute(Tuple.from(new Object[]{run.id, FLOW, 1, "local:scientist", "ACTIVE",
                         "floor", "[\"bench\"]", fill(mix.startState(), run), now, OWNER, now.plusSeconds(30), mix.startLogged(), now,
                         null, fill(mix.startLog(), run), "[]", "[]", true}))
                 .map(rows -> check(rows, 1, "start"));
@@ -314,7 +223,7 @@ public final class PgWriteFloor implements Callable<Integer> {
             log.append(log.length() > 1 ? "," : "").append(entries, 1, entries.length() - 1);
         }
         statements.incrementAndGet();
-        return pool.preparedQuery(INSERT_MANY).execute(Tuple.from(new Object[]{
+        return pool.preparedQuery(RunStatements.INSERT_MANY).execute(Tuple.from(new Object[]{
                         slots.stream().map(r -> r.id).toArray(UUID[]::new), filled(n, FLOW, UUID[]::new), filled(n, 1, Integer[]::new),
                         filled(n, "local:scientist", String[]::new), filled(n, "ACTIVE", String[]::new), filled(n, "floor", String[]::new),
                         filled(n, "[\"bench\"]", String[]::new), slots.stream().map(r -> fill(mix.startState(), r)).toArray(String[]::new),
@@ -330,7 +239,7 @@ public final class PgWriteFloor implements Callable<Integer> {
         OffsetDateTime basedOn = run.updatedAt;
         run.updatedAt = now;
         statements.incrementAndGet();
-        return pool.preparedQuery(COMMIT_ONE).execute(Tuple.from(new Object[]{run.id, OWNER, fill(turn.state(), run), turn.status(),
+        return pool.preparedQuery(RunStatements.COMMIT_ONE).execute(Tuple.from(new Object[]{run.id, OWNER, fill(turn.state(), run), turn.status(),
                         turn.logged(), turn.active() ? now.plusMinutes(5) : null, now, turn.keepsLease() ? now.plusSeconds(30) : null,
                         turn.active(), new Long[0], fill(turn.log(), run), basedOn, null}))
                 .map(rows -> check(rows, 1, turn.name()));
@@ -351,7 +260,7 @@ public final class PgWriteFloor implements Callable<Integer> {
             }
         }
         statements.incrementAndGet();
-        return pool.preparedQuery(COMMIT_MANY).execute(Tuple.from(new Object[]{
+        return pool.preparedQuery(RunStatements.COMMIT_MANY).execute(Tuple.from(new Object[]{
                         slots.stream().map(r -> r.id).toArray(UUID[]::new), filled(n, OWNER, String[]::new), basedOn,
                         slots.stream().map(r -> fill(turn.state(), r)).toArray(String[]::new), filled(n, turn.status(), String[]::new),
                         filled(n, turn.logged(), Integer[]::new), filled(n, turn.active() ? now.plusMinutes(5) : null, OffsetDateTime[]::new),
@@ -364,9 +273,9 @@ public final class PgWriteFloor implements Callable<Integer> {
     private Future<Void> claim(Pool pool, RunSlot run, AtomicInteger statements) {
         OffsetDateTime now = now();
         statements.addAndGet(2);
-        return pool.preparedQuery(CLAIM).execute(Tuple.of(run.id, OWNER, now, now.plusSeconds(30)))
+        return pool.preparedQuery(RunStatements.CLAIM_ONE).execute(Tuple.of(run.id, OWNER, now, now.plusSeconds(30)))
                 .map(rows -> check(rows, 1, "claim"))
-                .compose(v -> pool.preparedQuery(INBOX).execute(Tuple.of(run.id)))
+                .compose(v -> pool.preparedQuery(RunStatements.INBOX).execute(Tuple.of(run.id)))
                 .mapEmpty();
     }
 

@@ -43,13 +43,7 @@ import java.util.UUID;
 @ApplicationScoped
 public class PgRunStore implements RunStore {
 
-    private static final String RUN_COLUMNS = columns("");
-
-    static String columns(String table) {
-        return java.util.stream.Stream.of("id", "flow_id", "flow_version", "owner_id", "label", "tags::text", "state::text",
-                        "created_at", "updated_at", "completed_at", "run_managers::text", "run_monitors::text")
-                .map(column -> table + column).collect(java.util.stream.Collectors.joining(", "));
-    }
+    private static final String RUN_COLUMNS = RunStatements.runColumns("");
 
     private final Pool pool;
     private final ObjectMapper json;
@@ -138,7 +132,7 @@ public class PgRunStore implements RunStore {
                         logged AS (
                             INSERT INTO run_log (run_id, seq, entries)
                             SELECT run.id, run.event_seq - $4 + 1, e.entries
-                            FROM run, """ + RunCommits.TURN_ROWS.formatted("$7") + """
+                            FROM run, """ + RunStatements.TURN_ROWS.formatted("$7") + """
                         )
                         SELECT id FROM run""")
                 .execute(Tuple.from(new Object[]{runId, state.toJsonText(), state.status().name(), log.size(), odt(now),
@@ -147,7 +141,7 @@ public class PgRunStore implements RunStore {
     }
 
     /**
-     * The turn's log as the JSON array RunCommits and RunInserts expand (RunCommits.TURN_ROWS): one element, the run
+     * The turn's log as the JSON array RunCommits and RunInserts expand (RunStatements.TURN_ROWS): one element, the run
      * and its entries in order, which becomes one run_log row; an empty array when the turn logged nothing.
      */
     private String eventRows(List<LogEntry> log, UUID runId) {
@@ -267,7 +261,8 @@ public class PgRunStore implements RunStore {
         if (!query.after().isEmpty()) {
             where.add(Keyset.after(keys, query.after(), params));
         }
-        String sql = "SELECT " + columns("r.") + ", " + Keyset.selectKeys(keys) + " FROM runs r JOIN flows f ON f.id = r.flow_id"
+        String sql = "SELECT " + RunStatements.runColumns("r.") + ", " + Keyset.selectKeys(keys)
+                + " FROM runs r JOIN flows f ON f.id = r.flow_id"
                 + (where.isEmpty() ? "" : " WHERE " + String.join(" AND ", where))
                 + " ORDER BY " + Keyset.orderBy(keys)
                 + " LIMIT " + params.add(query.limit() + 1) + " OFFSET " + params.add(query.offset());
@@ -357,7 +352,7 @@ public class PgRunStore implements RunStore {
 
     @Override
     public Uni<List<InboxItem>> inbox(UUID runId) {
-        return pool.preparedQuery("SELECT id, token, status::text FROM run_inbox WHERE run_id = $1 ORDER BY id")
+        return pool.preparedQuery(RunStatements.INBOX)
                 .execute(Tuple.of(runId))
                 .map(rows -> {
                     List<InboxItem> items = new ArrayList<>();

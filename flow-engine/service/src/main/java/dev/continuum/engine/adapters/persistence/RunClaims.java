@@ -24,18 +24,6 @@ final class RunClaims {
     /** A lease wanted on one run. */
     record Claim(UUID runId, String owner, OffsetDateTime now, OffsetDateTime leaseUntil) {}
 
-    /** The columns PgRunStore.toRun reads, in its order (one list, so a new run column reaches claims too). */
-    static final String COLUMNS = PgRunStore.columns("r.");
-
-    private static final String ONE = "UPDATE runs r SET lease_owner = $2, lease_until = $4 WHERE r.id = $1 "
-            + "AND (r.lease_owner IS NULL OR r.lease_owner = $2 OR r.lease_until < $3) RETURNING " + COLUMNS;
-
-    private static final String MANY = """
-            UPDATE runs r SET lease_owner = i.owner, lease_until = i.lease_until
-            FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::timestamptz[]) AS i(id, owner, now, lease_until)
-            WHERE r.id = i.id AND (r.lease_owner IS NULL OR r.lease_owner = i.owner OR r.lease_until < i.now)
-            RETURNING\s""" + COLUMNS;
-
     private final Pool pool;
     private final Function<Row, RunRecord> toRun;
 
@@ -45,13 +33,13 @@ final class RunClaims {
     }
 
     Uni<Optional<RunRecord>> one(Claim c) {
-        return pool.preparedQuery(ONE).execute(Tuple.of(c.runId(), c.owner(), c.now(), c.leaseUntil()))
+        return pool.preparedQuery(RunStatements.CLAIM_ONE).execute(Tuple.of(c.runId(), c.owner(), c.now(), c.leaseUntil()))
                 .map(rows -> rows.iterator().hasNext() ? Optional.of(toRun.apply(rows.iterator().next())) : Optional.empty());
     }
 
     /** Per claim, in order, the run when its lease was taken. */
     Uni<List<Optional<RunRecord>>> many(List<Claim> batch) {
-        return pool.preparedQuery(MANY).execute(Tuple.of(
+        return pool.preparedQuery(RunStatements.CLAIM_MANY).execute(Tuple.of(
                         batch.stream().map(Claim::runId).toArray(UUID[]::new),
                         batch.stream().map(Claim::owner).toArray(String[]::new),
                         batch.stream().map(Claim::now).toArray(OffsetDateTime[]::new),

@@ -24,50 +24,6 @@ final class RunInserts {
                   OffsetDateTime createdAt, OffsetDateTime completedAt, String runManagers, String runMonitors,
                   String logRows, boolean ifCurrent) {}
 
-    private static final String COLUMNS = "id, flow_id, flow_version, owner_id, status, label, tags, state, next_wake_at, "
-            + "lease_owner, lease_until, event_seq, created_at, updated_at, completed_at, run_managers, run_monitors";
-
-    /** The insert's condition when the start asked for it: the flow version is still current and the flow not deleted. */
-    private static final String STILL_CURRENT = "(NOT %s OR EXISTS (SELECT 1 FROM flows f WHERE f.id = %s "
-            + "AND f.current_version = %s AND NOT f.deleted))";
-
-    private static final String ONE = """
-            WITH run AS (
-                INSERT INTO runs (%s)
-                SELECT $1::uuid, $2::uuid, $3::int, $4::text, $5::text, $6::text, $7::text::jsonb, $8::text::jsonb,
-                       $9::timestamptz, $10::text, $11::timestamptz, $12::int, $13::timestamptz, $13::timestamptz,
-                       $14::timestamptz, $16::text::jsonb, $17::text::jsonb
-                WHERE %s
-                RETURNING id),
-            logged AS (
-                INSERT INTO run_log (run_id, seq, entries)
-                SELECT run.id, 1, e.entries
-                FROM run, %s)
-            SELECT id FROM run""".formatted(COLUMNS, STILL_CURRENT.formatted("$18::boolean", "$2::uuid", "$3::int"),
-            RunCommits.TURN_ROWS.formatted("$15"));
-
-    private static final String MANY = """
-            WITH input AS (
-                SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[],
-                                     $8::text[], $9::timestamptz[], $10::text[], $11::timestamptz[], $12::int[],
-                                     $13::timestamptz[], $14::timestamptz[], $15::text[], $16::text[], $18::boolean[])
-                    AS t(id, flow_id, flow_version, owner_id, status, label, tags, state, next_wake_at, lease_owner,
-                         lease_until, event_seq, created_at, completed_at, run_managers, run_monitors, if_current)),
-            run AS (
-                INSERT INTO runs (%s)
-                SELECT id, flow_id, flow_version, owner_id, status, label, tags::jsonb, state::jsonb, next_wake_at,
-                       lease_owner, lease_until, event_seq, created_at, created_at, completed_at, run_managers::jsonb,
-                       run_monitors::jsonb
-                FROM input
-                WHERE %s
-                RETURNING id),
-            logged AS (
-                INSERT INTO run_log (run_id, seq, entries)
-                SELECT run.id, 1, e.entries
-                FROM run JOIN %s ON e.run_id = run.id)
-            SELECT id FROM run""".formatted(COLUMNS, STILL_CURRENT.formatted("input.if_current", "input.flow_id", "input.flow_version"),
-            RunCommits.TURN_ROWS.formatted("$17"));
-
     private final Pool pool;
 
     RunInserts(Pool pool) {
@@ -75,7 +31,7 @@ final class RunInserts {
     }
 
     Uni<Boolean> one(NewRun r) {
-        return pool.preparedQuery(ONE).execute(Tuple.from(new Object[]{r.id(), r.flowId(), r.flowVersion(), r.ownerId(),
+        return pool.preparedQuery(RunStatements.INSERT_ONE).execute(Tuple.from(new Object[]{r.id(), r.flowId(), r.flowVersion(), r.ownerId(),
                         r.status(), r.label(), r.tags(), r.state(), r.nextWakeAt(), r.leaseOwner(), r.leaseUntil(), r.logged(),
                         r.createdAt(), r.completedAt(), "[" + r.logRows() + "]", r.runManagers(), r.runMonitors(),
                         r.ifCurrent()}))
@@ -93,7 +49,7 @@ final class RunInserts {
                 rows.append(rows.length() > 1 ? "," : "").append(r.logRows());
             }
         }
-        return pool.preparedQuery(MANY).execute(Tuple.from(new Object[]{
+        return pool.preparedQuery(RunStatements.INSERT_MANY).execute(Tuple.from(new Object[]{
                         column(batch, NewRun::id, UUID[]::new), column(batch, NewRun::flowId, UUID[]::new),
                         column(batch, NewRun::flowVersion, Integer[]::new), column(batch, NewRun::ownerId, String[]::new),
                         column(batch, NewRun::status, String[]::new), column(batch, NewRun::label, String[]::new),
