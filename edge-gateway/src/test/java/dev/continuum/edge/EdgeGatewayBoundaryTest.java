@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The gateway runs on the edge device (docs/architecture.md, docs/edge.md): of Continuum it may use only itself
- * and what device and cloud share — edge-protocol's wire formats and MQTT link, endpoint-paths' path rules, telemetry's trace exporter. The
+ * and what device and cloud share — edge-protocol's wire formats and MQTT link, endpoint-paths' path rules, telemetry's trace exporter and trace context. The
  * cloud side (fleet, broker, providers, engine) is on its test classpath to run it end to end, never in its code.
  */
 class EdgeGatewayBoundaryTest {

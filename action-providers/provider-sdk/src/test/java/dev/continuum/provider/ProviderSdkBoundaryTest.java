@@ -61,7 +61,8 @@ class ProviderSdkBoundaryTest {
         noClasses().should().dependOnClassesThat(resideInAPackage("dev.continuum..").and(resideOutsideOfPackages(
                         "dev.continuum.provider.api..", "dev.continuum.provider.client..",
                         "dev.continuum.provider.server..", INTERNAL + "..", "dev.continuum.telemetry..")))
-                .because("the launcher installs the OTLP exporter the gateway shares (telemetry, docs/operations.md)")
+                .because("the launcher installs the OTLP exporter, and request spans read the caller's W3C trace context, as the gateway"
+                        + " does (telemetry, docs/operations.md)")
                 .check(SDK);
     }
 

@@ -1,16 +1,13 @@
 package dev.continuum.provider.internal;
 
+import dev.continuum.telemetry.TraceContext;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
-import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Context;
-import io.opentelemetry.context.propagation.TextMapGetter;
 import io.vertx.ext.web.RoutingContext;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -21,18 +18,6 @@ final class RequestSpans {
 
     static final String INSTRUMENTATION = "dev.continuum.provider-sdk";
 
-    private static final TextMapGetter<RoutingContext> HEADERS = new TextMapGetter<>() {
-        @Override
-        public Iterable<String> keys(RoutingContext rc) {
-            return rc.request().headers().names();
-        }
-
-        @Override
-        public String get(RoutingContext rc, String key) {
-            return rc == null ? null : rc.request().getHeader(key);
-        }
-    };
-
     private final Tracer tracer;
 
     RequestSpans(OpenTelemetry telemetry) {
@@ -41,7 +26,7 @@ final class RequestSpans {
 
     /** Starts the span of {@code rc}, named by its method and route template (e.g. {@code POST /run}). */
     Span start(RoutingContext rc, String route) {
-        Context parent = W3CTraceContextPropagator.getInstance().extract(Context.root(), rc, HEADERS);
+        Context parent = TraceContext.extract(rc.request()::getHeader);
         String method = rc.request().method().name();
         return tracer.spanBuilder(method + " " + route).setParent(parent).setSpanKind(SpanKind.SERVER)
                 .setAttribute("http.request.method", method)
@@ -60,11 +45,6 @@ final class RequestSpans {
 
     /** The W3C {@code traceparent} of the span current on this thread, if any is recording. */
     static Optional<String> currentTraceparent() {
-        if (!Span.current().getSpanContext().isValid()) {
-            return Optional.empty();
-        }
-        Map<String, String> carrier = new HashMap<>();
-        W3CTraceContextPropagator.getInstance().inject(Context.current(), carrier, Map::put);
-        return Optional.ofNullable(carrier.get("traceparent"));
+        return Optional.ofNullable(TraceContext.headers(Context.current()).get("traceparent"));
     }
 }

@@ -1,16 +1,14 @@
 package dev.continuum.provider.transfer.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.continuum.telemetry.TraceContext;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
-import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Context;
-import io.opentelemetry.context.propagation.TextMapGetter;
 import java.nio.ByteBuffer;
-import java.util.List;
 
 /**
  * The device half's span of one storage request ({@code storage <op>}, with device, op, path and bytes), a child of
@@ -18,18 +16,6 @@ import java.util.List;
  * {@code ls}'s trace reaches the device. A request without one starts no trace of its own, as a gateway's task.
  */
 final class StorageSpans {
-
-    private static final TextMapGetter<JsonNode> HEADER = new TextMapGetter<>() {
-        @Override
-        public Iterable<String> keys(JsonNode header) {
-            return List.of("traceparent", "tracestate");
-        }
-
-        @Override
-        public String get(JsonNode header, String key) {
-            return header == null ? null : header.path(key).asText(null);
-        }
-    };
 
     private final Tracer tracer;
     private final String deviceId;
@@ -41,7 +27,7 @@ final class StorageSpans {
 
     /** The span of {@code request}: recording when it came in a trace, else the invalid span (which records nothing). */
     Span start(StorageWire.Frame request) {
-        Context parent = W3CTraceContextPropagator.getInstance().extract(Context.root(), request.header(), HEADER);
+        Context parent = TraceContext.extract(name -> request.header().path(name).asText(null));
         if (!Span.fromContext(parent).getSpanContext().isValid()) {
             return Span.getInvalid();
         }

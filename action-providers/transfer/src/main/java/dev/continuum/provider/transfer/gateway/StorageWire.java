@@ -6,7 +6,7 @@ import dev.continuum.edge.messaging.MqttLink;
 import dev.continuum.edge.protocol.Frames;
 import dev.continuum.provider.api.ProviderJson;
 import dev.continuum.provider.transfer.endpoint.Entry;
-import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import dev.continuum.telemetry.TraceContext;
 import io.opentelemetry.context.Context;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -90,7 +90,7 @@ public final class StorageWire {
 
     /** Puts the trace context current on this thread into a request's header; nothing when untraced. */
     static void putTraceContext(ObjectNode header) {
-        W3CTraceContextPropagator.getInstance().inject(Context.current(), header, (h, key, value) -> h.put(key, value));
+        TraceContext.headers(Context.current()).forEach(header::put);
     }
 
     public static byte[] encode(JsonNode header, ByteBuffer body) {

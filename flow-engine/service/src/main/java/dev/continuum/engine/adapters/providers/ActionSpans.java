@@ -1,6 +1,7 @@
 package dev.continuum.engine.adapters.providers;
 
 import dev.continuum.engine.domain.RunTrace;
+import dev.continuum.telemetry.TraceContext;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
@@ -9,11 +10,9 @@ import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.TraceFlags;
 import io.opentelemetry.api.trace.TraceState;
 import io.opentelemetry.api.trace.Tracer;
-import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Context;
 import jakarta.enterprise.context.ApplicationScoped;
 
-import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 
@@ -50,8 +49,6 @@ public class ActionSpans {
                 .setAttribute("continuum.run_id", runId.toString())
                 .setAttribute("continuum.action_url", actionUrl)
                 .startSpan();
-        Map<String, String> headers = new HashMap<>();
-        W3CTraceContextPropagator.getInstance().inject(run.with(span), headers, Map::put);
-        return new Call(span, headers);
+        return new Call(span, TraceContext.headers(run.with(span)));
     }
 }
