@@ -54,6 +54,12 @@ final class InferencePlacer {
      * before the site's learnt wait beyond it — what its measured wait is compared with at completion.
      */
     private final Map<String, Long> modelledQueue = new java.util.HashMap<>();
+    /**
+     * Jobs placed and not yet reported complete whose input was sent behind other inputs on its link (the link was
+     * busy with this planner's inputs when the job was placed): what their measured move teaches ({@link
+     * CostModel#bandwidth(String, String, boolean)}).
+     */
+    private final java.util.Set<String> movedBehindOthers = new java.util.HashSet<>();
 
     InferencePlacer(PlannerConfig config, CostModel costs) {
         this.config = config;
@@ -118,7 +124,13 @@ final class InferencePlacer {
 
     /** The queue wait the tasks ahead explained when the job was placed (forgotten now), or null if not placed here. */
     Long completed(String requestId) {
+        movedBehindOthers.remove(requestId);
         return modelledQueue.remove(requestId);
+    }
+
+    /** Whether the job's input was sent behind other inputs on its link, as the planner saw it when placing it. */
+    boolean movedBehindOthers(String requestId) {
+        return movedBehindOthers.contains(requestId);
     }
 
     /** The chosen site's inputs occupy their links from when the inputs already on them are through. */
@@ -128,7 +140,11 @@ final class InferencePlacer {
             if (from == null || from.equals(site)) {
                 continue;
             }
-            double bytesPerSecond = bytesPerSecond(from, site);
+            boolean behindOthers = busyUntil(from, site) > now;
+            if (behindOthers) {
+                movedBehindOthers.add(request.id());
+            }
+            double bytesPerSecond = bytesPerSecond(from, site, behindOthers);
             if (bytesPerSecond > 0) {
                 long start = Math.max(now, busyUntil(from, site));
                 linkBusyUntil.put(from, queueKey(from, site), start + Math.round(d.sizeBytes() * 1000.0 / bytesPerSecond));
@@ -147,9 +163,12 @@ final class InferencePlacer {
         return c != null && c.site().kind() == dev.continuum.placement.model.Site.Kind.EDGE ? EDGE_UPLINK : to;
     }
 
-    /** The learnt bandwidth between two sites, else the configured link's, else 0 (no way to move data). */
-    private double bytesPerSecond(String from, String to) {
-        CostModel.Estimate learnt = costs.bandwidth(from, to);
+    /**
+     * The learnt bandwidth between two sites for an input on an idle link or behind others, else the configured
+     * link's, else 0 (no way to move data).
+     */
+    private double bytesPerSecond(String from, String to, boolean behindOthers) {
+        CostModel.Estimate learnt = costs.bandwidth(from, to, behindOthers);
         Link l = link(from, to);
         return learnt != null ? learnt.value() : l != null ? l.bandwidthGbps() * 1e9 / 8 : 0;
     }
@@ -346,16 +365,17 @@ final class InferencePlacer {
                 continue;
             }
             Link l = link(from, site);
-            CostModel.Estimate learnt = costs.bandwidth(from, site);
+            long behind = Math.max(0, busyUntil(from, site) - now);
+            // an input behind others on the link moves at the rate inputs behind others were measured at
+            CostModel.Estimate learnt = costs.bandwidth(from, site, behind > 0);
             if (l == null && learnt == null) {
                 return new Transfer(0, noLink.get(i));
             }
             double bytesPerSecond = learnt != null ? learnt.value() : l.bandwidthGbps() * 1e9 / 8;
-            long behind = Math.max(0, busyUntil(from, site) - now);
             ms += behind + (l == null ? 0 : l.latencyMs()) + d.sizeBytes() * 1000.0 / bytesPerSecond;
             if (words != null) {
                 words.add(Words.bytes(d.sizeBytes()) + " from " + from + " at " + Words.rate(bytesPerSecond)
-                        + (learnt != null ? " measured" : " configured")
+                        + (learnt != null ? " " + learnt.basis() : " configured")
                         + (behind > 0 ? ", after " + Words.millis(behind) + " of inputs already on the link" : ""));
             }
         }

@@ -340,7 +340,8 @@ public final class OnlinePlanner implements Planner {
      * What moving a job's input to {@code site} took, as its runner measured it: the input's bytes over that time,
      * less the link's latency (which a prediction adds apart), is one more rate for the link, learnt as a transfer
      * provider's report is. Only when every moved byte came from one site: a time covering several links says
-     * nothing about any one of them.
+     * nothing about any one of them. An input the planner sent behind others on the link teaches the link's rate
+     * behind others, apart from an idle link's.
      */
     private void inputMoveMeasured(PlacementRequest request, String site, long transferMillis) {
         String from = null;
@@ -361,7 +362,8 @@ public final class OnlinePlanner implements Planner {
         Link configured = inference.link(from, site);
         double seconds = (transferMillis - (configured == null ? 0 : configured.latencyMs())) / 1000.0;
         if (seconds > 0) {
-            costs.observeBandwidth(from, site, bytes / seconds, configured == null ? 0 : configured.bandwidthGbps() * 1e9 / 8);
+            costs.observeBandwidth(from, site, bytes / seconds, configured == null ? 0 : configured.bandwidthGbps() * 1e9 / 8,
+                    inference.movedBehindOthers(request.id()));
         }
     }
 

@@ -169,6 +169,32 @@ class CostLearningTest {
     }
 
     @Test
+    void shouldPredictAnInputBehindOthersOnTheLinkAtTheRateInputsBehindOthersWereMeasuredAt() {
+        // only the pool has the model; each second, three 1 MB inputs leave gw-1 for it at once: the first on an idle
+        // link took 200 ms, the two sent behind it 400 ms each (a shaped link lets a burst through after an idle
+        // spell). One estimate for both (the mean time per byte, 333 ms) was a third too slow for a lone input.
+        OnlinePlanner planner = planner(new World().gateway("gw-1", "T4", 0).pool("dc", 1, 0)
+                .link("gw-1", "dc", 1, 0).inventory());
+        for (int round = 0; round < 20; round++) {
+            long at = NOW + round * 1000L;
+            for (int k = 0; k < 3; k++) {
+                placed(planner.place(classify("r" + round + "-" + k, "ep-gw-1", MB, 0), at));
+            }
+            for (int k = 0; k < 3; k++) {
+                planner.observe(new Observation.InputMoved("r" + round + "-" + k, "dc", k == 0 ? 200 : 400, at + 900));
+                planner.observe(new Observation.JobCompleted("r" + round + "-" + k, "dc", "resnet", 10, at + 900));
+            }
+        }
+
+        PlacementDecision.Placed alone = placed(planner.place(classify("x", "ep-gw-1", MB, 0), NOW + 60_000));
+        PlacementDecision.Placed behind = placed(planner.place(classify("y", "ep-gw-1", MB, 0), NOW + 60_000));
+
+        assertThat(alone.chosen().latency().transferMillis()).isBetween(195L, 205L);
+        assertThat(behind.chosen().latency().transferMillis()).isBetween(590L, 610L); // 200 ms behind x, then 400
+        assertThat(behind.chosen().explanation()).contains("measured behind other inputs");
+    }
+
+    @Test
     void shouldCountTheQueueDrainingWhileTheTaskTravelsToTheSite() {
         // gw-1 reports 2 tasks sent and not answered; a job there ran 300 ms (learnt: 200 ms, with the 100 ms prior)
         // and took 150 ms more travelling
