@@ -55,11 +55,22 @@ final class InferencePlacer {
      */
     private final Map<String, Long> modelledQueue = new java.util.HashMap<>();
     /**
-     * Jobs placed and not yet reported complete whose input was sent behind other inputs on its link (the link was
-     * busy with this planner's inputs when the job was placed): what their measured move teaches ({@link
-     * CostModel#bandwidth(String, String, boolean)}).
+     * Per job placed and not yet reported complete whose input the planner sent over a link: which link queue, how
+     * long it reserved the link for, and whether the input went behind others (the link was busy with this planner's
+     * inputs when the job was placed) — what the job's measured move corrects and teaches.
      */
-    private final java.util.Set<String> movedBehindOthers = new java.util.HashSet<>();
+    private final Map<String, LinkUse> linkUses = new java.util.HashMap<>();
+    /** Per link queue, how far the moves reported so far have moved it in all (ms, either way). */
+    private final PairMap<Long> linkShift = new PairMap<>();
+
+    /**
+     * A job's inputs on one link queue: reserved for {@code reservedMillis} up to {@code reservedEnd}, behind other
+     * inputs or not; {@code shiftBefore} is the queue's {@link #linkShift} when it was reserved (what moved it since
+     * moved this job's inputs too).
+     */
+    private record LinkUse(String from, String queueKey, long reservedEnd, long reservedMillis, boolean behindOthers,
+                           long shiftBefore) {
+    }
 
     InferencePlacer(PlannerConfig config, CostModel costs) {
         this.config = config;
@@ -124,13 +135,42 @@ final class InferencePlacer {
 
     /** The queue wait the tasks ahead explained when the job was placed (forgotten now), or null if not placed here. */
     Long completed(String requestId) {
-        movedBehindOthers.remove(requestId);
+        linkUses.remove(requestId);
         return modelledQueue.remove(requestId);
     }
 
     /** Whether the job's input was sent behind other inputs on its link, as the planner saw it when placing it. */
     boolean movedBehindOthers(String requestId) {
-        return movedBehindOthers.contains(requestId);
+        LinkUse use = linkUses.get(requestId);
+        return use != null && use.behindOthers();
+    }
+
+    /**
+     * The job's input took {@code millis} on its link (latency excluded), reported at {@code atMillis}: it was through
+     * when it started plus that, and by the report at the latest — not when its reservation said. The inputs reserved
+     * behind it start that much later (or sooner), so the link's queue moves by the difference. Without it the queue
+     * was open loop: on a loaded machine, fetches 3–4× slower than learnt backed gw-slow's uplink up by 1–3 s while
+     * the planner, its reservations run out, predicted an idle link.
+     */
+    void inputMoveTook(String requestId, long millis, long atMillis) {
+        LinkUse use = linkUses.get(requestId);
+        Long until = use == null ? null : linkBusyUntil.get(use.from(), use.queueKey());
+        if (until == null) {
+            return;
+        }
+        long shift = shift(use.from(), use.queueKey());
+        long end = use.reservedEnd() + shift - use.shiftBefore(); // where the moves reported before put it
+        long delta = Math.min(atMillis, end - use.reservedMillis() + millis) - end;
+        linkBusyUntil.put(use.from(), use.queueKey(), until + delta);
+        linkShift.put(use.from(), use.queueKey(), shift + delta);
+        // as reserved now, so a repeated report moves nothing
+        linkUses.put(requestId, new LinkUse(use.from(), use.queueKey(), end + delta, millis, use.behindOthers(),
+                shift + delta));
+    }
+
+    private long shift(String from, String queueKey) {
+        Long s = linkShift.get(from, queueKey);
+        return s == null ? 0 : s;
     }
 
     /** The chosen site's inputs occupy their links from when the inputs already on them are through. */
@@ -141,13 +181,18 @@ final class InferencePlacer {
                 continue;
             }
             boolean behindOthers = busyUntil(from, site) > now;
-            if (behindOthers) {
-                movedBehindOthers.add(request.id());
-            }
             double bytesPerSecond = bytesPerSecond(from, site, behindOthers);
             if (bytesPerSecond > 0) {
                 long start = Math.max(now, busyUntil(from, site));
-                linkBusyUntil.put(from, queueKey(from, site), start + Math.round(d.sizeBytes() * 1000.0 / bytesPerSecond));
+                long millis = Math.round(d.sizeBytes() * 1000.0 / bytesPerSecond);
+                String key = queueKey(from, site);
+                linkBusyUntil.put(from, key, start + millis);
+                LinkUse before = linkUses.get(request.id());
+                // a job's inputs from one site share its queue; from several, its measured move says nothing of one
+                linkUses.put(request.id(), before == null
+                        ? new LinkUse(from, key, start + millis, millis, behindOthers, shift(from, key))
+                        : new LinkUse(from, before.queueKey(), start + millis, before.reservedMillis() + millis,
+                        before.behindOthers() || behindOthers, before.shiftBefore()));
             }
         }
     }

@@ -294,7 +294,7 @@ public final class OnlinePlanner implements Planner {
                 LinkedHashMap<String, PlacementRequest> there = inFlight.get(m.site());
                 PlacementRequest request = there == null ? null : there.get(m.requestId());
                 if (request != null) {
-                    inputMoveMeasured(request, m.site(), m.transferMillis());
+                    inputMoveMeasured(request, m.site(), m.transferMillis(), m.atMillis());
                 }
                 yield List.of();
             }
@@ -341,9 +341,10 @@ public final class OnlinePlanner implements Planner {
      * less the link's latency (which a prediction adds apart), is one more rate for the link, learnt as a transfer
      * provider's report is. Only when every moved byte came from one site: a time covering several links says
      * nothing about any one of them. An input the planner sent behind others on the link teaches the link's rate
-     * behind others, apart from an idle link's.
+     * behind others, apart from an idle link's; and the inputs queued behind it on the link move by what it took
+     * beyond (or short of) what the planner had reserved for it.
      */
-    private void inputMoveMeasured(PlacementRequest request, String site, long transferMillis) {
+    private void inputMoveMeasured(PlacementRequest request, String site, long transferMillis, long atMillis) {
         String from = null;
         long bytes = 0;
         for (DataReference d : request.data()) {
@@ -364,6 +365,7 @@ public final class OnlinePlanner implements Planner {
         if (seconds > 0) {
             costs.observeBandwidth(from, site, bytes / seconds, configured == null ? 0 : configured.bandwidthGbps() * 1e9 / 8,
                     inference.movedBehindOthers(request.id()));
+            inference.inputMoveTook(request.id(), Math.round(seconds * 1000), atMillis);
         }
     }
 

@@ -173,7 +173,7 @@ class CostLearningTest {
         // only the pool has the model; each second, three 1 MB inputs leave gw-1 for it at once: the first on an idle
         // link took 200 ms, the two sent behind it 400 ms each (a shaped link lets a burst through after an idle
         // spell). One estimate for both (the mean time per byte, 333 ms) was a third too slow for a lone input.
-        OnlinePlanner planner = planner(new World().gateway("gw-1", "T4", 0).pool("dc", 1, 0)
+        OnlinePlanner planner = planner(new World().gateway("gw-1", "T4", 0, "bert").pool("dc", 1, 0)
                 .link("gw-1", "dc", 1, 0).inventory());
         for (int round = 0; round < 20; round++) {
             long at = NOW + round * 1000L;
@@ -192,6 +192,23 @@ class CostLearningTest {
         assertThat(alone.chosen().latency().transferMillis()).isBetween(195L, 205L);
         assertThat(behind.chosen().latency().transferMillis()).isBetween(590L, 610L); // 200 ms behind x, then 400
         assertThat(behind.chosen().explanation()).contains("measured behind other inputs");
+    }
+
+    @Test
+    void shouldQueueTheNextInputBehindAMoveThatTookLongerThanReserved() {
+        // only the pool has the model; 1 MB at 80 Mbit/s: 100 ms each; a and b are sent together, so the link looks
+        // busy until +200 ms
+        OnlinePlanner planner = planner(new World().gateway("gw-1", "T4", 0, "bert").pool("dc", 1, 0)
+                .link("gw-1", "dc", 0.08, 0).inventory());
+        placed(planner.place(classify("a", "ep-gw-1", MB, 0), NOW));
+        placed(planner.place(classify("b", "ep-gw-1", MB, 0), NOW));
+
+        // a's input took 700 ms, not 100: b only started then, and is on the link until about +800 ms
+        planner.observe(new Observation.InputMoved("a", "dc", 700, NOW + 700));
+        PlacementDecision.Placed c = placed(planner.place(classify("c", "ep-gw-1", MB, 0), NOW + 700));
+
+        // before, the link's queue ran open loop: its reservations over at +200 ms, c was predicted on an idle link
+        assertThat(c.chosen().explanation()).contains("after 100 ms of inputs already on the link");
     }
 
     @Test
