@@ -67,9 +67,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ({@code input_ref}). Run elsewhere: the driver fetches it from the holder's namespace over its shaped link, then
  * sends it inline to the chosen gateway over MQTT (which crosses that gateway's link). The same Poisson stream of
  * jobs runs under planner (the online planner's {@link OnlinePlanner}, fed the fleet's heartbeats, the tasks in
- * flight, each completion's compute time and each fetch's measured rate), edge-only, datacenter-only, round-robin
- * and least-loaded; then the same jobs go through the simulator ({@link ContinuumSimulator}) on the configured links
- * and the compute times measured in the warm-up, and the two rankings are compared.
+ * flight, each completion's compute time and each moved input's fetch time as {@link Observation.InputMoved}),
+ * edge-only, datacenter-only, round-robin and least-loaded; then the same jobs go through the simulator ({@link
+ * ContinuumSimulator}) on the configured links and the compute times measured in the warm-up, and the two rankings
+ * are compared.
  */
 public final class ContinuumBench {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -95,11 +96,13 @@ public final class ContinuumBench {
      * {@code overhead} the rest of the round trip outside the gateway's queue and compute (the task's MQTT trip,
      * crossing the site's link with an inline input, decoding, spooling, the result's trip back), {@code queue} the
      * gateway's wait, {@code compute} reading the input and the ONNX run of its batch of {@code batch} tasks;
-     * {@code ahead} the tasks this driver had in flight at the site when the job was placed there.
+     * {@code ahead} the tasks this driver had in flight at the site when the job was placed there; {@code job} the
+     * job's index in the stream and {@code placedAt} when it was placed (ms from the policy's start), so an offline
+     * replay can tell which completions the planner had seen at each decision.
      */
     private record Outcome(String site, String holder, long latencyMillis, long predictedMillis,
                            LatencyEstimate predicted, long transfer, long fetch, long overhead, long queue, long compute,
-                           int batch, int ahead) {
+                           int batch, int ahead, int job, long placedAt) {
         /** Where the input came from: "local" when it ran beside it, else "from" its holder. */
         String inputCase() {
             return site.startsWith(holder) ? "local" : "from " + holder;
@@ -213,12 +216,13 @@ public final class ContinuumBench {
         play("round-robin", stream, topics);
         Thread.sleep(3000);
         Map<String, Double> compute = warmUp(stream);
-        Map<String, Double> busy = saturated(stream);
+        Map<String, Double> burst = saturated(stream);
+        Map<String, Double> busy = streamed(stream, compute);
         System.out.printf(Locale.ROOT, "%d jobs, Poisson at %.1f/s, input ~%d kB at gw-fast or gw-slow (half each), SLO %d ms; "
                 + "measured one at a time, median ms: compute (input + ONNX) %s, overhead (round trip outside queue and compute) %s%n",
                 stream.size(), rate, bytes / 1000, sloMillis, compute, warmOverhead);
-        System.out.printf(Locale.ROOT, "  busy: ms per task with %d sent at once, inputs at the site (the pool: inline) %s%n",
-                BURST, busy);
+        System.out.printf(Locale.ROOT, "  busy: ms per task with %d sent at once, inputs at the site (the pool: inline) %s; "
+                + "with %d sent one by one, faster than served (the simulator's service time) %s%n", BURST, burst, STREAMED, busy);
 
         Map<String, List<Outcome>> results = new LinkedHashMap<>();
         for (String policy : POLICIES) {
@@ -283,9 +287,10 @@ public final class ContinuumBench {
     }
 
     /**
-     * The simulator's sites: one worker each, serving a task in the time the site took per task when busy (a gateway
-     * capped at 0.1 CPU spends that CPU on decoding and spooling and MQTT as well as on the model, so it serves
-     * fewer tasks per second than its compute alone says), and the rest of the one-at-a-time round trip as overhead.
+     * The simulator's sites: one worker each, serving a task in the time the site took per task when a stream kept it
+     * busy ({@link #streamed}; a gateway capped at 0.1 CPU spends that CPU on decoding and spooling and MQTT as well
+     * as on the model, so it serves fewer tasks per second than its compute alone says), and the rest of the
+     * one-at-a-time round trip as overhead.
      * (With the compute alone the simulator ranked edge-only second where it came fourth: its gateways never queued.)
      */
     private ContinuumSimulator.Topology topology(Map<String, Double> compute, Map<String, Double> busy) {
@@ -323,6 +328,36 @@ public final class ContinuumBench {
 
     /** Tasks sent at once to each site to measure how long it is busy per task. */
     private static final int BURST = 16;
+    /** Tasks sent one by one to each site, faster than it serves them, to measure its time per task in a stream. */
+    private static final int STREAMED = 24;
+
+    /**
+     * Per site, {@link #STREAMED} tasks sent one by one, each half its one-at-a-time compute after the last (so it
+     * never runs dry), inputs as in {@link #saturated}: the time between its first and last result over the tasks
+     * between them — what the site takes per task when a stream keeps it busy, the simulator's service time. A
+     * burst sent at once is served faster than a stream (2026-11-28 08:18: 204–210 ms per task at a 0.1-CPU gateway
+     * against 262–292 ms under edge-only's stream), and with the burst's time the simulator ran the gateways at
+     * ~80 % load where the emulation ran them at ~100 %, and ranked edge-only above datacenter-only.
+     */
+    private Map<String, Double> streamed(List<Job> stream, Map<String, Double> compute) throws Exception {
+        Map<String, Double> out = new LinkedHashMap<>();
+        for (Gateway g : gateways) {
+            List<TaskMessage> tasks = tasks(g, stream, BURST, STREAMED, "streamed-");
+            long spacing = Math.max(1, Math.round(compute.getOrDefault(g.name(), 2.0) / 2));
+            List<Long> resultAt = Collections.synchronizedList(new ArrayList<>());
+            List<CompletableFuture<ResultMessage>> results = new ArrayList<>();
+            for (TaskMessage m : tasks) {
+                results.add(cloud.dispatcher().send(g.name(), m)
+                        .whenComplete((r, e) -> resultAt.add(System.currentTimeMillis())));
+                Thread.sleep(spacing);
+            }
+            CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
+            List<Long> at = new ArrayList<>(resultAt);
+            Collections.sort(at);
+            out.put(g.name(), Math.round((at.getLast() - at.getFirst()) * 10.0 / (at.size() - 1)) / 10.0);
+        }
+        return out;
+    }
 
     /**
      * Per site, {@link #BURST} tasks sent at once (inputs at the gateway; inline to the pool, fetched beforehand):
@@ -331,14 +366,7 @@ public final class ContinuumBench {
     private Map<String, Double> saturated(List<Job> stream) throws Exception {
         Map<String, Double> out = new LinkedHashMap<>();
         for (Gateway g : gateways) {
-            boolean pool = g.name().equals(DC);
-            List<Job> inputs = stream.stream().filter(j -> pool || j.holder().equals(g.name())).limit(BURST).toList();
-            List<TaskMessage> tasks = new ArrayList<>();
-            for (Job j : inputs) {
-                String id = "busy-" + g.name() + "-" + j.index();
-                tasks.add(pool ? new TaskMessage(id, MODEL, fetch(j).get(60, TimeUnit.SECONDS).tensor(), null, deadline(), null)
-                        : new TaskMessage(id, MODEL, null, "file:" + j.file(), deadline(), null));
-            }
+            List<TaskMessage> tasks = tasks(g, stream, 0, BURST, "busy-");
             long t = System.currentTimeMillis();
             List<CompletableFuture<ResultMessage>> results = tasks.stream().map(m -> cloud.dispatcher().send(g.name(), m))
                     .toList();
@@ -346,6 +374,21 @@ public final class ContinuumBench {
             out.put(g.name(), Math.round((System.currentTimeMillis() - t) * 10.0 / tasks.size()) / 10.0);
         }
         return out;
+    }
+
+    /**
+     * {@code count} tasks for site {@code g} after skipping {@code skip}: from its own data at a gateway (named by
+     * file), inline at the pool (fetched from their holders first, so no fetch is timed with the site).
+     */
+    private List<TaskMessage> tasks(Gateway g, List<Job> stream, int skip, int count, String prefix) throws Exception {
+        boolean pool = g.name().equals(DC);
+        List<TaskMessage> tasks = new ArrayList<>();
+        for (Job j : stream.stream().filter(j -> pool || j.holder().equals(g.name())).skip(skip).limit(count).toList()) {
+            String id = prefix + g.name() + "-" + j.index();
+            tasks.add(pool ? new TaskMessage(id, MODEL, fetch(j).get(60, TimeUnit.SECONDS).tensor(), null, deadline(), null)
+                    : new TaskMessage(id, MODEL, null, "file:" + j.file(), deadline(), null));
+        }
+        return tasks;
     }
 
     /** A gateway process, in its namespace when it has one; its data directory holds the jobs' inputs. */
@@ -474,10 +517,12 @@ public final class ContinuumBench {
                         : fetch(j).thenApply(f -> {
                             fetchMillis[0] = f.millis();
                             if (policy.equals("planner")) {
-                                // fetching over the holder's link and parsing it: what moving the input costs per byte
+                                // fetching over the holder's link and parsing it: what moving this job's input took,
+                                // reported for the job as the inference provider does (the planner knows whether it
+                                // sent the input behind others on the link)
                                 synchronized (plannerLock) {
-                                    planner.observe(new Observation.TransferMeasured(j.holder(), site,
-                                            f.bytes() * 1000.0 / Math.max(1, f.millis()), System.currentTimeMillis()));
+                                    planner.observe(new Observation.InputMoved(id, site, Math.max(1, f.millis()),
+                                            System.currentTimeMillis()));
                                 }
                             }
                             return new TaskMessage(id, MODEL, f.tensor(), null, deadline(), null);
@@ -504,7 +549,7 @@ public final class ContinuumBench {
                         }
                     }
                     outcomes.add(new Outcome(e == null ? site : site + " (failed)", j.holder(), t1 - t0, predicted[0],
-                            split[0], transfer, fetchMillis[0], overhead, queue, compute, batch, ahead));
+                            split[0], transfer, fetchMillis[0], overhead, queue, compute, batch, ahead, j.index(), t0 - start));
                     done.countDown();
                 });
             }, Math.max(0, start + j.atMillis() - System.currentTimeMillis()), TimeUnit.MILLISECONDS);
@@ -606,14 +651,14 @@ public final class ContinuumBench {
     /** Every job of every policy, one line each, for a closer look (CONTINUUM_BENCH_JOBS_CSV=file). */
     private static void writeCsv(Path file, Map<String, List<Outcome>> results) throws IOException {
         List<String> lines = new ArrayList<>();
-        lines.add("policy,site,holder,latency,predicted,p_transfer,p_queue,p_compute,transfer,fetch,overhead,queue,compute,batch,ahead");
+        lines.add("policy,site,holder,latency,predicted,p_transfer,p_queue,p_compute,transfer,fetch,overhead,queue,compute,batch,ahead,job,placed_at");
         results.forEach((policy, os) -> os.forEach(o -> lines.add(String.join(",", policy, o.site(), o.holder(),
                 String.valueOf(o.latencyMillis()), String.valueOf(o.predictedMillis()),
                 String.valueOf(o.predicted().transferMillis()), String.valueOf(o.predicted().queueMillis()),
                 String.valueOf(o.predicted().computeMillis()), String.valueOf(o.transfer()), String.valueOf(o.fetch()),
                 String.valueOf(o.overhead()),
                 String.valueOf(o.queue()), String.valueOf(o.compute()), String.valueOf(o.batch()),
-                String.valueOf(o.ahead())))));
+                String.valueOf(o.ahead()), String.valueOf(o.job()), String.valueOf(o.placedAt())))));
         Files.write(file, lines);
     }
 
