@@ -26,8 +26,12 @@ final class StatementBatcher<T, R> {
 
     private static final Logger LOG = Logger.getLogger(StatementBatcher.class);
 
-    /** Statements of one kind under way at once; more would only queue in PostgreSQL for the same two cores. */
-    static final int MAX_IN_FLIGHT = 4;
+    /**
+     * Statements of one kind under way at once. One: whatever comes while it is under way goes with the next, so under
+     * load the batches grow with the rate (one commit, one round trip for all) instead of several small statements
+     * racing each other into PostgreSQL for the same two cores; an idle engine still sends each request at once.
+     */
+    static final int MAX_IN_FLIGHT = 1;
     /** The longest a request waits to be sent with others. */
     static final Duration MAX_WAIT = Duration.ofMillis(2);
     /** Requests in one statement; bounds its size and a failed batch's retries. */
