@@ -13,9 +13,12 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
- * The engine's own consumers of the run-event stream (channel {@code run-events}, RunEventStream), each a subscriber
- * of its own: the notifier (activity_notification_policy), the web UI's live views (LiveResource, through
- * {@link #changes()}) and chaining ({@code run} triggers). Each returns at once; work that reads the database goes to the event loop.
+ * The engine's own consumers of the run-event stream (channel {@code run-events}, RunEventStream): the notifier
+ * (activity_notification_policy), the web UI's live views (LiveResource, through {@link #changes()}) and chaining
+ * ({@code run} triggers). They share one subscription: the stream's dispatch of a message (its context, metadata and
+ * hop to the subscriber's event loop) is paid per subscriber, and every committed turn of every run is a message.
+ * Each consumer returns at once, and one that throws does not keep the change from the others; work that reads the
+ * database goes to the event loop.
  */
 @ApplicationScoped
 public class RunEventFeeds {
@@ -35,20 +38,32 @@ public class RunEventFeeds {
     }
 
     @Incoming(RunEventStream.CHANNEL)
-    void notifier(RunChanged change) {
+    void changed(RunChanged change) {
+        hand("the notifier", change, this::notifier);
+        hand("the live views", change, this::liveViews);
+        hand("chaining", change, this::chaining);
+    }
+
+    private static void hand(String consumer, RunChanged change, java.util.function.Consumer<RunChanged> to) {
+        try {
+            to.accept(change);
+        } catch (RuntimeException e) {
+            LOG.warnf(e, "%s could not take the change of run %s to %s", consumer, change.runId(), change.status());
+        }
+    }
+
+    private void notifier(RunChanged change) {
         if (change.notifyOwner()) {
             loop.execute(() -> notifications.changed(change));
         }
     }
 
-    @Incoming(RunEventStream.CHANNEL)
-    void liveViews(RunChanged change) {
+    private void liveViews(RunChanged change) {
         live.onNext(change);
     }
 
     /** Chaining: a run that entered a status may fire {@code run} triggers (RunChains; its catch-up covers what is lost). */
-    @Incoming(RunEventStream.CHANNEL)
-    void chaining(RunChanged change) {
+    private void chaining(RunChanged change) {
         if (change.statusChanged() && RunSources.STATUSES.contains(change.status())) {
             loop.execute(() -> chains.reached(change.runId(), change.flowId(), change.status()).subscribe().with(
                     outcomes -> { },
