@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.continuum.flow.data.DataException;
 import dev.continuum.flow.data.JsonPaths;
+import dev.continuum.flow.data.JsonSize;
 import dev.continuum.flow.data.Templates;
 import dev.continuum.flow.model.ActionState;
 import dev.continuum.flow.model.ChoiceState;
@@ -239,11 +240,13 @@ final class Execution {
 
     /** Goes to {@code next} with {@code data}, or ends the branch when there is no next. */
     void moveOn(Branch branch, Optional<String> next, JsonNode data) {
-        int size = data.toString().getBytes(StandardCharsets.UTF_8).length;
-        if (size > options.maxStateBytes()) {
-            failRun(ErrorNames.DATA_LIMIT_EXCEEDED, where(branch) + " produced a state document of " + size
-                    + " bytes, over the limit of " + options.maxStateBytes() + " bytes");
-            return;
+        if (JsonSize.atMost(data) > options.maxStateBytes()) { // the bound is cheap; the text is built only near the limit
+            int size = data.toString().getBytes(StandardCharsets.UTF_8).length;
+            if (size > options.maxStateBytes()) {
+                failRun(ErrorNames.DATA_LIMIT_EXCEEDED, where(branch) + " produced a state document of " + size
+                        + " bytes, over the limit of " + options.maxStateBytes() + " bytes");
+                return;
+            }
         }
         branch.data = data;
         branch.waiting = null;

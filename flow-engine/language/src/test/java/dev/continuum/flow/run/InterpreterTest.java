@@ -8,6 +8,7 @@ import dev.continuum.flow.testing.FakeProvider;
 import dev.continuum.flow.testing.Fixtures;
 import dev.continuum.flow.validation.FlowValidator;
 import dev.continuum.flow.validation.ValidationReport;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -531,6 +532,38 @@ class InterpreterTest {
         assertThat(step.state().status()).isEqualTo(RunStatus.FAILED);
         assertThat(step.state().error()).contains("States.DataLimitExceeded");
         assertThat(step.state().cause().orElseThrow()).contains("state 'P'", "2000 bytes");
+    }
+
+    private static final String PASS_THROUGH = "{'StartAt': 'P', 'States': {'P': {'Type': 'Pass', 'End': true}}}";
+
+    /** A state document with characters of one to four UTF-8 bytes: the limit counts bytes, not characters. */
+    private static final JsonNode MIXED_TEXT = Fixtures.json("{'text': 'a é € 😀 " + "x".repeat(100) + "'}");
+
+    private static Step passThroughWithLimit(int maxStateBytes) {
+        return new Interpreter(flow(PASS_THROUGH), new InterpreterOptions(Duration.ofSeconds(1), Duration.ofSeconds(1), 1.0,
+                maxStateBytes)).start(MIXED_TEXT, CONTEXT, T0);
+    }
+
+    @Test
+    void shouldMoveOnWhenTheStateDocumentIsExactlyAtTheLimit() {
+        int size = MIXED_TEXT.toString().getBytes(StandardCharsets.UTF_8).length;
+
+        Step step = passThroughWithLimit(size);
+
+        assertThat(step.state().status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(step.state().output()).contains(MIXED_TEXT);
+    }
+
+    @Test
+    void shouldFailNamingTheDocumentsSizeWhenItIsOneByteOverTheLimit() {
+        int size = MIXED_TEXT.toString().getBytes(StandardCharsets.UTF_8).length;
+
+        Step step = passThroughWithLimit(size - 1);
+
+        assertThat(step.state().status()).isEqualTo(RunStatus.FAILED);
+        assertThat(step.state().error()).contains("States.DataLimitExceeded");
+        assertThat(step.state().cause()).contains("state 'P' produced a state document of " + size
+                + " bytes, over the limit of " + (size - 1) + " bytes");
     }
 
     // ---- durability ----
