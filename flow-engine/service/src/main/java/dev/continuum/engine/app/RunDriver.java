@@ -18,7 +18,6 @@ import org.jboss.logging.Logger;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -241,7 +240,8 @@ public class RunDriver implements Driver {
         Uni<RunRecord> load = known != null ? Uni.createFrom().item(known)
                 : runs.find(runId).map(found -> found.orElseThrow(() -> new IllegalStateException("run vanished")));
         return load.flatMap(run -> interpreters.forVersion(run.flowId(), run.flowVersion())
-                .flatMap(interpreter -> turn(runId, interpreter, run.state(), run.updatedAt(), readInbox, lease)));
+                .flatMap(interpreter -> turn(runId, interpreter, DueWork.of(interpreter, run.state()), run.updatedAt(), readInbox,
+                        lease)));
     }
 
     /**
@@ -279,19 +279,20 @@ public class RunDriver implements Driver {
         };
     }
 
-    /** {@code basedOn} is when {@code state} was committed; a commit fails if the run moved on since. */
-    private Uni<Void> turn(UUID runId, Interpreter interpreter, RunState state, Instant basedOn, boolean readInbox,
+    /** {@code basedOn} is when {@code work}'s state was committed; a commit fails if the run moved on since. */
+    private Uni<Void> turn(UUID runId, Interpreter interpreter, DueWork work, Instant basedOn, boolean readInbox,
                            Lease lease) {
         nudged.remove(runId);
+        RunState state = work.state();
         Uni<List<RunStore.InboxItem>> inbox = readInbox ? runs.inbox(runId) : Uni.createFrom().item(List.of());
         return inbox.flatMap(items -> {
             List<LocalFinish> local = takeMailbox(runId);
             Instant now = clock.instant();
-            List<Effect> due = DueWork.dueEffects(interpreter, state, now, pollNotBefore(runId, now));
+            List<Effect> due = work.dueEffects(now, pollNotBefore(runId, now));
             if (items.isEmpty() && local.isEmpty() && due.isEmpty()) {
-                String listener = listener(runId, interpreter, state, now);
+                String listener = listener(runId, work, now);
                 return runs.commit(runId, instanceId, basedOn, state, List.of(),
-                                DueWork.wakeAt(interpreter, state, now, pollNotBefore(runId, now)), null, now, List.of(), listener)
+                                work.wakeAt(now, pollNotBefore(runId, now)), null, now, List.of(), listener)
                         .replaceWithVoid();
             }
             List<RunEvent> events = new ArrayList<>();
@@ -333,8 +334,10 @@ public class RunDriver implements Driver {
                     .forEach(afterCommit::add);
         }
         RunState next = current;
-        String listener = listener(runId, interpreter, next, now);
-        boolean more = !DueWork.dueEffects(interpreter, next, now, pollNotBefore(runId, now)).isEmpty() || nudged.contains(runId)
+        DueWork nextWork = DueWork.of(interpreter, next);
+        String listener = listener(runId, nextWork, now); // before pollNotBefore: it forgets the actions no longer awaited
+        Function<String, Instant> pollNotBefore = pollNotBefore(runId, now);
+        boolean more = !nextWork.dueEffects(now, pollNotBefore).isEmpty() || nudged.contains(runId)
                 || mailbox.containsKey(runId);
         // An in-process action this turn started is still ACTIVE: its finish often comes within milliseconds (a short
         // sleep); keeping the lease that long lets this drive take it without a claim, and costs a release if it does not.
@@ -342,7 +345,7 @@ public class RunDriver implements Driver {
                 && settings.localFinishGrace().toMillis() > 0;
         List<Long> inboxIds = consumed.stream().map(RunStore.InboxItem::id).toList();
         Instant keepUntil = more || awaitLocal ? leaseUntil() : null;
-        return runs.commit(runId, instanceId, basedOn, next, log, DueWork.wakeAt(interpreter, next, now, pollNotBefore(runId, now)),
+        return runs.commit(runId, instanceId, basedOn, next, log, nextWork.wakeAt(now, pollNotBefore),
                         keepUntil, now, inboxIds, listener)
                 .onFailure().invoke(failure -> giveBack(runId, local))
                 .flatMap(committed -> {
@@ -356,32 +359,26 @@ public class RunDriver implements Driver {
                     changes.committed(RunChanged.of(runId, state, next, now));
                     fireAndForget(runId, afterCommit, next.status().finished());
                     if (awaitLocal) { // the turn after the wait takes the finish, or commits the lease's release
-                        return localFinish(runId).flatMap(v -> turn(runId, interpreter, next, now, nudged.contains(runId), lease));
+                        return localFinish(runId).flatMap(v -> turn(runId, interpreter, nextWork, now, nudged.contains(runId), lease));
                     }
-                    return more ? turn(runId, interpreter, next, now, nudged.contains(runId), lease) : Uni.createFrom().voidItem();
+                    return more ? turn(runId, interpreter, nextWork, now, nudged.contains(runId), lease) : Uni.createFrom().voidItem();
                 });
     }
 
     /**
-     * The run's listener to commit with {@code state}: this process, while its heartbeat is current and it will be told of
+     * The run's listener to commit with {@code work}'s state: this process, while its heartbeat is current and it will be told of
      * the finish of an action the run still waits on; else null. Forgets the actions the run no longer waits on.
      */
-    private String listener(UUID runId, Interpreter interpreter, RunState state, Instant now) {
+    private String listener(UUID runId, DueWork work, Instant now) {
         ConcurrentHashMap<String, Instant> tokens = reported.get(runId);
         if (tokens == null) {
             return null;
         }
-        if (state.status().finished()) {
+        if (work.state().status().finished()) {
             reported.remove(runId);
             return null;
         }
-        Set<String> awaited = new HashSet<>();
-        interpreter.pendingEffects(state).forEach(effect -> {
-            if (effect instanceof Effect.PollAction poll) {
-                awaited.add(poll.token());
-            }
-        });
-        tokens.keySet().retainAll(awaited);
+        tokens.keySet().retainAll(work.awaitedActions());
         if (tokens.isEmpty()) {
             reported.remove(runId, tokens);
             return null;

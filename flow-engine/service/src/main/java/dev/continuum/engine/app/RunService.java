@@ -127,7 +127,7 @@ public class RunService {
             Instant now = clock.instant();
             Step step = interpreter.start(input, new RunContext(runId.toString(), flowId.toString(), flow.version(), userId,
                     request.label(), tags, request.notifyOn(), email.orElse(null)), now);
-            Instant wake = DueWork.wakeAt(interpreter, step.state(), now);
+            Instant wake = DueWork.of(interpreter, step.state()).wakeAt(now);
             // due now: an action to start, or more states than one turn may enter (the rest follow in later turns)
             boolean work = wake != null && !wake.isAfter(now);
             RunRecord run = new RunRecord(runId, flowId, flow.version(), userId, request.label(), tags, step.state(),
@@ -335,7 +335,7 @@ public class RunService {
                 } catch (IllegalArgumentException e) {
                     throw EngineError.invalidField(e.getMessage().startsWith("no input") ? "/input" : "/state", e.getMessage());
                 }
-                Instant wake = DueWork.wakeAt(interpreter, step.state(), now);
+                Instant wake = DueWork.of(interpreter, step.state()).wakeAt(now);
                 return tokens.delegate(runId, token, java.util.Map.of(), calls(interpreter, ProviderTokens.Principal::user))
                         .flatMap(delegated -> runs.reopen(runId, run.updatedAt(), step.state(), step.log(), wake, now))
                         .flatMap(reopened -> {
