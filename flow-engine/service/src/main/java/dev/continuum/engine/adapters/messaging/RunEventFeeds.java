@@ -10,6 +10,7 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.operators.multi.processors.BroadcastProcessor;
 import io.smallrye.mutiny.operators.multi.processors.SerializedProcessor;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.function.Consumer;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
@@ -44,7 +45,7 @@ public class RunEventFeeds {
         hand("chaining", change, this::chaining);
     }
 
-    private static void hand(String consumer, RunChanged change, java.util.function.Consumer<RunChanged> to) {
+    private static void hand(String consumer, RunChanged change, Consumer<RunChanged> to) {
         try {
             to.accept(change);
         } catch (RuntimeException e) {
