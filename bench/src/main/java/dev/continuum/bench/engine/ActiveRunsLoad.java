@@ -80,10 +80,10 @@ public final class ActiveRunsLoad implements Callable<Integer> {
                 starters.submit(() -> {
                     long t = System.nanoTime();
                     try {
-                        JsonNode run = engine.startRun(flowId, FiveStepFlow.input(number), "bench-active");
+                        EngineClient.Started run = engine.startRun(flowId, FiveStepFlow.input(number), "bench-active");
                         startMillis.add((System.nanoTime() - t) / 1e6);
-                        ids.add(run.path("run_id").asText());
-                        if (!"ACTIVE".equals(run.path("status").asText())) {
+                        ids.add(run.runId());
+                        if (!run.active()) {
                             notActive.incrementAndGet();
                         }
                     } catch (RuntimeException e) {

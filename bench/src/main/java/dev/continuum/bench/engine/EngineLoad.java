@@ -98,14 +98,22 @@ public final class EngineLoad implements Callable<Integer> {
         Optional<DbCost.Reading> dbBefore = read(db);
         for (int level : levels) {
             Optional<Duration> cpuBefore = engineCpu();
+            Optional<Duration> driverBefore = ProcessCpu.used(ProcessHandle.current().pid());
             LoadDriver.Phase measured = driver.drive(flowId, runs, level, "bench-" + tag + "-c" + level);
             Optional<Duration> cpuAfter = engineCpu();
+            Optional<Duration> driverAfter = ProcessCpu.used(ProcessHandle.current().pid());
             Optional<DbCost.Reading> dbAfter = read(db); // before the read-back, whose queries are not the runs' cost
             List<RunTiming> timings = driver.timings(measured.runIds(), 8);
             Optional<Duration> cpu = cpuBefore.flatMap(b -> cpuAfter.map(a -> a.minus(b)));
             Optional<DbCost.Delta> dbDelta = dbBefore.flatMap(b -> dbAfter.map(a -> a.since(b)));
             LoadReport report = new LoadReport(level, sleepSeconds, measured.wallTime(), timings, cpu, dbDelta);
             System.out.print(sweep != null && !sweep.isEmpty() ? report.sweepRow() : report.table());
+            if (sweep == null || sweep.isEmpty()) {
+                // The driver shares the machine's cores with the engine and PostgreSQL: its cost bounds what runs/s can show.
+                driverBefore.flatMap(b -> driverAfter.map(a -> a.minus(b))).ifPresent(d -> System.out.printf(
+                        "%-22s%.2f ms per run (this process: starts, list polls; not the engine's cost)%n", "load driver CPU",
+                        d.toNanos() / 1e6 / Math.max(1, report.statuses().values().stream().mapToLong(Long::longValue).sum())));
+            }
             allSucceeded &= report.statuses().keySet().stream().allMatch("SUCCEEDED"::equals);
             dbBefore = read(db);
         }

@@ -1,7 +1,5 @@
 package dev.continuum.bench.engine;
 
-import com.fasterxml.jackson.databind.JsonNode;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -62,10 +60,10 @@ public final class LoadDriver {
                     }
                     starters.submit(() -> {
                         try {
-                            JsonNode run = engine.startRun(flowId, FiveStepFlow.input(number), label);
-                            String id = run.path("run_id").asText();
+                            EngineClient.Started run = engine.startRun(flowId, FiveStepFlow.input(number), label);
+                            String id = run.runId();
                             started.add(id);
-                            if ("ACTIVE".equals(run.path("status").asText())) {
+                            if (run.active()) {
                                 inFlight.put(id, System.nanoTime());
                             } else {
                                 finished.incrementAndGet();
