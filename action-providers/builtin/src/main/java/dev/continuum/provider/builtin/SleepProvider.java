@@ -70,6 +70,12 @@ public final class SleepProvider implements ActionProvider {
         wakeUpAt(ctx, wakeAt, seconds);
     }
 
+    /** Sleeping is a timer: start, cancel and resume only arm or disarm it. */
+    @Override
+    public boolean neverBlocks() {
+        return true;
+    }
+
     private static void wakeUpAt(ActionContext ctx, Instant wakeAt, BigDecimal seconds) {
         Duration remaining = Duration.between(Instant.now(), wakeAt);
         ctx.schedule(remaining.isNegative() ? Duration.ZERO : remaining,

@@ -87,6 +87,11 @@ public final class ActionEngine {
         return description;
     }
 
+    /** Whether run, status, cancel and release never block: the provider says so and its store keeps to memory. */
+    public boolean neverBlocks() {
+        return provider.neverBlocks() && store.neverBlocks();
+    }
+
     /**
      * Resumes unfinished actions of a persistent store and starts forgetting released ones. A shared
      * store gives this instance only the actions nobody else holds, then keeps its leases alive and

@@ -45,6 +45,10 @@ final class RequestSpans {
 
     /** The W3C {@code traceparent} of the span current on this thread, if any is recording. */
     static Optional<String> currentTraceparent() {
-        return Optional.ofNullable(TraceContext.headers(Context.current()).get("traceparent"));
+        Context current = Context.current();
+        if (!Span.fromContext(current).getSpanContext().isValid()) {
+            return Optional.empty(); // what the propagator writes for no valid span, without its map (once per action)
+        }
+        return Optional.ofNullable(TraceContext.headers(current).get("traceparent"));
     }
 }

@@ -41,4 +41,14 @@ public interface ActionProvider {
      * {@code log}, {@code schedule}), so work still winding down cannot overwrite what its successor does.
      */
     default void stop() {}
+
+    /**
+     * True when {@link #start}, {@link #cancel} and {@link #resume} never block (no I/O, no waiting, bounded CPU): a
+     * caller in this process ({@link LocalProvider}) then runs them on its own thread, an event loop included, rather
+     * than hopping to a worker for each call. False unless the provider says so; its actions' store must not block
+     * either ({@link ActionStore#neverBlocks}).
+     */
+    default boolean neverBlocks() {
+        return false;
+    }
 }

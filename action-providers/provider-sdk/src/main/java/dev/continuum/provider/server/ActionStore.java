@@ -44,4 +44,9 @@ public interface ActionStore {
      * automatic release, and released ones whose request_id may now be freed.
      */
     List<String> releasable(Instant now);
+
+    /** True when no method of this store blocks (memory only), so calls in process may use it on an event loop. */
+    default boolean neverBlocks() {
+        return false;
+    }
 }

@@ -21,8 +21,18 @@ public interface CallerResolver {
         throw new CallerRejectedException(401, "This provider checks callers only over HTTP.");
     }
 
+    /** True when {@link #resolveAuthorization} never blocks (no key fetch), so it may run on an event loop. */
+    default boolean neverBlocks() {
+        return false;
+    }
+
     static CallerResolver anonymous() {
         return new CallerResolver() {
+            @Override
+            public boolean neverBlocks() {
+                return true;
+            }
+
             @Override
             public Caller resolve(RoutingContext rc) {
                 return Caller.ANONYMOUS;

@@ -10,6 +10,7 @@ import dev.continuum.provider.internal.Problems;
 import io.vertx.core.Vertx;
 
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -27,12 +28,15 @@ public final class LocalProvider implements AutoCloseable {
     private final Vertx vertx;
     private final CallerResolver callers;
     private final String name;
+    /** Nothing a call does can block (provider, store, caller check): it runs on the calling thread, no worker hop. */
+    private final boolean onCallingThread;
 
     LocalProvider(ActionEngine engine, ProviderServerOptions options, String name) {
         this.engine = engine;
         this.vertx = options.vertx();
         this.callers = options.callerResolver();
         this.name = name;
+        this.onCallingThread = engine.neverBlocks() && callers.neverBlocks();
     }
 
     /**
@@ -67,19 +71,33 @@ public final class LocalProvider implements AutoCloseable {
         engine.close();
     }
 
-    /** The provider's life-cycle code may block (files, expressions, key fetches), as behind its routes. */
+    /**
+     * The provider's life-cycle code may block (files, expressions, key fetches), as behind its routes: it runs on a
+     * worker. One that never blocks ({@link ActionProvider#neverBlocks}, an in-memory store, no key fetch) is called
+     * on this thread: the answer is complete when this returns, and the worker hop cost more than the call itself.
+     */
     private CompletionStage<ActionStatus> blocking(Optional<String> bearer, Function<Caller, ActionStatus> work) {
-        return vertx.executeBlocking(() -> {
+        if (onCallingThread) {
             try {
-                return work.apply(callers.resolveAuthorization(bearer.map(token -> "Bearer " + token).orElse(null)));
-            } catch (ProblemException e) {
-                Problem problem = e.problem();
-                throw new ActionProviderException("Action provider " + name + " answered " + problem.status() + ": "
-                        + e.getMessage(), problem.status(), problem.status() == 503, problem, null);
-            } catch (CallerRejectedException e) {
-                throw new ActionProviderException("Action provider " + name + " refused the caller (" + e.httpStatus()
-                        + "): " + e.getMessage(), e.httpStatus(), e.httpStatus() == 503, Problems.rejected(e), null);
+                return CompletableFuture.completedFuture(answer(bearer, work));
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(e);
             }
-        }, false).toCompletionStage();
+        }
+        return vertx.executeBlocking(() -> answer(bearer, work), false).toCompletionStage();
+    }
+
+    /** One call as the route makes it: the caller checked, the work done, a refusal as the route's status. */
+    private ActionStatus answer(Optional<String> bearer, Function<Caller, ActionStatus> work) {
+        try {
+            return work.apply(callers.resolveAuthorization(bearer.map(token -> "Bearer " + token).orElse(null)));
+        } catch (ProblemException e) {
+            Problem problem = e.problem();
+            throw new ActionProviderException("Action provider " + name + " answered " + problem.status() + ": "
+                    + e.getMessage(), problem.status(), problem.status() == 503, problem, null);
+        } catch (CallerRejectedException e) {
+            throw new ActionProviderException("Action provider " + name + " refused the caller (" + e.httpStatus()
+                    + "): " + e.getMessage(), e.httpStatus(), e.httpStatus() == 503, Problems.rejected(e), null);
+        }
     }
 }

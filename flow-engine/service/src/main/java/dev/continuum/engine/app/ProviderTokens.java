@@ -52,6 +52,11 @@ public interface ProviderTokens {
     /** The bearer token for one provider call; empty with authentication off. Fails with {@link SignInRequired}. */
     Uni<Optional<String>> bearer(UUID runId, String actionUrl, String runAs);
 
+    /** True when no call carries a token (authentication off): {@link #bearer} would answer empty, so need not be asked. */
+    default boolean tokenless() {
+        return false;
+    }
+
     /** Drops the run's grants (it finished or was released). */
     Uni<Void> forget(UUID runId);
 }

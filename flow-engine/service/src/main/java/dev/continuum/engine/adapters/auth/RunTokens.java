@@ -148,6 +148,11 @@ public class RunTokens implements ProviderTokens {
     }
 
     @Override
+    public boolean tokenless() {
+        return !enabled;
+    }
+
+    @Override
     public Uni<Optional<String>> bearer(UUID runId, String actionUrl, String runAs) {
         if (!enabled) {
             return Uni.createFrom().item(Optional.empty());

@@ -12,6 +12,8 @@ import io.opentelemetry.api.trace.TraceState;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.util.Map;
 import java.util.UUID;
@@ -25,9 +27,31 @@ import java.util.UUID;
 public class ActionSpans {
 
     private final Tracer tracer;
+    private final boolean recording;
 
+    /** Spans as {@code telemetry} records them (tests). */
     public ActionSpans(OpenTelemetry telemetry) {
+        this(telemetry, false, true);
+    }
+
+    /**
+     * With the SDK disabled Quarkus still hands out an SDK whose tracer builds (and drops) real spans, so whether any
+     * is recorded is read from the same settings it reads.
+     */
+    @Inject
+    public ActionSpans(OpenTelemetry telemetry,
+                       @ConfigProperty(name = "quarkus.otel.sdk.disabled", defaultValue = "false") boolean sdkDisabled,
+                       @ConfigProperty(name = "quarkus.otel.traces.enabled", defaultValue = "true") boolean tracesEnabled) {
         this.tracer = telemetry.getTracer("dev.continuum.engine");
+        this.recording = !sdkDisabled && tracesEnabled;
+    }
+
+    /**
+     * Whether calls' spans are recorded (tracing on). A call in process sends no headers, so with tracing off it
+     * needs no span at all; a call over HTTP always carries the run's trace context.
+     */
+    public boolean recording() {
+        return recording;
     }
 
     /** One call: its span, and the headers to send with it. */

@@ -27,8 +27,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -73,8 +76,7 @@ public class HttpActionGateway implements ActionGateway {
                 List.of(), List.of(), null, null);
         return send(runId, "run", action.actionUrl(), action.runAs(), Optional.ofNullable(report.callbackUrl()), fence,
                 (local, bearer) -> local.run(bearer, request, status -> report.listener().accept(JSON.valueToTree(status))),
-                (url, context) -> client.run(url, request, context))
-                .map(HttpActionGateway::observation);
+                (url, context) -> client.run(url, request, context), HttpActionGateway::observation);
     }
 
     @Override
@@ -89,8 +91,7 @@ public class HttpActionGateway implements ActionGateway {
         }
         return send(runId, "status", poll.actionUrl(), poll.runAs(), Optional.empty(), Fence.NONE,
                 (local, bearer) -> local.status(bearer, poll.actionId()),
-                (url, context) -> client.status(url, poll.actionId(), context))
-                .map(HttpActionGateway::observation);
+                (url, context) -> client.status(url, poll.actionId(), context), HttpActionGateway::observation);
     }
 
     @Override
@@ -100,8 +101,7 @@ public class HttpActionGateway implements ActionGateway {
         }
         return send(runId, "cancel", cancel.actionUrl(), cancel.runAs(), Optional.empty(), Fence.NONE,
                 (local, bearer) -> local.cancel(bearer, cancel.actionId()),
-                (url, context) -> client.cancel(url, cancel.actionId(), context))
-                .replaceWithVoid();
+                (url, context) -> client.cancel(url, cancel.actionId(), context), status -> null);
     }
 
     @Override
@@ -111,19 +111,22 @@ public class HttpActionGateway implements ActionGateway {
         }
         return send(runId, "release", release.actionUrl(), release.runAs(), Optional.empty(), Fence.NONE,
                 (local, bearer) -> local.release(bearer, release.actionId()),
-                (url, context) -> client.release(url, release.actionId(), context))
-                .replaceWithVoid();
+                (url, context) -> client.release(url, release.actionId(), context), status -> null);
     }
 
     /**
      * One call, with the run's token for the provider: in process when the URL is one of the engine's
      * own built-ins, over HTTP otherwise; in its run's trace, one span per call (retries included).
      */
-    private Uni<ActionStatus> send(UUID runId, String operation, String actionUrl, String runAs, Optional<String> callbackUrl,
-                                   Fence fence, BiFunction<LocalProvider, Optional<String>, CompletionStage<ActionStatus>> inProcess,
-                                   BiFunction<String, CallContext, CompletionStage<ActionStatus>> overHttp) {
+    private <T> Uni<T> send(UUID runId, String operation, String actionUrl, String runAs, Optional<String> callbackUrl,
+                            Fence fence, BiFunction<LocalProvider, Optional<String>, CompletionStage<ActionStatus>> inProcess,
+                            BiFunction<String, CallContext, CompletionStage<ActionStatus>> overHttp,
+                            Function<ActionStatus, T> answer) {
         String url = urlMap.resolve(actionUrl);
         Optional<LocalProvider> local = builtins.at(url);
+        if (local.isPresent() && !spans.recording()) {
+            return inProcess(runId, actionUrl, runAs, fence, bearer -> inProcess.apply(local.get(), bearer), answer);
+        }
         return Uni.createFrom().deferred(() -> {
             ActionSpans.Call span = spans.start(runId, operation, actionUrl);
             return context(runId, actionUrl, runAs, callbackUrl).map(c -> c.withTraceHeaders(span.headers()))
@@ -131,7 +134,51 @@ public class HttpActionGateway implements ActionGateway {
                             ? () -> inProcess.apply(local.get(), context.bearerToken())
                             : () -> overHttp.apply(url, context), actionUrl, fence))
                     .onTermination().invoke((status, failure, cancelled) -> span.end(failure));
-        });
+        }).map(answer);
+    }
+
+    /**
+     * A call to a built-in in this process with tracing off: the same token, fence, retries, answers, errors and
+     * latency metric as any call, without what only a call over HTTP or a recorded span needs (trace headers, a span,
+     * a callback URL), and built as one {@link CompletionStage} rather than a chain of Mutiny operators (each of which
+     * Quarkus wraps for context propagation). A provider that never blocks has answered by the time this is subscribed.
+     */
+    private <T> Uni<T> inProcess(UUID runId, String actionUrl, String runAs, Fence fence,
+                                 Function<Optional<String>, CompletionStage<ActionStatus>> call, Function<ActionStatus, T> answer) {
+        if (tokens.tokenless()) {
+            return fenced(runId, actionUrl, fence, () -> call.apply(Optional.empty()), answer);
+        }
+        return tokens.bearer(runId, actionUrl, runAs).flatMap(bearer -> fenced(runId, actionUrl, fence, () -> call.apply(bearer), answer));
+    }
+
+    private <T> Uni<T> fenced(UUID runId, String actionUrl, Fence fence, Supplier<CompletionStage<ActionStatus>> request,
+                              Function<ActionStatus, T> answer) {
+        if (fence == Fence.NONE) {
+            return Uni.createFrom().completionStage(() -> firstInProcess(runId, actionUrl, fence, request, answer));
+        }
+        return fence.holds().flatMap(held -> held
+                ? Uni.createFrom().completionStage(firstInProcess(runId, actionUrl, fence, request, answer))
+                : Uni.createFrom().failure(new LeaseLost(runId)));
+    }
+
+    /** The first attempt, its fence already asked; a retryable failure goes on as {@link #call}'s retries do. */
+    private <T> CompletionStage<T> firstInProcess(UUID runId, String actionUrl, Fence fence,
+                                                  Supplier<CompletionStage<ActionStatus>> request, Function<ActionStatus, T> answer) {
+        Timer.Sample sample = Timer.start();
+        CompletionStage<ActionStatus> sent;
+        try {
+            sent = request.get();
+        } catch (RuntimeException e) {
+            sent = CompletableFuture.failedStage(e);
+        }
+        return sent.whenComplete((status, failure) -> sample.stop(latency)).exceptionallyCompose(wrapped -> {
+            Throwable failure = wrapped instanceof CompletionException && wrapped.getCause() != null ? wrapped.getCause() : wrapped;
+            if (attempts > 1 && retryable(failure)) {
+                return retries(attempt(runId, request, fence)).onFailure(f -> !(f instanceof LeaseLost))
+                        .transform(f -> unableToRun(actionUrl, f)).subscribeAsCompletionStage();
+            }
+            return CompletableFuture.failedStage(unableToRun(actionUrl, failure));
+        }).thenApply(answer);
     }
 
     /** The run's token for this provider (none with authentication off) and the push callback, if any. */
@@ -145,21 +192,29 @@ public class HttpActionGateway implements ActionGateway {
      * finished and released by the new holder).
      */
     private Uni<ActionStatus> call(UUID runId, Supplier<CompletionStage<ActionStatus>> request, String actionUrl, Fence fence) {
-        Uni<ActionStatus> attempt = Uni.createFrom().deferred(() -> fence.holds().flatMap(held -> {
+        Uni<ActionStatus> attempt = attempt(runId, request, fence);
+        // Mutiny's retry is a Multi pipeline (several operators and context captures on every call, four calls per run);
+        // built only once the first attempt failed retryably, with the same back-off and number of attempts.
+        return attempt.onFailure(failure -> attempts > 1 && retryable(failure)).recoverWithUni(() -> retries(attempt))
+                .onFailure(failure -> !(failure instanceof LeaseLost)).transform(failure -> unableToRun(actionUrl, failure));
+    }
+
+    /** One attempt: the fence asked, then the request sent and timed. */
+    private Uni<ActionStatus> attempt(UUID runId, Supplier<CompletionStage<ActionStatus>> request, Fence fence) {
+        return Uni.createFrom().deferred(() -> fence.holds().flatMap(held -> {
             if (!held) {
                 return Uni.createFrom().<ActionStatus>failure(new LeaseLost(runId));
             }
             Timer.Sample sample = Timer.start();
             return Uni.createFrom().completionStage(request).eventually(() -> sample.stop(latency));
         }));
-        // Mutiny's retry is a Multi pipeline (several operators and context captures on every call, four calls per run);
-        // built only once the first attempt failed retryably, with the same back-off and number of attempts.
-        return attempt.onFailure(failure -> attempts > 1 && retryable(failure))
-                .recoverWithUni(() -> Uni.createFrom().voidItem().onItem().delayIt().by(FIRST_BACKOFF).flatMap(v -> attempts > 2
-                        ? attempt.onFailure(HttpActionGateway::retryable).retry()
-                                .withBackOff(FIRST_BACKOFF, MAX_BACKOFF).atMost(attempts - 2)
-                        : attempt))
-                .onFailure(failure -> !(failure instanceof LeaseLost)).transform(failure -> unableToRun(actionUrl, failure));
+    }
+
+    /** The attempts after a first one failed retryably: after the first back-off, up to the configured number in all. */
+    private Uni<ActionStatus> retries(Uni<ActionStatus> attempt) {
+        return Uni.createFrom().voidItem().onItem().delayIt().by(FIRST_BACKOFF).flatMap(v -> attempts > 2
+                ? attempt.onFailure(HttpActionGateway::retryable).retry().withBackOff(FIRST_BACKOFF, MAX_BACKOFF).atMost(attempts - 2)
+                : attempt);
     }
 
     private static boolean retryable(Throwable failure) {
