@@ -40,6 +40,29 @@ class WireTest {
     }
 
     @Test
+    void shouldReadATensorDocumentToExactlyTheFloatsItWasWrittenFrom() {
+        // numbers go through Jackson's fast parser: every float a document holds must come back bit for bit
+        java.util.Random random = new java.util.Random(29);
+        float[] values = new float[20_000];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = switch (i % 4) {
+                case 0 -> random.nextFloat();
+                case 1 -> Float.intBitsToFloat(random.nextInt()) % 1e30f; // any exponent, subnormals included
+                case 2 -> (random.nextFloat() - 0.5f) * 1e-38f;
+                default -> (float) random.nextGaussian();
+            };
+            if (Float.isNaN(values[i])) {
+                values[i] = 1.5f;
+            }
+        }
+        values[0] = Float.MIN_VALUE;
+        values[1] = Float.MAX_VALUE;
+        byte[] document = Wire.encode(Tensor.of(new long[]{values.length}, values));
+
+        assertThat(Wire.decode(document, Tensor.class).values()).containsExactly(values);
+    }
+
+    @Test
     void shouldSendAMessageWithoutATensorAsJsonEvenWhenFramesAreUsed() {
         ResultMessage failed = ResultMessage.failed("t1", "gw", "expired");
 
