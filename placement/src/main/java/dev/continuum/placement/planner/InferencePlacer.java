@@ -53,7 +53,11 @@ final class InferencePlacer {
      * Per job placed and not yet reported complete: the queue wait its tasks ahead explained when it was placed,
      * before the site's learnt wait beyond it — what its measured wait is compared with at completion.
      */
-    private final Map<String, Long> modelledQueue = new java.util.HashMap<>();
+    private final Map<String, ModelledQueue> modelledQueue = new java.util.HashMap<>();
+
+    /** The queue wait the model explained for a job when it was placed, and whether it found tasks ahead. */
+    record ModelledQueue(long millis, boolean tasksAhead) {
+    }
     /**
      * Per job placed and not yet reported complete whose input the planner sent over a link: which link queue, how
      * long it reserved the link for, and whether the input went behind others (the link was busy with this planner's
@@ -129,12 +133,12 @@ final class InferencePlacer {
         Option chosen = options.stream().filter(o -> o.ruledOut() == null).findFirst().orElse(options.getFirst());
         PlacementDecision d = placed(request, now, chosen, options, hard);
         reserveLinks(request, chosen.site(), now);
-        modelledQueue.put(request.id(), chosen.modelledQueueMillis());
+        modelledQueue.put(request.id(), new ModelledQueue(chosen.modelledQueueMillis(), chosen.queued() > 0));
         return d;
     }
 
     /** The queue wait the tasks ahead explained when the job was placed (forgotten now), or null if not placed here. */
-    Long completed(String requestId) {
+    ModelledQueue completed(String requestId) {
         linkUses.remove(requestId);
         return modelledQueue.remove(requestId);
     }
@@ -315,7 +319,7 @@ final class InferencePlacer {
         long modelledQueueMs = Math.max(0, Math.round(queueWait(queued, workers, compute.value()) - t.millis()
                 - overhead.value()));
         // what the site's tasks waited beyond what was predicted for them: the worker's pick-up delay, mostly
-        CostModel.Estimate beyond = costs.queueBeyond(c.site().name());
+        CostModel.Estimate beyond = costs.queueBeyond(c.site().name(), queued > 0);
         long queueMs = Math.max(0, Math.round(modelledQueueMs + beyond.value()));
         // the site's learnt overhead (the task's trip there, its result's back) travels with the transfer term
         LatencyEstimate latency = new LatencyEstimate(t.millis() + Math.round(overhead.value()), queueMs,

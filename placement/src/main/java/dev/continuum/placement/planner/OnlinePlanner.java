@@ -320,11 +320,11 @@ public final class OnlinePlanner implements Planner {
         if (there != null && request != null && there.isEmpty()) {
             inFlight.remove(c.site());
         }
-        Long modelledQueue = inference.completed(c.requestId());
+        InferencePlacer.ModelledQueue modelledQueue = inference.completed(c.requestId());
         Cluster cluster = index.cluster(c.site());
         if (cluster != null) {
             if (c.queuedMillis() != Observation.JobCompleted.NOT_MEASURED && modelledQueue != null && request != null) {
-                costs.observeQueue(c.site(), c.queuedMillis(), modelledQueue);
+                costs.observeQueue(c.site(), modelledQueue.tasksAhead(), c.queuedMillis(), modelledQueue.millis());
             }
             if (c.computeMillis() != Observation.JobCompleted.NOT_MEASURED) {
                 costs.observeCompute(c.model(), c.site(), gpuModelOf(cluster), c.computeMillis());

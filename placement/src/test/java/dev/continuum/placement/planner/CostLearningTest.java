@@ -260,4 +260,35 @@ class CostLearningTest {
             planner.observe(new Observation.JobCompleted("r" + i, "gw-1", "resnet", 200, NOW + i * 1000 + 500, 50, 60));
         }
     }
+
+    @Test
+    void shouldPredictTheWaitBeyondApartForJobsBehindOtherTasksAndJobsWithNoneAhead() {
+        // a gateway capped to a tenth of a CPU: with no task ahead its jobs waited 10 ms for the worker, behind one
+        // task 250 ms beyond the queue term (the task ahead decodes, spools and answers on the worker's CPU); one
+        // estimate for both predicted their mean to each, too long with none ahead and too short behind one
+        OnlinePlanner planner = planner(new World().gateway("gw-1", "T4", 0, "resnet").inventory());
+        placed(planner.place(classify("w", "ep-gw-1", MB, 0), NOW - 1000));
+        planner.observe(new Observation.JobCompleted("w", "gw-1", "resnet", 200, NOW - 500, 0)); // compute 200 ms
+        for (int i = 0; i < 4; i++) {
+            long at = NOW + i * 1000;
+            planner.update(new World().gateway("gw-1", "T4", 0, "resnet").inventory(), at);
+            placed(planner.place(classify("free" + i, "ep-gw-1", MB, 0), at));
+            planner.observe(new Observation.JobCompleted("free" + i, "gw-1", "resnet", 200, at + 100, 0, 10));
+            planner.update(new World().gateway("gw-1", "T4", 1, "resnet").inventory(), at + 200);
+            // (1 − 1 + ½) × 200 ms = 100 ms explained by the task ahead; it waited 350
+            placed(planner.place(classify("behind" + i, "ep-gw-1", MB, 0), at + 200));
+            planner.observe(new Observation.JobCompleted("behind" + i, "gw-1", "resnet", 200, at + 700, 0, 350));
+        }
+
+        planner.update(new World().gateway("gw-1", "T4", 0, "resnet").inventory(), NOW + 9000);
+        PlacementDecision.Placed free = placed(planner.place(classify("free", "ep-gw-1", MB, 0), NOW + 9000));
+        planner.update(new World().gateway("gw-1", "T4", 1, "resnet").inventory(), NOW + 9100);
+        PlacementDecision.Placed behind = placed(planner.place(classify("behind", "ep-gw-1", MB, 0), NOW + 9100));
+
+        assertThat(free.chosen().latency().queueMillis()).isEqualTo(10);
+        // (the compute learnt moves from its prior in the first jobs, so what the task ahead explained did too)
+        assertThat(behind.chosen().latency().queueMillis()).isBetween(340L, 360L);
+        assertThat(behind.chosen().explanation()).contains("its tasks waited beyond that (learnt from 4 jobs "
+                + "at gw-1 behind other tasks)");
+    }
 }
