@@ -6,7 +6,7 @@ Each planner job is predicted again, in placement order, from what the planner h
 (input moves at the end of their fetch, completions at their result), as InferencePlacer / CostModel do for the
 site the planner chose (one worker per site, as in the bench): link wait behind the planner's own inputs + latency +
 bytes x learnt time per byte + learnt overhead; queue (ahead - 1/2) x compute less transfer and overhead, + learnt
-wait beyond; learnt compute. Estimators: the planner's running mean then EWMA 0.2, or alternatives to compare.
+wait beyond (since 2026-11-29 apart for jobs with tasks ahead and without); learnt compute. Estimators: the planner's running mean then EWMA 0.2, or alternatives to compare.
 A CSV without the job/placed_at columns (before 2026-11-28 08:30) is matched to the bench's stream (Random(13),
 --jobs, --rate): each (site, holder) group completes in placement order; the matching is checked against `ahead`.
 
@@ -118,11 +118,12 @@ class WindowMedian:
     def value(self): return st.median(self.d) if self.d else self.prior
 
 
-def replay(rows, estimator=Learnt, behind_apart=False, closed_loop=False, site_busy_apart=False):
+def replay(rows, estimator=Learnt, behind_apart=False, closed_loop=False, site_busy_apart=False, beyond_apart=False):
     """Predictions per job. behind_apart: an input sent behind others on its link learns and uses its own time per
     byte (the idle link's standing in until measured). closed_loop: each measured move shifts the inputs reserved
     behind it on the link by what it took beyond its reservation. site_busy_apart: overhead and compute learnt apart
-    for jobs placed with tasks in flight at the site (not landed; compared only)."""
+    for jobs placed with tasks in flight at the site (not landed; compared only). beyond_apart: the wait beyond the
+    queue term learnt apart for jobs placed with tasks ahead at the site and jobs with none (landed 2026-11-29)."""
     events = []
     for r in rows:
         events.append((r['t0'], 1, r))
@@ -157,7 +158,7 @@ def replay(rows, estimator=Learnt, behind_apart=False, closed_loop=False, site_b
             c = get(compute, (site, busy), (site, 0)); cm = c.value() if c else 100
             wait_model = 0 if r['ahead'] < 1 else (r['ahead'] - 0.5) * cm
             modelled[r['job']] = max(0, round(wait_model - transfer - ov))
-            b = beyond.get(site)
+            b = get(beyond, (site, beyond_apart and r['ahead'] > 0), (site, not (beyond_apart and r['ahead'] > 0)))
             queue = max(0, round(modelled[r['job']] + (b.value() if b else 0)))
             predicted[r['job']] = round(transfer + ov) + queue + round(cm)
         elif len(e) == 3:                                      # the input's move measured
@@ -174,7 +175,7 @@ def replay(rows, estimator=Learnt, behind_apart=False, closed_loop=False, site_b
         else:                                                  # completed
             compute.setdefault((site, busy), estimator()).add(max(1, round(r['compute'] / max(1, r['batch']))))
             overhead.setdefault((site, moved, busy), estimator()).add(r['overhead'])
-            beyond.setdefault(site, estimator()).add(r['queue'] - modelled[r['job']])
+            beyond.setdefault((site, beyond_apart and r['ahead'] > 0), estimator()).add(r['queue'] - modelled[r['job']])
     return predicted
 
 
@@ -198,8 +199,10 @@ if __name__ == '__main__':
     report('replay: one time per byte per link (before)', rows, replay(rows))
     report('replay: idle link / behind other inputs apart', rows, replay(rows, behind_apart=True))
     report('replay: link queue moved by each measured move', rows, replay(rows, closed_loop=True))
-    report('replay: both (after)', rows, replay(rows, behind_apart=True, closed_loop=True))
-    report('alternative: both + median of the last 25 samples for every term', rows,
-           replay(rows, WindowMedian, behind_apart=True, closed_loop=True))
-    report('alternative: both + overhead and compute apart with tasks in flight', rows,
-           replay(rows, behind_apart=True, closed_loop=True, site_busy_apart=True))
+    report('replay: both (2026-11-28)', rows, replay(rows, behind_apart=True, closed_loop=True))
+    report('replay: both + wait beyond apart with tasks ahead (after)', rows,
+           replay(rows, behind_apart=True, closed_loop=True, beyond_apart=True))
+    report('alternative: after + median of the last 25 samples for every term', rows,
+           replay(rows, WindowMedian, behind_apart=True, closed_loop=True, beyond_apart=True))
+    report('alternative: after + overhead and compute apart with tasks in flight', rows,
+           replay(rows, behind_apart=True, closed_loop=True, site_busy_apart=True, beyond_apart=True))
