@@ -101,10 +101,33 @@ public final class Interpreter {
 
     /** Applies one event. Events for tokens the run no longer waits on are ignored: same state, no effects. */
     public Step apply(RunState state, RunEvent event, Instant now) {
+        return apply(state, event, now, false);
+    }
+
+    /**
+     * Applies a turn's events in order, exactly as {@link #apply} one after the other would, the effects and log lines
+     * of each in turn; the state in between is never seen, so the first event's private copy of the state serves the
+     * rest instead of a deep copy per event.
+     */
+    public Step applyAll(RunState state, List<RunEvent> events, Instant now) {
+        RunState current = state;
+        List<Effect> effects = new ArrayList<>();
+        List<LogEntry> log = new ArrayList<>();
+        for (RunEvent event : events) {
+            Step step = apply(current, event, now, current != state); // a state not the caller's is this call's own
+            current = step.state();
+            effects.addAll(step.effects());
+            log.addAll(step.log());
+        }
+        return new Step(current, effects, log);
+    }
+
+    /** {@code owned}: nothing else holds {@code state}, so the step may change it in place rather than copy it. */
+    private Step apply(RunState state, RunEvent event, Instant now, boolean owned) {
         if (state.status().finished()) {
             return unchanged(state);
         }
-        Execution execution = new Execution(flow, options, state.mutableCopy(), now);
+        Execution execution = new Execution(flow, options, owned ? state.data() : state.mutableCopy(), now);
         RunData run = execution.run;
         switch (event) {
             case RunEvent.ActionStarted started -> {

@@ -226,6 +226,35 @@ class InterpreterTest {
     }
 
     @Test
+    void shouldApplyATurnsEventsTogetherAsOneAfterTheOtherAndLeaveTheCallersStateAlone() {
+        Interpreter interpreter = interpreter(ONE_ACTION);
+        Step started = interpreter.start(Fixtures.json("{'input': {'path': '/data'}}"), CONTEXT, T0);
+        String token = only(started.effects(), Effect.StartAction.class).token();
+        String before = started.state().toJsonText();
+        List<RunEvent> events = List.of(new RunEvent.ActionStarted(token, observed("ACTIVE", "{}")),
+                new RunEvent.ActionPolled("no-such-token", observed("FAILED", "{}")),
+                new RunEvent.ActionPolled(token, observed("SUCCEEDED", "{'files': 3}")));
+        Instant now = T0.plusSeconds(1);
+
+        Step together = interpreter.applyAll(started.state(), events, now);
+        Step oneByOne = started;
+        List<Effect> effects = new java.util.ArrayList<>();
+        List<LogEntry> log = new java.util.ArrayList<>();
+        for (RunEvent event : events) {
+            oneByOne = interpreter.apply(oneByOne.state(), event, now);
+            effects.addAll(oneByOne.effects());
+            log.addAll(oneByOne.log());
+        }
+
+        assertThat(together.state().status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(together.state().toJsonText()).isEqualTo(oneByOne.state().toJsonText());
+        assertThat(together.effects()).isEqualTo(effects).isNotEmpty();
+        assertThat(together.log()).isEqualTo(log).isNotEmpty();
+        assertThat(started.state().toJsonText()).as("the caller's state is not changed").isEqualTo(before);
+        assertThat(interpreter.applyAll(started.state(), List.of(), now).state()).isSameAs(started.state());
+    }
+
+    @Test
     void shouldPollActiveActionsWithExponentialBackoffCappedAtPollMax() {
         Interpreter interpreter = new Interpreter(flow(ONE_ACTION), new InterpreterOptions(Duration.ofSeconds(1),
                 Duration.ofSeconds(5), 2.0, 1 << 20));

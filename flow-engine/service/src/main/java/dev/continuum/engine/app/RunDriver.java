@@ -16,6 +16,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,6 +51,8 @@ public class RunDriver implements Driver {
     private final ProviderTokens tokens;
     private final Clock clock;
     private final EngineConfig.Runs settings;
+    /** Half a lease, the fence's margin: once, not per provider call (Duration.dividedBy goes through BigDecimal). */
+    private final Duration halfLease;
     private final CallbackUrls callbacks;
     private final EventLoop loop;
     private final EngineMetrics metrics;
@@ -97,6 +100,7 @@ public class RunDriver implements Driver {
         this.gateway = gateway;
         this.clock = clock;
         this.settings = config.runs();
+        this.halfLease = settings.leaseDuration().dividedBy(2);
         this.callbacks = callbacks;
         this.loop = loop;
         this.metrics = metrics;
@@ -267,7 +271,7 @@ public class RunDriver implements Driver {
         return () -> {
             Instant now = clock.instant();
             Instant until = lease.until;
-            if (until != null && now.plus(settings.leaseDuration().dividedBy(2)).isBefore(until)) {
+            if (until != null && now.plus(halfLease).isBefore(until)) {
                 return Uni.createFrom().item(true);
             }
             Instant extended = leaseUntil();
@@ -322,18 +326,15 @@ public class RunDriver implements Driver {
     private Uni<Void> advance(UUID runId, Interpreter interpreter, RunState state, Instant basedOn, List<RunEvent> events,
                               List<RunStore.InboxItem> consumed, List<LocalFinish> local, boolean startedLocal, Lease lease) {
         Instant now = clock.instant();
-        RunState current = state;
-        List<LogEntry> log = new ArrayList<>();
+        Step step = interpreter.applyAll(state, events, now);
+        List<LogEntry> log = step.log();
         List<Effect> afterCommit = new ArrayList<>();
-        for (RunEvent event : events) {
-            Step step = interpreter.apply(current, event, now);
-            current = step.state();
-            log.addAll(step.log());
-            step.effects().stream()
-                    .filter(e -> e instanceof Effect.CancelAction || e instanceof Effect.ReleaseAction)
-                    .forEach(afterCommit::add);
+        for (Effect effect : step.effects()) {
+            if (effect instanceof Effect.CancelAction || effect instanceof Effect.ReleaseAction) {
+                afterCommit.add(effect);
+            }
         }
-        RunState next = current;
+        RunState next = step.state();
         DueWork nextWork = DueWork.of(interpreter, next);
         String listener = listener(runId, nextWork, now); // before pollNotBefore: it forgets the actions no longer awaited
         Function<String, Instant> pollNotBefore = pollNotBefore(runId, now);
