@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.continuum.engine.config.EngineConfig;
 import dev.continuum.engine.domain.EngineError;
 import dev.continuum.engine.domain.EngineError.FieldIssue;
+import dev.continuum.flow.data.JsonSize;
 import dev.continuum.flow.model.FormAction;
 import dev.continuum.flow.run.Interpreter;
 import dev.continuum.flow.run.RunContext;
@@ -170,7 +171,7 @@ public class RunService {
         if (!input.isObject()) {
             throw EngineError.invalidField("/body", "The run input must be a JSON object.");
         }
-        int size = input.toString().getBytes(StandardCharsets.UTF_8).length;
+        int size = sizeIfOver(input);
         if (size > maxStateBytes) {
             throw new EngineError(EngineError.Kind.TOO_LARGE, "Run input too large",
                     "The run input is " + size + " bytes; the limit is " + maxStateBytes
@@ -187,6 +188,14 @@ public class RunService {
                         issues.get(0).pointer() + ": " + issues.get(0).message(), issues);
             }
         }
+    }
+
+    /**
+     * The input's size in UTF-8 bytes when it may be over {@code maxStateBytes}, else 0: a bound over the tree
+     * first, so the text is built only for an input that may be too large, to name its exact size.
+     */
+    private int sizeIfOver(JsonNode input) {
+        return JsonSize.atMost(input) <= maxStateBytes ? 0 : input.toString().getBytes(StandardCharsets.UTF_8).length;
     }
 
     private static void checkPolicy(List<String> statuses) {
@@ -360,7 +369,7 @@ public class RunService {
         if (!input.isObject()) {
             throw EngineError.invalidField("/input", "The input of a redriven state must be a JSON object.");
         }
-        int size = input.toString().getBytes(StandardCharsets.UTF_8).length;
+        int size = sizeIfOver(input);
         if (size > maxStateBytes) {
             throw EngineError.invalidField("/input", "The input is " + size + " bytes; the limit is " + maxStateBytes + " bytes.");
         }

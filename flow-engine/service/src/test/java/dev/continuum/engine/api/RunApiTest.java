@@ -176,6 +176,8 @@ class RunApiTest {
         String big = "x".repeat(1_100_000);
         given().contentType(ContentType.JSON).body("{\"body\":{\"blob\":\"" + big + "\"}}")
                 .when().post("/flows/" + flowId + "/run")
-                .then().statusCode(413).body("detail", containsString("by reference"));
+                .then().statusCode(413).body("detail", containsString("by reference"))
+                .body("detail", containsString("The run input is 1100011 bytes")) // {"blob":"…"}: its exact size, named
+                .body("errors[0].pointer", equalTo("/body"));
     }
 }
