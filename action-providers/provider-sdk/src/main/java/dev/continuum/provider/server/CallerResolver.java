@@ -26,6 +26,14 @@ public interface CallerResolver {
         return false;
     }
 
+    /**
+     * True when {@link #resolveAuthorization} of this header value (null when none) will not block: a token checker
+     * whose keys are at hand answers true, one that would have to fetch the issuer's keys first answers false.
+     */
+    default boolean neverBlocks(String authorization) {
+        return neverBlocks();
+    }
+
     static CallerResolver anonymous() {
         return new CallerResolver() {
             @Override

@@ -28,15 +28,15 @@ public final class LocalProvider implements AutoCloseable {
     private final Vertx vertx;
     private final CallerResolver callers;
     private final String name;
-    /** Nothing a call does can block (provider, store, caller check): it runs on the calling thread, no worker hop. */
-    private final boolean onCallingThread;
+    /** Neither the provider nor its store blocks: a call whose caller check cannot block either runs on the calling thread. */
+    private final boolean neverBlocks;
 
     LocalProvider(ActionEngine engine, ProviderServerOptions options, String name) {
         this.engine = engine;
         this.vertx = options.vertx();
         this.callers = options.callerResolver();
         this.name = name;
-        this.onCallingThread = engine.neverBlocks() && callers.neverBlocks();
+        this.neverBlocks = engine.neverBlocks();
     }
 
     /**
@@ -73,24 +73,26 @@ public final class LocalProvider implements AutoCloseable {
 
     /**
      * The provider's life-cycle code may block (files, expressions, key fetches), as behind its routes: it runs on a
-     * worker. One that never blocks ({@link ActionProvider#neverBlocks}, an in-memory store, no key fetch) is called
-     * on this thread: the answer is complete when this returns, and the worker hop cost more than the call itself.
+     * worker. One that never blocks ({@link ActionProvider#neverBlocks}, an in-memory store), called with a token its
+     * caller check can verify without fetching keys (or none, authentication off), is called on this thread: the
+     * answer is complete when this returns, and the worker hop cost more than the call itself.
      */
     private CompletionStage<ActionStatus> blocking(Optional<String> bearer, Function<Caller, ActionStatus> work) {
-        if (onCallingThread) {
+        String authorization = bearer.map(token -> "Bearer " + token).orElse(null);
+        if (neverBlocks && callers.neverBlocks(authorization)) {
             try {
-                return CompletableFuture.completedFuture(answer(bearer, work));
+                return CompletableFuture.completedFuture(answer(authorization, work));
             } catch (RuntimeException e) {
                 return CompletableFuture.failedFuture(e);
             }
         }
-        return vertx.executeBlocking(() -> answer(bearer, work), false).toCompletionStage();
+        return vertx.executeBlocking(() -> answer(authorization, work), false).toCompletionStage();
     }
 
     /** One call as the route makes it: the caller checked, the work done, a refusal as the route's status. */
-    private ActionStatus answer(Optional<String> bearer, Function<Caller, ActionStatus> work) {
+    private ActionStatus answer(String authorization, Function<Caller, ActionStatus> work) {
         try {
-            return work.apply(callers.resolveAuthorization(bearer.map(token -> "Bearer " + token).orElse(null)));
+            return work.apply(callers.resolveAuthorization(authorization));
         } catch (ProblemException e) {
             Problem problem = e.problem();
             throw new ActionProviderException("Action provider " + name + " answered " + problem.status() + ": "

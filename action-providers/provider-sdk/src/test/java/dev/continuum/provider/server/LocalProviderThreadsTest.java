@@ -7,14 +7,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.continuum.provider.api.ActionRequest;
 import dev.continuum.provider.api.ActionState;
 import dev.continuum.provider.api.ActionStatus;
-import dev.continuum.provider.api.ProviderDescription;
 import dev.continuum.provider.client.ActionProviderException;
-import dev.continuum.provider.testing.ScriptedProvider;
+import dev.continuum.provider.testing.EventLoopCall;
+import dev.continuum.provider.testing.ThreadRecordingProvider;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.Router;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -38,46 +37,8 @@ class LocalProviderThreadsTest {
         vertx.close().toCompletionStage().toCompletableFuture().join();
     }
 
-    /** The scripted provider, recording the thread its start runs on; says it never blocks when told to. */
-    private static final class ThreadProvider implements ActionProvider {
-        private final ScriptedProvider scripted = new ScriptedProvider();
-        private final boolean neverBlocks;
-        final AtomicInteger starts = scripted.starts;
-        volatile Thread startedOn;
-        volatile boolean startedOnEventLoop;
-
-        ThreadProvider(boolean neverBlocks) {
-            this.neverBlocks = neverBlocks;
-        }
-
-        @Override
-        public ProviderDescription describe() {
-            return scripted.describe();
-        }
-
-        @Override
-        public ActionStatus start(ActionRequest request, ActionContext ctx) {
-            startedOn = Thread.currentThread();
-            startedOnEventLoop = Context.isOnEventLoopThread();
-            return scripted.start(request, ctx);
-        }
-
-        @Override
-        public boolean neverBlocks() {
-            return neverBlocks;
-        }
-    }
-
-    private record Called(Thread caller, boolean answeredOnReturn, CompletionStage<ActionStatus> answer) {}
-
-    /** Calls from an event loop, as the engine's driver does. */
-    private Called fromEventLoop(Supplier<CompletionStage<ActionStatus>> call) throws Exception {
-        CompletableFuture<Called> called = new CompletableFuture<>();
-        vertx.getOrCreateContext().runOnContext(v -> {
-            CompletionStage<ActionStatus> answer = call.get();
-            called.complete(new Called(Thread.currentThread(), answer.toCompletableFuture().isDone(), answer));
-        });
-        return called.get(10, TimeUnit.SECONDS);
+    private EventLoopCall fromEventLoop(Supplier<CompletionStage<ActionStatus>> call) throws Exception {
+        return EventLoopCall.of(vertx, call);
     }
 
     private LocalProvider mount(ActionProvider provider, ProviderServerOptions options) {
@@ -86,10 +47,10 @@ class LocalProviderThreadsTest {
 
     @Test
     void shouldAnswerANeverBlockingProviderOnTheCallingThreadWithoutAHop() throws Exception {
-        ThreadProvider provider = new ThreadProvider(true);
+        ThreadRecordingProvider provider = new ThreadRecordingProvider(true);
         LocalProvider local = mount(provider, ProviderServerOptions.of(vertx));
 
-        Called called = fromEventLoop(() -> local.run(Optional.empty(), ActionRequest.of("r1", json("{\"message\":\"hi\"}")), s -> { }));
+        EventLoopCall called = fromEventLoop(() -> local.run(Optional.empty(), ActionRequest.of("r1", json("{\"message\":\"hi\"}")), s -> { }));
 
         assertThat(called.answeredOnReturn()).as("answered by the time run returns").isTrue();
         assertThat(provider.startedOn).isSameAs(called.caller());
@@ -100,10 +61,10 @@ class LocalProviderThreadsTest {
 
     @Test
     void shouldRunAProviderThatMayBlockOnAWorkerEvenWhenCalledFromAnEventLoop() throws Exception {
-        ThreadProvider provider = new ThreadProvider(false);
+        ThreadRecordingProvider provider = new ThreadRecordingProvider(false);
         LocalProvider local = mount(provider, ProviderServerOptions.of(vertx));
 
-        Called called = fromEventLoop(() -> local.run(Optional.empty(), ActionRequest.of("r2", json("{\"message\":\"hi\"}")), s -> { }));
+        EventLoopCall called = fromEventLoop(() -> local.run(Optional.empty(), ActionRequest.of("r2", json("{\"message\":\"hi\"}")), s -> { }));
 
         assertThat(called.answer().toCompletableFuture().get(10, TimeUnit.SECONDS).status()).isEqualTo(ActionState.SUCCEEDED);
         assertThat(provider.startedOnEventLoop).as("a provider that may block never runs on the event loop").isFalse();
@@ -112,10 +73,10 @@ class LocalProviderThreadsTest {
 
     @Test
     void shouldAnswerTheSameRefusalsOnTheCallingThreadAsOnAWorker() throws Exception {
-        ThreadProvider provider = new ThreadProvider(true);
+        ThreadRecordingProvider provider = new ThreadRecordingProvider(true);
         LocalProvider local = mount(provider, ProviderServerOptions.of(vertx));
 
-        Called called = fromEventLoop(() -> local.run(Optional.empty(), ActionRequest.of("r3", json("{\"mode\":\"now\"}")), s -> { }));
+        EventLoopCall called = fromEventLoop(() -> local.run(Optional.empty(), ActionRequest.of("r3", json("{\"mode\":\"now\"}")), s -> { }));
 
         assertThat(called.answeredOnReturn()).isTrue();
         assertThatThrownBy(() -> called.answer().toCompletableFuture().join()).cause()
@@ -123,8 +84,8 @@ class LocalProviderThreadsTest {
                     assertThat(e.httpStatus()).isEqualTo(400);
                     assertThat(e.retryable()).isFalse();
                 });
-        Called again = fromEventLoop(() -> local.run(Optional.empty(), ActionRequest.of("r4", json("{\"message\":\"a\"}")), s -> { }));
-        Called reused = fromEventLoop(() -> local.run(Optional.empty(), ActionRequest.of("r4", json("{\"message\":\"b\"}")), s -> { }));
+        EventLoopCall again = fromEventLoop(() -> local.run(Optional.empty(), ActionRequest.of("r4", json("{\"message\":\"a\"}")), s -> { }));
+        EventLoopCall reused = fromEventLoop(() -> local.run(Optional.empty(), ActionRequest.of("r4", json("{\"message\":\"b\"}")), s -> { }));
         assertThat(again.answer().toCompletableFuture().join().status()).isEqualTo(ActionState.SUCCEEDED);
         assertThatThrownBy(() -> reused.answer().toCompletableFuture().join()).cause()
                 .isInstanceOfSatisfying(ActionProviderException.class, e -> assertThat(e.httpStatus()).isEqualTo(409));
@@ -133,7 +94,7 @@ class LocalProviderThreadsTest {
 
     @Test
     void shouldCheckTokensOffTheEventLoopAndRefuseAWrongOneWhenTheResolverMayBlock() throws Exception {
-        ThreadProvider provider = new ThreadProvider(true);
+        ThreadRecordingProvider provider = new ThreadRecordingProvider(true);
         AtomicInteger checkedOnEventLoop = new AtomicInteger();
         CallerResolver tokens = new CallerResolver() { // like the JWT resolver: its key fetch may block
             @Override
@@ -154,8 +115,8 @@ class LocalProviderThreadsTest {
         };
         LocalProvider local = mount(provider, ProviderServerOptions.of(vertx).withCallerResolver(tokens));
 
-        Called wrong = fromEventLoop(() -> local.run(Optional.of("bad"), ActionRequest.of("r5", json("{\"message\":\"m\"}")), s -> { }));
-        Called good = fromEventLoop(() -> local.run(Optional.of("good"), ActionRequest.of("r6", json("{\"message\":\"m\"}")), s -> { }));
+        EventLoopCall wrong = fromEventLoop(() -> local.run(Optional.of("bad"), ActionRequest.of("r5", json("{\"message\":\"m\"}")), s -> { }));
+        EventLoopCall good = fromEventLoop(() -> local.run(Optional.of("good"), ActionRequest.of("r6", json("{\"message\":\"m\"}")), s -> { }));
 
         assertThatThrownBy(() -> wrong.answer().toCompletableFuture().get(10, TimeUnit.SECONDS)).cause()
                 .isInstanceOfSatisfying(ActionProviderException.class, e -> assertThat(e.httpStatus()).isEqualTo(401));

@@ -68,6 +68,12 @@ public final class JwtCallerResolver implements CallerResolver {
         return resolveAuthorization(rc.request().getHeader("Authorization"));
     }
 
+    /** Checking a token is CPU only (a signature) unless it names a key not yet fetched: then it may fetch the keys. */
+    @Override
+    public boolean neverBlocks(String authorization) {
+        return !verifier.mayFetchKeys(authorization);
+    }
+
     @Override
     public Caller resolveAuthorization(String authorization) {
         try {

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
@@ -45,6 +46,12 @@ public final class JwtVerifier {
     private final Clock clock;
     private final Duration clockSkew;
     private volatile Map<String, PublicKey> keys = Map.of();
+    /**
+     * Tokens whose signature was verified, with their claims and the key set they were verified under: the same token
+     * (a run's token goes with each of its calls) is not verified again while that key set is the current one. Every
+     * other check (issuer, expiry, audience, scope) is made on each call.
+     */
+    private final Map<String, Verified> verified = new ConcurrentHashMap<>();
     private volatile Instant keysFetchedAt = Instant.EPOCH;
 
     /**
@@ -95,7 +102,47 @@ public final class JwtVerifier {
         return Caller.of(name, roles);
     }
 
+    /**
+     * Whether {@link #verify} of this header value might fetch the issuer's keys (a blocking call): only a signed
+     * token whose key id is not loaded, once the pause between fetches is over. Anything malformed is refused without.
+     */
+    public boolean mayFetchKeys(String authorizationHeader) {
+        if (authorizationHeader == null || !authorizationHeader.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return false;
+        }
+        String token = authorizationHeader.substring(7).trim();
+        int dot = token.indexOf('.');
+        if (dot < 0) {
+            return false;
+        }
+        String kid;
+        try {
+            kid = JSON.readTree(Base64.getUrlDecoder().decode(token.substring(0, dot))).path("kid").asText("");
+        } catch (IOException | IllegalArgumentException e) {
+            return false;
+        }
+        return !keys.containsKey(kid) && Duration.between(keysFetchedAt, clock.instant()).compareTo(KEY_REFRESH_PAUSE) > 0;
+    }
+
+    private record Verified(JsonNode claims, Map<String, PublicKey> keys) {}
+
+    private static final int MAX_VERIFIED = 4096;
+
     private JsonNode verifiedClaims(String token) {
+        Verified known = verified.get(token);
+        if (known != null && known.keys() == keys) {
+            return known.claims();
+        }
+        Map<String, PublicKey> current = keys;
+        JsonNode claims = checkSignature(token);
+        if (verified.size() >= MAX_VERIFIED) {
+            verified.clear(); // bounded: the tokens in use are verified again once
+        }
+        verified.put(token, new Verified(claims, current));
+        return claims;
+    }
+
+    private JsonNode checkSignature(String token) {
         String[] parts = token.split("\\.", -1);
         if (parts.length != 3) {
             throw new CallerRejectedException(401, "The bearer token is not a signed JWT.");
