@@ -6,35 +6,27 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import io.vertx.core.Vertx;
-import io.vertx.core.VertxOptions;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpClientOptions;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.PoolOptions;
-import io.vertx.core.http.RequestOptions;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /**
- * The few engine API calls the load driver makes, over keep-alive HTTP/1.1 connections of one Vert.x client on one
- * event loop. The driver shares the machine's cores with the engine it measures, so its own cost per call is kept
- * small: the JDK's HttpClient cost about 1 ms of CPU per run of the five-step flow here (2026-11-29), which the engine
- * then did not get. The two calls made per run (start, the ACTIVE list) read only the fields they need.
+ * The few engine API calls the load driver makes, over one keep-alive HTTP/1.1 client. The driver shares the machine's
+ * cores with the engine it measures, so the two calls made per run (start, the ACTIVE list) read only the fields they
+ * need. (A Vert.x client cost less CPU, 0.78 against 1.08 ms per run, but lost a read-back request now and then —
+ * never answered, no timeout fired — in 3 of 12 benches on 2026-11-29; back on the JDK's client until that is understood.)
  */
 public final class EngineClient {
 
@@ -43,15 +35,13 @@ public final class EngineClient {
     private static final long TIMEOUT_SECONDS = 60;
 
     private final String api;
-    private final URI base;
-    private final Vertx vertx;
     private final HttpClient http;
     private final Supplier<Optional<String>> bearer;
 
     /** What the engine answered: its status code and body. */
-    private record Answer(int status, Buffer body) {
+    private record Answer(int status, byte[] body) {
         String text() {
-            return body.toString(StandardCharsets.UTF_8);
+            return new String(body, StandardCharsets.UTF_8);
         }
     }
 
@@ -65,14 +55,9 @@ public final class EngineClient {
     /** {@code bearer}: the token for each call (an engine with auth on refuses calls without one). */
     public EngineClient(String api, Supplier<Optional<String>> bearer) {
         this.api = FiveStepFlow.trimSlash(api);
-        this.base = URI.create(this.api);
         this.bearer = bearer;
-        this.vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1));
-        boolean tls = "https".equalsIgnoreCase(base.getScheme());
-        this.http = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true).setTcpNoDelay(true).setSsl(tls)
-                        .setConnectTimeout(5_000).setDefaultHost(base.getHost())
-                        .setDefaultPort(base.getPort() > 0 ? base.getPort() : tls ? 443 : 80),
-                new PoolOptions().setHttp1MaxSize(1000));
+        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5)).build();
     }
 
     /** Publishes a flow and returns its id. */
@@ -91,7 +76,7 @@ public final class EngineClient {
         Answer answer = checked("POST", path, body, 201);
         String runId = null;
         String status = null;
-        try (JsonParser parser = JSON.getFactory().createParser(answer.body().getBytes())) {
+        try (JsonParser parser = JSON.getFactory().createParser(answer.body())) {
             expect(parser.nextToken() == JsonToken.START_OBJECT, path);
             while (parser.nextToken() == JsonToken.FIELD_NAME) {
                 String field = parser.currentName();
@@ -117,7 +102,7 @@ public final class EngineClient {
         Answer answer = checked("GET", path, null, 200);
         Set<String> ids = new HashSet<>();
         // only the ids of the page's runs: every other field is skipped unread
-        try (JsonParser parser = JSON.getFactory().createParser(answer.body().getBytes())) {
+        try (JsonParser parser = JSON.getFactory().createParser(answer.body())) {
             expect(parser.nextToken() == JsonToken.START_OBJECT, path);
             while (parser.nextToken() == JsonToken.FIELD_NAME) {
                 String field = parser.currentName();
@@ -183,7 +168,7 @@ public final class EngineClient {
     private JsonNode send(String method, String path, JsonNode body, int expected) {
         Answer answer = checked(method, path, body, expected);
         try {
-            return JSON.readTree(answer.body().getBytes());
+            return JSON.readTree(answer.body());
         } catch (IOException e) {
             throw new UncheckedIOException("the engine's answer to " + method + " " + path + " is not JSON", e);
         }
@@ -202,25 +187,21 @@ public final class EngineClient {
         return answer;
     }
 
-    /** One request, waited for on the calling (virtual) thread. */
     private Answer exchange(String method, String path, JsonNode body) {
-        RequestOptions options = new RequestOptions().setMethod(HttpMethod.valueOf(method))
-                .setURI(base.getRawPath() + path).setTimeout(TIMEOUT_SECONDS * 1000).putHeader("Accept", "application/json");
-        bearer.get().ifPresent(token -> options.putHeader("Authorization", "Bearer " + token));
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(api + path)).timeout(Duration.ofSeconds(TIMEOUT_SECONDS))
+                .header("Accept", "application/json");
+        bearer.get().ifPresent(token -> request.header("Authorization", "Bearer " + token));
         if (body != null) {
-            options.putHeader("Content-Type", "application/json");
+            request.header("Content-Type", "application/json")
+                    .method(method, HttpRequest.BodyPublishers.ofString(body.toString()));
+        } else {
+            request.method(method, HttpRequest.BodyPublishers.noBody());
         }
-        Buffer payload = body == null ? null : Buffer.buffer(body.toString());
         try {
-            return http.request(options)
-                    .compose(request -> payload == null ? request.send() : request.send(payload))
-                    .compose(response -> response.body().map(bytes -> new Answer(response.statusCode(), bytes)))
-                    .toCompletionStage().toCompletableFuture().get(TIMEOUT_SECONDS + 5, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            throw new UncheckedIOException("cannot reach the engine at " + api + ": " + e.getCause().getMessage(),
-                    new IOException(e.getCause()));
-        } catch (TimeoutException e) {
-            throw new IllegalStateException(method + " " + path + " was not answered within " + TIMEOUT_SECONDS + " s", e);
+            HttpResponse<byte[]> response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+            return new Answer(response.statusCode(), response.body());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot reach the engine at " + api + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while calling the engine", e);
