@@ -1,7 +1,9 @@
 package dev.continuum.flow.data;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.OptionalInt;
 
 /**
  * A cheap bound on the bytes a JSON value takes as text: {@code node.toString().getBytes(UTF_8).length} at most,
@@ -24,6 +26,18 @@ public final class JsonSize {
     /** Bytes of {@code node.toString()} as UTF-8, or more (never fewer): see the class comment. */
     public static long atMost(JsonNode node) {
         return value(node, 0);
+    }
+
+    /**
+     * The exact size of {@code node} as UTF-8 text when it is over {@code limit} bytes, else empty: the bound first,
+     * so the text is built only for a value that may be too large, to decide exactly and name its size.
+     */
+    public static OptionalInt over(JsonNode node, long limit) {
+        if (atMost(node) <= limit) {
+            return OptionalInt.empty();
+        }
+        int size = node.toString().getBytes(StandardCharsets.UTF_8).length;
+        return size > limit ? OptionalInt.of(size) : OptionalInt.empty();
     }
 
     private static long value(JsonNode node, int depth) {

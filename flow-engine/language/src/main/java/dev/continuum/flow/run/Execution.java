@@ -23,11 +23,11 @@ import dev.continuum.flow.model.WaitState;
 import dev.continuum.flow.run.RunData.Branch;
 import dev.continuum.flow.run.RunData.WaitKind;
 import dev.continuum.flow.run.RunData.Waiting;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * One interpreter step in progress: a private copy of the run data, plus the effects and log lines it
@@ -240,13 +240,11 @@ final class Execution {
 
     /** Goes to {@code next} with {@code data}, or ends the branch when there is no next. */
     void moveOn(Branch branch, Optional<String> next, JsonNode data) {
-        if (JsonSize.atMost(data) > options.maxStateBytes()) { // the bound is cheap; the text is built only near the limit
-            int size = data.toString().getBytes(StandardCharsets.UTF_8).length;
-            if (size > options.maxStateBytes()) {
-                failRun(ErrorNames.DATA_LIMIT_EXCEEDED, where(branch) + " produced a state document of " + size
-                        + " bytes, over the limit of " + options.maxStateBytes() + " bytes");
-                return;
-            }
+        OptionalInt tooLarge = JsonSize.over(data, options.maxStateBytes());
+        if (tooLarge.isPresent()) {
+            failRun(ErrorNames.DATA_LIMIT_EXCEEDED, where(branch) + " produced a state document of " + tooLarge.getAsInt()
+                    + " bytes, over the limit of " + options.maxStateBytes() + " bytes");
+            return;
         }
         branch.data = data;
         branch.waiting = null;

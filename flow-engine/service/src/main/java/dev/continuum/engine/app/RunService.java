@@ -15,12 +15,12 @@ import dev.continuum.flow.validation.InputSchemas;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.UUID;
 
 /** Run use cases: start, read, list, log, cancel, release, resume, and provider pushes. */
@@ -171,10 +171,10 @@ public class RunService {
         if (!input.isObject()) {
             throw EngineError.invalidField("/body", "The run input must be a JSON object.");
         }
-        int size = sizeIfOver(input);
-        if (size > maxStateBytes) {
+        OptionalInt tooLarge = JsonSize.over(input, maxStateBytes);
+        if (tooLarge.isPresent()) {
             throw new EngineError(EngineError.Kind.TOO_LARGE, "Run input too large",
-                    "The run input is " + size + " bytes; the limit is " + maxStateBytes
+                    "The run input is " + tooLarge.getAsInt() + " bytes; the limit is " + maxStateBytes
                             + " bytes. Pass large data by reference (a path or URL) instead.",
                     List.of(new FieldIssue("/body", "larger than " + maxStateBytes + " bytes")));
         }
@@ -188,14 +188,6 @@ public class RunService {
                         issues.get(0).pointer() + ": " + issues.get(0).message(), issues);
             }
         }
-    }
-
-    /**
-     * The input's size in UTF-8 bytes when it may be over {@code maxStateBytes}, else 0: a bound over the tree
-     * first, so the text is built only for an input that may be too large, to name its exact size.
-     */
-    private int sizeIfOver(JsonNode input) {
-        return JsonSize.atMost(input) <= maxStateBytes ? 0 : input.toString().getBytes(StandardCharsets.UTF_8).length;
     }
 
     private static void checkPolicy(List<String> statuses) {
@@ -369,9 +361,9 @@ public class RunService {
         if (!input.isObject()) {
             throw EngineError.invalidField("/input", "The input of a redriven state must be a JSON object.");
         }
-        int size = sizeIfOver(input);
-        if (size > maxStateBytes) {
-            throw EngineError.invalidField("/input", "The input is " + size + " bytes; the limit is " + maxStateBytes + " bytes.");
+        OptionalInt tooLarge = JsonSize.over(input, maxStateBytes);
+        if (tooLarge.isPresent()) {
+            throw EngineError.invalidField("/input", "The input is " + tooLarge.getAsInt() + " bytes; the limit is " + maxStateBytes + " bytes.");
         }
     }
 
