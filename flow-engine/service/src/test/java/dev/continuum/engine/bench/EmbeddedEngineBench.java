@@ -14,6 +14,8 @@ import dev.continuum.engine.config.EngineConfig;
 import dev.continuum.engine.config.SelfUrl;
 import dev.continuum.engine.support.PostgresResource;
 import dev.continuum.flow.run.RunStatus;
+import dev.continuum.engine.events.RunEventsRecorder;
+import io.quarkus.arc.Arc;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -124,6 +126,7 @@ class EmbeddedEngineBench {
     @Test
     void measureCompletedRunsPerSecondLikeThePeer() throws Exception {
         Assumptions.assumeTrue(Boolean.getBoolean("embedded-bench.enabled"), "a benchmark: run with -Dembedded-bench.enabled=true");
+        assertThat(Arc.container().instance(RunEventsRecorder.class).isAvailable()).as("the test's extra run-event subscriber is left out").isFalse();
         Viewer viewer = Viewer.unrestricted(config.localUser()); // authentication off: the local user, as the REST resource
         UUID flow = onLoop(() -> flows.create(new FlowService.FlowDraft(FiveStepFlow.definition(self.base(), BigDecimal.ZERO),
                 "embedded bench five steps", null, null, null, null, null), viewer.id())).get(30, TimeUnit.SECONDS).id();
