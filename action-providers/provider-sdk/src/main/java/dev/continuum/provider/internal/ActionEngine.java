@@ -40,6 +40,8 @@ import java.util.function.UnaryOperator;
 public final class ActionEngine {
 
     static final String DEFAULT_RELEASE_AFTER = "P30D";
+    /** Parsed once: most actions keep the default, and parsing it at every finish showed in the engine's profile (issue 17). */
+    private static final Duration DEFAULT_KEEP = IsoDurations.parse(DEFAULT_RELEASE_AFTER).orElseThrow();
     private static final System.Logger LOG = System.getLogger(ActionEngine.class.getName());
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
@@ -332,8 +334,8 @@ public final class ActionEngine {
             }
             changed.set(true);
             ActionStatus done = current.status().with(state, displayStatus, details).completedAt(at);
-            Duration keep = IsoDurations.parse(done.releaseAfter())
-                    .orElseGet(() -> IsoDurations.parse(DEFAULT_RELEASE_AFTER).orElseThrow());
+            Duration keep = DEFAULT_RELEASE_AFTER.equals(done.releaseAfter()) ? DEFAULT_KEEP
+                    : IsoDurations.parse(done.releaseAfter()).orElse(DEFAULT_KEEP);
             String code = state == ActionState.SUCCEEDED ? "ActionSucceeded" : "ActionFailed";
             return current.withStatus(done)
                     .withLogEntry(new ActionLogEntry(at, code, displayStatus, null))
