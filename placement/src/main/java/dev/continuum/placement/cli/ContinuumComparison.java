@@ -19,7 +19,13 @@ public final class ContinuumComparison {
     }
 
     public static Map<Choice, Result> run(ContinuumSimulator.Topology topology, List<Arrival> jobs) {
-        ContinuumSimulator sim = new ContinuumSimulator(topology);
+        return run(topology, jobs, dev.continuum.placement.planner.PlannerConfig.DEFAULT);
+    }
+
+    /** As {@link #run(ContinuumSimulator.Topology, List)}, the planner under {@code planner} (e.g. its choose-by). */
+    public static Map<Choice, Result> run(ContinuumSimulator.Topology topology, List<Arrival> jobs,
+                                          dev.continuum.placement.planner.PlannerConfig planner) {
+        ContinuumSimulator sim = new ContinuumSimulator(topology, planner);
         Map<Choice, Result> results = new EnumMap<>(Choice.class);
         for (Choice c : Choice.values()) {
             results.put(c, sim.run(c, jobs));

@@ -54,6 +54,12 @@ final class CostModel {
         return own != null ? own : computeOnGpuModel(model, gpuModel);
     }
 
+    /** How many runs of the model the device's own compute estimate rests on (0: its GPU model's or the prior). */
+    int computeRunsOn(String model, String device) {
+        Estimate own = computeByDevice.get(model, device);
+        return own == null ? 0 : own.samples();
+    }
+
     private Estimate computeOnGpuModel(String model, String gpuModel) {
         Estimate e = computeByGpuModel.get(model, gpuModel);
         return e != null ? e : prior;

@@ -15,8 +15,11 @@ import java.util.Map;
 /**
  * Places an inference job on the site with the lowest predicted latency: moving its input there (0 when the data
  * is already there) + waiting behind the site's queue + running the model, the last two from the {@link CostModel}.
- * Sites that cannot run it at all are ruled out (offline, model not loaded, too few or wrong GPUs, no link to the
- * data); sites over the SLO or saturated are ruled out too unless no site is left, when the fastest is taken.
+ * Ranked by the predicted mean ({@code choose-by=mean}) or by a learnt quantile of the latency ({@code p90}: the mean
+ * times the p90 of actual / predicted at that site, {@link LatencySpread}), so a near-tie goes to the site whose jobs
+ * vary less; the decision's predicted latency, start and finish stay the mean. Sites that cannot run it at all are
+ * ruled out (offline, model not loaded, too few or wrong GPUs, no link to the data); sites over the SLO (by the same
+ * score the sites are ranked by) or saturated are ruled out too unless no site is left, when the best is taken.
  */
 final class InferencePlacer {
     /** Alternatives a decision lists beside the chosen site: the next best, so a decision stays readable. */
@@ -25,10 +28,16 @@ final class InferencePlacer {
     /** A site that can run the job: its prediction and, if set, the soft reason that rules it out. */
     private record Option(Cluster cluster, int queued, int workers, CostModel.Estimate compute,
                           CostModel.Estimate overhead, CostModel.Estimate queueBeyond, long modelledQueueMillis,
-                          LatencyEstimate latency, String ruledOut) {
+                          LatencyEstimate latency, boolean moved, LatencySpread.Tail tail, long score,
+                          String ruledOut) {
         String site() {
             return cluster.site().name();
         }
+    }
+
+    /** A placed job's mean prediction and case, until it completes: what its actual latency teaches the spread. */
+    private record Predicted(String site, String model, boolean moved, boolean tasksAhead, long millis,
+                             long placedAt) {
     }
 
     /** What moving the input to a site costs, or why it cannot be moved there. */
@@ -76,9 +85,21 @@ final class InferencePlacer {
                            long shiftBefore) {
     }
 
+    /** The quantile sites are ranked by, or NaN: by the mean ({@link PlannerConfig#chooseBy()}). */
+    private final double chooseByQuantile;
+    private final LatencySpread spread;
+    private final Map<String, Predicted> predicted = new java.util.HashMap<>();
+
     InferencePlacer(PlannerConfig config, CostModel costs) {
         this.config = config;
         this.costs = costs;
+        this.chooseByQuantile = PlannerConfig.chooseByQuantile(config.chooseBy());
+        // learnt under mean too, at the p90, so the decision can show what a risk-aware choice would see
+        this.spread = new LatencySpread(Double.isNaN(chooseByQuantile) ? 0.9 : chooseByQuantile);
+    }
+
+    private boolean byTail() {
+        return !Double.isNaN(chooseByQuantile);
     }
 
     void update(Inventory newInventory, InventoryIndex newIndex) {
@@ -129,17 +150,35 @@ final class InferencePlacer {
             }
             return new PlacementDecision.Unplaceable(request.id(), hard);
         }
-        options.sort(Comparator.comparingLong((Option o) -> o.latency().totalMillis()).thenComparing(Option::site));
+        options.sort(Comparator.comparingLong(Option::score).thenComparingLong((Option o) -> o.latency().totalMillis())
+                .thenComparing(Option::site));
         Option chosen = options.stream().filter(o -> o.ruledOut() == null).findFirst().orElse(options.getFirst());
         PlacementDecision d = placed(request, now, chosen, options, hard);
         reserveLinks(request, chosen.site(), now);
         modelledQueue.put(request.id(), new ModelledQueue(chosen.modelledQueueMillis(), chosen.queued() > 0));
+        if (costs.computeRunsOn(request.model(), chosen.site()) >= LatencySpread.MIN_SAMPLES) {
+            // a prediction before the site's own compute settled says how wrong the prior was, not how the site's
+            // jobs vary: learnt from, the simulator's first jobs at a gateway (4–6× the prediction) kept its p90
+            // above every other site's, so it got no job that could have corrected it
+            predicted.put(request.id(), new Predicted(chosen.site(), request.model(), chosen.moved(),
+                    chosen.queued() > 0, chosen.latency().totalMillis(), now));
+        } else {
+            predicted.remove(request.id());
+        }
         return d;
     }
 
-    /** The queue wait the tasks ahead explained when the job was placed (forgotten now), or null if not placed here. */
-    ModelledQueue completed(String requestId) {
+    /**
+     * The job completed at {@code atMillis}: its latency since it was placed, against the mean predicted then,
+     * teaches its site's spread. Returns the queue wait the tasks ahead explained when it was placed (forgotten now),
+     * or null if not placed here.
+     */
+    ModelledQueue completed(String requestId, String site, long atMillis) {
         linkUses.remove(requestId);
+        Predicted p = predicted.remove(requestId);
+        if (p != null && p.site().equals(site)) {
+            spread.observe(p.site(), p.model(), p.moved(), p.tasksAhead(), p.millis(), atMillis - p.placedAt());
+        }
         return modelledQueue.remove(requestId);
     }
 
@@ -227,12 +266,19 @@ final class InferencePlacer {
         Candidate c = candidate(request, chosen, now);
         long slo = request.latencySloMillis();
         List<String> reasons = new ArrayList<>();
-        String fastest = c.site() + ": predicted " + Words.millis(c.score()) + ", the fastest of "
+        // the words of a mean choice while no site has a spread learnt: the ranking was the mean's
+        boolean tails = options.stream().anyMatch(o -> o.tail().samples() > 0);
+        String fastest = tails
+                ? c.site() + ": predicted " + Words.millis(c.latency().totalMillis()) + ", " + config.chooseBy() + " "
+                + Words.millis(c.score()) + ", the lowest " + config.chooseBy() + " of "
+                + Words.plural(options.size(), "site") + " that can run " + request.model()
+                : c.site() + ": predicted " + Words.millis(c.score()) + ", the fastest of "
                 + Words.plural(options.size(), "site") + " that can run " + request.model();
         if (chosen.ruledOut() == null) {
             reasons.add(fastest + (slo > 0 ? ", within the " + Words.millis(slo) + " SLO" : ""));
         } else if (slo > 0 && c.score() > slo) {
-            reasons.add("SLO cannot be met: no site is predicted within " + Words.millis(slo) + "; " + fastest);
+            reasons.add("SLO cannot be met: no site is predicted within " + Words.millis(slo)
+                    + (tails ? " at its " + config.chooseBy() : "") + "; " + fastest);
         } else {
             reasons.add("every site that can run it is saturated; " + fastest);
         }
@@ -324,15 +370,20 @@ final class InferencePlacer {
         // the site's learnt overhead (the task's trip there, its result's back) travels with the transfer term
         LatencyEstimate latency = new LatencyEstimate(t.millis() + Math.round(overhead.value()), queueMs,
                 Math.round(compute.value()));
+        LatencySpread.Tail tail = byTail() ? spread.tail(c.site().name(), request.model(), moved, queued > 0)
+                : LatencySpread.NONE;
+        long score = Math.round(latency.totalMillis() * tail.factor());
         String ruledOut = null;
         int limit = config.maxQueuePerGpu() * Math.max(1, gpus);
         if (queued >= limit) {
             ruledOut = "saturated: " + Words.plural(queued, "task") + " waiting (limit " + limit + ")";
-        } else if (request.latencySloMillis() > 0 && latency.totalMillis() > request.latencySloMillis()) {
-            ruledOut = "predicted " + Words.millis(latency.totalMillis()) + " exceeds the "
+        } else if (request.latencySloMillis() > 0 && score > request.latencySloMillis()) {
+            // by the score the sites are ranked by: a site whose p90 misses the SLO misses it for more than 1 job in 10
+            ruledOut = "predicted " + (tail.samples() > 0 ? config.chooseBy() + " " : "") + Words.millis(score) + " exceeds the "
                     + Words.millis(request.latencySloMillis()) + " SLO";
         }
-        return new Option(c, queued, workers, compute, overhead, beyond, modelledQueueMs, latency, ruledOut);
+        return new Option(c, queued, workers, compute, overhead, beyond, modelledQueueMs, latency, moved, tail, score,
+                ruledOut);
     }
 
     /** Whether any of the job's inputs lies at another site than {@code site}. */
@@ -369,14 +420,25 @@ final class InferencePlacer {
             transferWords.add(Words.millis(o.overhead().value()) + " task and result round trip (learnt from "
                     + Words.plural(o.overhead().samples(), "job") + " at " + o.overhead().basis() + ")");
         }
-        String explanation = Words.millis(l.totalMillis()) + " = transfer " + Words.millis(l.transferMillis())
+        String explanation = tailInWords(o) + Words.millis(l.totalMillis()) + " = transfer " + Words.millis(l.transferMillis())
                 + " (" + String.join(", ", transferWords) + ") + queue " + Words.millis(l.queueMillis()) + " ("
                 + queueInWords(o, l) + ") + compute " + Words.millis(l.computeMillis()) + " ("
                 + o.compute().inWords() + ")";
         if (o.ruledOut() != null) {
             explanation = "ruled out, " + o.ruledOut() + ": " + explanation;
         }
-        return new Candidate(o.site(), o.site(), request.neededGpus(), l.totalMillis(), l, explanation);
+        return new Candidate(o.site(), o.site(), request.neededGpus(), o.score(), l, explanation);
+    }
+
+    /** Under a quantile choice: the option's score and what it rests on, before the mean's terms. */
+    private String tailInWords(Option o) {
+        if (o.tail().samples() == 0) {
+            return ""; // ranked by its mean: no spread learnt there yet (or choose-by=mean)
+        }
+        String q = config.chooseBy();
+        return q + " " + Words.millis(o.score()) + String.format(java.util.Locale.ROOT,
+                " (mean × %.2f, the %s of actual / predicted over its last %s); mean ", o.tail().factor(), q,
+                Words.plural(o.tail().samples(), "job"));
     }
 
     private static String queueInWords(Option o, LatencyEstimate l) {

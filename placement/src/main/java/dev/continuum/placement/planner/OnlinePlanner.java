@@ -320,7 +320,7 @@ public final class OnlinePlanner implements Planner {
         if (there != null && request != null && there.isEmpty()) {
             inFlight.remove(c.site());
         }
-        InferencePlacer.ModelledQueue modelledQueue = inference.completed(c.requestId());
+        InferencePlacer.ModelledQueue modelledQueue = inference.completed(c.requestId(), c.site(), c.atMillis());
         Cluster cluster = index.cluster(c.site());
         if (cluster != null) {
             if (c.queuedMillis() != Observation.JobCompleted.NOT_MEASURED && modelledQueue != null && request != null) {

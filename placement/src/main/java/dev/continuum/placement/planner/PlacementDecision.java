@@ -14,7 +14,8 @@ public sealed interface PlacementDecision {
     String requestId();
 
     /**
-     * One scored candidate; lower score is better (for inference the score is the predicted latency in ms).
+     * One scored candidate; lower score is better (for inference the score is the predicted latency in ms, or under
+     * {@code choose-by=p90} the learnt p90; {@code latency} is the predicted mean either way).
      * {@code target} is the device (edge) or the nodes and GPUs (datacenter); {@code explanation} says in words
      * how the score was reached or what ruled the candidate out.
      */

@@ -15,22 +15,32 @@ import dev.continuum.placement.state.PreemptionCosts;
  * @param costs              checkpoint/restore/migration costs, as in the simulator
  * @param assumedTrainingSeconds run time assumed for a training job that gives no estimate (orders SJF/SRTF)
  * @param carbon             carbon intensity or energy price per site, for {@code +green} ({@link CarbonSignal#NONE}: none)
+ * @param chooseBy           what an inference job's sites are ranked by: {@code mean}, the predicted mean latency, or
+ *                           {@code p50} … {@code p99}, that quantile as learnt from completed jobs ({@link
+ *                           LatencySpread}: the mean times the quantile of actual / predicted); absent (a trace
+ *                           recorded before 2026-11-29) = {@code mean}, as those decisions were made
  */
 public record PlannerConfig(String policy, double priorComputeMillis, double priorWeight, double minLearningRate,
                             int maxQueuePerGpu, PreemptionCosts costs, long assumedTrainingSeconds,
-                            CarbonSignal carbon) {
+                            CarbonSignal carbon, String chooseBy) {
+    /** Ranks by the predicted mean. */
+    public static final String MEAN = "mean";
+    /** Ranks by the learnt p90: of two sites with about the same mean, the one whose jobs vary less. */
+    public static final String DEFAULT_CHOOSE_BY = "p90";
     public static final PlannerConfig DEFAULT = new PlannerConfig("fifo", 100, 1, 0.2, 32, PreemptionCosts.DEFAULT,
-            3600);
+            3600, CarbonSignal.NONE, DEFAULT_CHOOSE_BY);
 
     /** Without a carbon signal (the shape before {@code +green}). */
     public PlannerConfig(String policy, double priorComputeMillis, double priorWeight, double minLearningRate,
                          int maxQueuePerGpu, PreemptionCosts costs, long assumedTrainingSeconds) {
         this(policy, priorComputeMillis, priorWeight, minLearningRate, maxQueuePerGpu, costs, assumedTrainingSeconds,
-                CarbonSignal.NONE);
+                CarbonSignal.NONE, DEFAULT_CHOOSE_BY);
     }
 
     public PlannerConfig {
         carbon = carbon == null ? CarbonSignal.NONE : carbon;
+        chooseBy = chooseBy == null ? MEAN : chooseBy;
+        chooseByQuantile(chooseBy); // refuse a typo at start-up
         Policies.parse(policy); // refuse a typo at start-up, not at the first training job
         if (priorComputeMillis <= 0 || priorWeight < 0 || minLearningRate <= 0 || minLearningRate > 1
                 || maxQueuePerGpu <= 0 || assumedTrainingSeconds <= 0) {
@@ -41,11 +51,32 @@ public record PlannerConfig(String policy, double priorComputeMillis, double pri
 
     public PlannerConfig withPolicy(String newPolicy) {
         return new PlannerConfig(newPolicy, priorComputeMillis, priorWeight, minLearningRate, maxQueuePerGpu, costs,
-                assumedTrainingSeconds, carbon);
+                assumedTrainingSeconds, carbon, chooseBy);
     }
 
     public PlannerConfig withCarbon(CarbonSignal newCarbon) {
         return new PlannerConfig(policy, priorComputeMillis, priorWeight, minLearningRate, maxQueuePerGpu, costs,
-                assumedTrainingSeconds, newCarbon);
+                assumedTrainingSeconds, newCarbon, chooseBy);
+    }
+
+    /** The same, ranking inference sites by {@code newChooseBy} ({@code mean} or {@code p50} … {@code p99}). */
+    public PlannerConfig withChooseBy(String newChooseBy) {
+        return new PlannerConfig(policy, priorComputeMillis, priorWeight, minLearningRate, maxQueuePerGpu, costs,
+                assumedTrainingSeconds, carbon, newChooseBy);
+    }
+
+    /**
+     * The quantile {@code chooseBy} names, in (0, 1), or NaN for {@code mean}.
+     *
+     * @throws IllegalArgumentException naming {@code choose-by} and what it accepts
+     */
+    public static double chooseByQuantile(String chooseBy) {
+        if (MEAN.equals(chooseBy)) {
+            return Double.NaN;
+        }
+        if (chooseBy != null && chooseBy.matches("p[5-9][0-9]")) {
+            return Integer.parseInt(chooseBy.substring(1)) / 100.0;
+        }
+        throw new IllegalArgumentException("choose-by: '" + chooseBy + "' is neither mean nor a quantile p50 … p99");
     }
 }

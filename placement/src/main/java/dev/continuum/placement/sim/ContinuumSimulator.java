@@ -87,9 +87,16 @@ public final class ContinuumSimulator {
     }
 
     private final Topology topology;
+    private final PlannerConfig plannerConfig;
 
     public ContinuumSimulator(Topology topology) {
+        this(topology, PlannerConfig.DEFAULT);
+    }
+
+    /** {@code plannerConfig}: the planner's, e.g. {@code choose-by} mean or p90. */
+    public ContinuumSimulator(Topology topology, PlannerConfig plannerConfig) {
         this.topology = topology;
+        this.plannerConfig = plannerConfig;
     }
 
     public Result run(Choice choice, List<Arrival> arrivals) {
@@ -127,7 +134,7 @@ public final class ContinuumSimulator {
 
         Run(Choice choice) {
             this.choice = choice;
-            this.planner = choice == Choice.PLANNER ? new OnlinePlanner(PlannerConfig.DEFAULT) : null;
+            this.planner = choice == Choice.PLANNER ? new OnlinePlanner(plannerConfig) : null;
             for (SiteSpec s : topology.sites()) {
                 sites.put(s.name(), new SiteState(s));
             }

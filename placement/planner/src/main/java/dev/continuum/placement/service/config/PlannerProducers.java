@@ -49,9 +49,22 @@ public class PlannerProducers {
         return new PlannerService(planner, inventory, log, clock);
     }
 
-    /** The planner's configuration from the service's keys: the policy, and the carbon series when one is named. */
+    static final String CHOOSE_BY = "continuum.placement.inference.choose-by";
+
+    /**
+     * The planner's configuration from the service's keys: the policy, how inference sites are ranked, and the carbon
+     * series when one is named. A value the planner refuses is named with its key, so the start-up error says which
+     * line of the configuration to fix.
+     */
     public static PlannerConfig config(PlannerSettings settings) {
         PlannerConfig config = PlannerConfig.DEFAULT.withPolicy(settings.policy());
+        String chooseBy = settings.inference().chooseBy();
+        try {
+            config = config.withChooseBy(chooseBy);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(CHOOSE_BY + "=" + chooseBy + ": expected mean or a quantile p50 … p99",
+                    e);
+        }
         return settings.carbon().map(Path::of).map(CarbonCsvReader::read).map(config::withCarbon).orElse(config);
     }
 

@@ -18,6 +18,19 @@ public interface PlannerSettings {
      */
     Optional<String> carbon();
 
+    /** How inference jobs are placed. */
+    Inference inference();
+
+    interface Inference {
+        /**
+         * {@code continuum.placement.inference.choose-by}: what the sites are ranked by — {@code mean}, the predicted
+         * mean latency, or {@code p50} … {@code p99}, that quantile as learnt from completed jobs (docs/placement.md
+         * "Choosing by the tail").
+         */
+        @WithDefault("p90")
+        String chooseBy();
+    }
+
     /** How often, in seconds, the planner takes a policy round with nothing else happening (green windows opening, LAS demotions). */
     @WithDefault("15")
     int tickSeconds();

@@ -1,0 +1,116 @@
+package dev.continuum.placement.planner;
+
+import static dev.continuum.placement.planner.World.NOW;
+import static dev.continuum.placement.planner.World.placed;
+import static dev.continuum.placement.planner.World.planner;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.continuum.placement.model.Demand;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Inference sites ranked by a learnt p90 ({@code choose-by=p90}, the default) rather than the mean: a near-tie goes
+ * to the site whose jobs vary less, a clearly faster site wins however much its jobs vary, and the decision still
+ * predicts the mean.
+ */
+class RiskAwareChoiceTest {
+    private static final Inventory TWO_GATEWAYS = new World().gateway("gw-tight", "T4", 0)
+            .gateway("gw-wide", "Orin", 0).inventory();
+
+    private static PlacementRequest anywhere(String id) {
+        return PlacementRequest.inference(id, "resnet", Demand.wholeGpus(1), List.of(), 0);
+    }
+
+    private long clock = NOW;
+
+    /**
+     * {@code latencies.length} jobs placed at {@code site} one after another, each computing {@code computeMillis} and
+     * done {@code latencies[i]} ms after it was placed.
+     */
+    private void history(OnlinePlanner planner, String site, long computeMillis, long... latencies) {
+        for (int i = 0; i < latencies.length; i++) {
+            String id = site + "-" + i;
+            planner.place(anywhere(id).withGpuMemoryAndSite(0, site), clock);
+            clock += latencies[i];
+            planner.observe(new Observation.JobCompleted(id, site, "resnet", computeMillis, clock));
+            clock += 10;
+        }
+    }
+
+    /** gw-tight: 100 ms every time; gw-wide: 95 ms computed, but its jobs done in 30 or 300 ms. */
+    private OnlinePlanner nearTie(PlannerConfig config) {
+        OnlinePlanner planner = planner(TWO_GATEWAYS, config);
+        history(planner, "gw-tight", 100, 100, 104, 96, 100, 105, 95, 100, 102, 98, 100);
+        history(planner, "gw-wide", 95, 30, 300, 30, 300, 30, 300, 30, 300, 30, 300);
+        return planner;
+    }
+
+    @Test
+    void shouldGiveANearTieToTheSiteWhoseJobsVaryLess() {
+        PlacementDecision.Placed p = placed(nearTie(PlannerConfig.DEFAULT).place(anywhere("r1"), clock));
+
+        assertThat(p.chosen().site()).isEqualTo("gw-tight");
+        // the decision still predicts the mean: what a prediction's error is measured against
+        assertThat(p.chosen().latency().totalMillis()).isEqualTo(100);
+        assertThat(p.predictedFinishMillis() - clock).isEqualTo(100);
+        assertThat(p.reasons().getFirst()).matches("gw-tight: predicted 100 ms, p90 10[0-9] ms, the lowest p90 of 2 sites .*");
+        assertThat(p.alternatives().getFirst().site()).isEqualTo("gw-wide");
+    }
+
+    @Test
+    void shouldRankByTheMeanWhenConfiguredSo() {
+        PlacementDecision.Placed p = placed(nearTie(PlannerConfig.DEFAULT.withChooseBy("mean")).place(anywhere("r1"), clock));
+
+        assertThat(p.chosen().site()).isEqualTo("gw-wide");
+        assertThat(p.chosen().score()).isEqualTo(p.chosen().latency().totalMillis());
+    }
+
+    @Test
+    void shouldLetAMuchFasterSiteWinHoweverMuchItsJobsVary() {
+        OnlinePlanner planner = planner(TWO_GATEWAYS, PlannerConfig.DEFAULT);
+        history(planner, "gw-tight", 100, 100, 104, 96, 100, 105, 95, 100, 102, 98, 100);
+        history(planner, "gw-wide", 20, 10, 40, 10, 40, 10, 40, 10, 40, 10, 40);
+
+        PlacementDecision.Placed p = placed(planner.place(anywhere("r1"), clock));
+
+        assertThat(p.chosen().site()).isEqualTo("gw-wide");
+        long mean = p.chosen().latency().totalMillis();
+        assertThat(mean).isLessThan(30);
+        // its p90 is above its mean, and still well under gw-tight's ~104 ms
+        assertThat(p.chosen().score()).isGreaterThan(mean).isLessThan(80.0);
+    }
+
+    @Test
+    void shouldLearnTheSpreadFromCompletedJobs() {
+        OnlinePlanner planner = planner(TWO_GATEWAYS, PlannerConfig.DEFAULT);
+        // the first 5 jobs teach its compute; a spread is learnt from the jobs predicted after
+        history(planner, "gw-wide", 95, 30, 300, 30, 300, 30, 300, 30, 300);
+        PlacementDecision.Placed early = placed(planner.place(anywhere("r0"), clock));
+        PlacementDecision.Candidate before = candidate(early, "gw-wide");
+        assertThat(before.score()).isEqualTo(before.latency().totalMillis()); // a spread of 3 jobs: too few, the mean
+        planner.observe(new Observation.JobCompleted("r0", early.chosen().site(), "resnet", 95, clock));
+
+        history(planner, "gw-wide", 95, 30, 300, 30, 300);
+        PlacementDecision.Placed p = placed(planner.place(anywhere("r1"), clock));
+
+        PlacementDecision.Candidate wide = candidate(p, "gw-wide");
+        assertThat(wide.score()).isGreaterThan(2.5 * wide.latency().totalMillis());
+        assertThat(wide.explanation()).startsWith("p90 " + Math.round(wide.score()) + " ms (mean × ")
+                .contains("the p90 of actual / predicted over its last 7 jobs); mean " + wide.latency().totalMillis() + " ms = ");
+    }
+
+    private static PlacementDecision.Candidate candidate(PlacementDecision.Placed p, String site) {
+        return p.chosen().site().equals(site) ? p.chosen()
+                : p.alternatives().stream().filter(c -> c.site().equals(site)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void shouldRefuseAChoiceThatIsNeitherTheMeanNorAQuantileNamingIt() {
+        assertThatThrownBy(() -> PlannerConfig.DEFAULT.withChooseBy("p900"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("choose-by")
+                .hasMessageContaining("'p900'").hasMessageContaining("mean").hasMessageContaining("p50 … p99");
+        assertThat(PlannerConfig.chooseByQuantile("p95")).isEqualTo(0.95);
+    }
+}
