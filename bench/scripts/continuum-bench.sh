@@ -3,7 +3,10 @@
 # links plus a datacenter pool, a real broker, real ONNX Runtime; placement policies compared, then the same jobs in
 # the simulator. Prints numbers, asserts nothing. Needs root (network namespaces, tc), iproute2, mosquitto, python3.
 #
-#   bench/scripts/continuum-bench.sh [JOBS=400] [RATE=8] [SLO_MS=1000] [NO_BUILD=1]
+#   bench/scripts/continuum-bench.sh [JOBS=400] [RATE=8] [SLO_MS=1000] [NO_BUILD=1] [CHOOSE_BY=p90]
+#
+# CHOOSE_BY: what the planner ranks sites by — mean, or a learnt quantile p50 … p99 (the planner's default, p90;
+#            continuum.placement.inference.choose-by in the service).
 #
 # Network: namespace c13-fast (gw-fast) behind veth c13-fast-h/-n, token bucket (tc tbf) at 1 Gbit/s each way;
 #          namespace c13-slow (gw-slow) behind veth c13-slow-h/-n, tbf at 10 Mbit/s each way;
@@ -14,7 +17,7 @@ cd "$(dirname "$0")/../.."
 export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 export PATH=$JAVA_HOME/bin:$PATH
 for kv in "$@"; do export "${kv?}"; done
-JOBS=${JOBS:-400} RATE=${RATE:-8} SLO_MS=${SLO_MS:-1000} PORT=${PORT:-18833}
+JOBS=${JOBS:-400} RATE=${RATE:-8} SLO_MS=${SLO_MS:-1000} PORT=${PORT:-18833} CHOOSE_BY=${CHOOSE_BY:-p90}
 EDGE_CPU=${EDGE_CPU:-0.1}   # CPUs each edge gateway may use (cgroup v1 cpu quota): an edge device is weaker
 WORK=$(mktemp -d /tmp/continuum-bench.XXXXXX)
 
@@ -75,8 +78,8 @@ mosquitto -c "$WORK/mosquitto.conf" > "$WORK/mosquitto.log" 2>&1 &
 BROKER_PID=$!
 sleep 1
 
-echo "$(date -u '+%F %T') UTC, load average $(cut -d' ' -f1-3 /proc/loadavg); work dir $WORK"
+echo "$(date -u '+%F %T') UTC, load average $(cut -d' ' -f1-3 /proc/loadavg); planner choose-by $CHOOSE_BY; work dir $WORK"
 java -Xmx1g -cp bench/target/continuum-bench-0.1.0-SNAPSHOT-runner.jar dev.continuum.bench.continuum.ContinuumBench \
   --work "$WORK" --gateway-jar edge-gateway/target/continuum-edge-gateway-0.1.0-SNAPSHOT-runner.jar \
-  --model "$MODEL" --broker-port "$PORT" --jobs "$JOBS" --rate "$RATE" --slo-ms "$SLO_MS" \
+  --model "$MODEL" --broker-port "$PORT" --jobs "$JOBS" --rate "$RATE" --slo-ms "$SLO_MS" --choose-by "$CHOOSE_BY" \
   --edge-cgroup /sys/fs/cgroup/cpu/c13

@@ -120,6 +120,8 @@ public final class ContinuumBench {
     private final List<Process> children = new ArrayList<>();
     private final Map<String, Process> gatewayProcesses = new LinkedHashMap<>();
     private final String edgeCpu;
+    /** The planner's configuration: how it ranks sites ({@code --choose-by mean|p90}, the script's CHOOSE_BY=). */
+    private final PlannerConfig plannerConfig;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private final Map<String, AtomicInteger> inFlight = new ConcurrentHashMap<>();
     /**
@@ -148,6 +150,8 @@ public final class ContinuumBench {
         this.rate = Double.parseDouble(a.getOrDefault("--rate", "8"));
         this.sloMillis = Long.parseLong(a.getOrDefault("--slo-ms", "1000"));
         this.edgeCpu = a.getOrDefault("--edge-cgroup", "");
+        this.plannerConfig = PlannerConfig.DEFAULT.withChooseBy(a.getOrDefault("--choose-by",
+                PlannerConfig.DEFAULT.chooseBy()));
         this.gateways = List.of(
                 new Gateway("gw-fast", a.getOrDefault("--fast-ns", "c13-fast"), a.getOrDefault("--fast-broker", "10.213.1.1"),
                         a.getOrDefault("--fast-host", "10.213.1.2")),
@@ -269,7 +273,7 @@ public final class ContinuumBench {
         ContinuumSimulator.Topology topology = topology(compute, busy);
         List<ContinuumSimulator.Arrival> arrivals = stream.stream().map(j -> new ContinuumSimulator.Arrival(
                 "job-" + j.index(), j.atMillis(), MODEL, j.holder(), j.bytes(), sloMillis)).toList();
-        var simulated = ContinuumComparison.run(topology, arrivals);
+        var simulated = ContinuumComparison.run(topology, arrivals, plannerConfig);
         System.out.println();
         System.out.println("the same jobs in the simulator, links and sites as measured in the warm-up: "
                 + String.join(", ", topology.links().stream().map(l -> String.format(Locale.ROOT, "%s–%s %.1f Mbit/s",
@@ -279,11 +283,39 @@ public final class ContinuumBench {
         java.io.PrintWriter out = new java.io.PrintWriter(System.out, true);
         ContinuumComparison.print(simulated, out);
         List<String> simRanking = ContinuumComparison.ranking(simulated).stream().map(ContinuumSimulator.Choice::label).toList();
+        printChoices(topology, arrivals);
         System.out.println("rankings agree: " + (simRanking.equals(emulatedRanking) ? "yes"
                 : "no (emulated " + emulatedRanking + ", simulated " + simRanking + ")")
                 + "; best policy agrees: " + (simRanking.getFirst().equals(emulatedRanking.getFirst()) ? "yes" : "no"));
         cloud.close();
         vertx.close();
+    }
+
+    /**
+     * The planner in the simulator by the mean and by the p90, with each site's tasks varying as its warm-up tasks
+     * did (compute + overhead per task over their mean, drawn per task): the comparison above serves every task in
+     * the same time, where a ranking by the spread has nothing to tell apart.
+     */
+    private void printChoices(ContinuumSimulator.Topology topology, List<ContinuumSimulator.Arrival> arrivals) {
+        List<ContinuumSimulator.SiteSpec> varying = new ArrayList<>();
+        for (ContinuumSimulator.SiteSpec site : topology.sites()) {
+            double[] ms = warm.stream().filter(w -> w.site().equals(site.name()))
+                    .mapToDouble(w -> w.computePerTask() + w.overhead()).toArray();
+            double mean = java.util.Arrays.stream(ms).average().orElse(1);
+            varying.add(site.varying(java.util.Arrays.stream(ms).map(x -> x / mean).boxed().toList()));
+        }
+        ContinuumSimulator.Topology spread = new ContinuumSimulator.Topology(varying, topology.links(),
+                topology.siteByEndpoint());
+        System.out.println("the planner in the simulator, each site's tasks varying as its warm-up tasks did:");
+        for (String by : List.of(PlannerConfig.MEAN, "p90")) {
+            ContinuumSimulator.Result r = new ContinuumSimulator(spread, plannerConfig.withChooseBy(by))
+                    .run(ContinuumSimulator.Choice.PLANNER, arrivals);
+            Map<String, Integer> perSite = new java.util.TreeMap<>();
+            r.outcomes().forEach(o -> perSite.merge(o.site(), 1, Integer::sum));
+            System.out.printf(Locale.ROOT, "  choose-by=%-4s p50 %5d ms p95 %5d ms SLO %5.1f %% prediction error p50 / p90 "
+                    + "%.1f / %.1f %%  %s%n", by, r.p(0.5), r.p(0.95), 100 * r.sloAttainment(),
+                    100 * r.medianPredictionError(), 100 * r.predictionError(0.9), perSite);
+        }
     }
 
     /**
@@ -472,7 +504,7 @@ public final class ContinuumBench {
     }
 
     private List<Outcome> play(String policy, List<Job> stream, Topics topics) throws Exception {
-        OnlinePlanner planner = new OnlinePlanner(PlannerConfig.DEFAULT);
+        OnlinePlanner planner = new OnlinePlanner(plannerConfig);
         Object plannerLock = new Object();
         List<Outcome> outcomes = Collections.synchronizedList(new ArrayList<>());
         CountDownLatch done = new CountDownLatch(stream.size());

@@ -35,13 +35,31 @@ public final class ContinuumSimulator {
     /**
      * A site: {@code workers} GPUs each running one task at a time; true compute time per model in ms; and its
      * fixed overhead per job in ms (the task's trip to the site and its result's back: broker hops, decoding), which
-     * a job spends on its way to the site's queue.
+     * a job spends on its way to the site's queue. {@code serviceFactors}: how a task's time varies there — each
+     * task's compute is multiplied by one of them, drawn at random (a fixed seed per run, so a run repeats exactly);
+     * empty = every task takes the compute time (a 0.1-CPU gateway finishes the same task at once or periods later:
+     * on the emulated continuum 0.2–2.4× its mean).
      */
     public record SiteSpec(String name, Site.Kind kind, int workers, String gpuModel, Map<String, Double> computeMillis,
-                           long overheadMillis) {
+                           long overheadMillis, List<Double> serviceFactors) {
+        public SiteSpec {
+            serviceFactors = List.copyOf(serviceFactors);
+        }
+
+        /** Every task in the same time. */
+        public SiteSpec(String name, Site.Kind kind, int workers, String gpuModel, Map<String, Double> computeMillis,
+                        long overheadMillis) {
+            this(name, kind, workers, gpuModel, computeMillis, overheadMillis, List.of());
+        }
+
         /** No overhead: a job reaches the queue when its input does. */
         public SiteSpec(String name, Site.Kind kind, int workers, String gpuModel, Map<String, Double> computeMillis) {
             this(name, kind, workers, gpuModel, computeMillis, 0);
+        }
+
+        /** The same site, each task's compute varying by {@code factors}. */
+        public SiteSpec varying(List<Double> factors) {
+            return new SiteSpec(name, kind, workers, gpuModel, computeMillis, overheadMillis, factors);
         }
     }
 
@@ -131,6 +149,8 @@ public final class ContinuumSimulator {
         private final List<Outcome> outcomes = new ArrayList<>();
         private long seq;
         private int roundRobin;
+        /** Draws each task's service factor; the same seed for every choice, so each run repeats exactly. */
+        private final java.util.Random variation = new java.util.Random(13);
 
         Run(Choice choice) {
             this.choice = choice;
@@ -146,7 +166,8 @@ public final class ContinuumSimulator {
                 long[] predicted = {0};
                 SiteState site = sites.get(choose(a, predicted));
                 long ready = a.atMillis() + transferMillis(a, site.spec.name(), a.atMillis()) + site.spec.overheadMillis();
-                Task task = new Task(a, site, predicted[0], Math.round(site.spec.computeMillis().getOrDefault(a.model(), 1000.0)));
+                Task task = new Task(a, site, predicted[0], Math.round(site.spec.computeMillis().getOrDefault(a.model(), 1000.0)
+                        * factor(site.spec)));
                 site.inTransit++;
                 events.add(new Event(ready, seq++, task, true));
             }
@@ -180,6 +201,11 @@ public final class ContinuumSimulator {
                 return p.chosen().site();
             }
             return home;
+        }
+
+        private double factor(SiteSpec spec) {
+            List<Double> f = spec.serviceFactors();
+            return f.isEmpty() ? 1 : f.get(variation.nextInt(f.size()));
         }
 
         /** The input moves over the link from its site, one transfer at a time per link; 0 if already there. */

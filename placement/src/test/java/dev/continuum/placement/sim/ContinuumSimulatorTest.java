@@ -117,6 +117,40 @@ class ContinuumSimulatorTest {
         return out;
     }
 
+    /**
+     * How a task's time varied at the emulated continuum's 0.1-CPU gateways and at the pool (run N5 of 2026-11-29,
+     * docs/benchmarks.md: compute + overhead of the jobs with no task ahead, 20 quantiles over their mean).
+     */
+    static final List<Double> EDGE_SPREAD = List.of(0.22, 0.31, 0.39, 0.45, 0.54, 0.56, 0.66, 0.71, 0.75, 0.83, 0.89,
+            0.96, 1.1, 1.18, 1.24, 1.35, 1.51, 1.73, 1.88, 2.38);
+    static final List<Double> POOL_SPREAD = List.of(0.47, 0.47, 0.58, 0.58, 0.58, 0.7, 0.7, 0.7, 0.82, 0.82, 0.94,
+            0.94, 1.05, 1.05, 1.17, 1.29, 1.4, 1.52, 1.75, 2.22);
+
+    /** {@link #measuredContinuum()} with each site's tasks varying as the emulated ones did. */
+    static ContinuumSimulator.Topology varyingContinuum() {
+        ContinuumSimulator.Topology t = measuredContinuum();
+        return new ContinuumSimulator.Topology(t.sites().stream().map(s -> s.varying(
+                s.kind() == Site.Kind.DATACENTER ? POOL_SPREAD : EDGE_SPREAD)).toList(), t.links(), t.siteByEndpoint());
+    }
+
+    @Test
+    void shouldKeepFewerJobsAtAGatewayWhoseTasksVaryWhenRankingByTheP90() {
+        Map<String, Result> by = new java.util.HashMap<>();
+        for (String chooseBy : List.of("mean", "p90")) {
+            ContinuumSimulator sim = new ContinuumSimulator(varyingContinuum(),
+                    dev.continuum.placement.planner.PlannerConfig.DEFAULT.withChooseBy(chooseBy));
+            Result r = sim.run(Choice.PLANNER, benchStream());
+            assertThat(sim.run(Choice.PLANNER, benchStream()).outcomes()).as("a run repeats exactly")
+                    .isEqualTo(r.outcomes());
+            by.put(chooseBy, r);
+        }
+
+        // gw-slow's local jobs take 0.2–2.4× their mean; moving them to the pool over the 10 Mbit/s link varies less
+        assertThat(by.get("p90").outcomes().stream().filter(o -> o.site().equals("gw-slow")).count())
+                .isLessThan(by.get("mean").outcomes().stream().filter(o -> o.site().equals("gw-slow")).count() - 5);
+        assertThat(by.get("p90").medianPredictionError()).isLessThan(by.get("mean").medianPredictionError());
+    }
+
     @Test
     void shouldRankThePoliciesAsTheEmulatedContinuumDid() {
         var results = dev.continuum.placement.cli.ContinuumComparison.run(measuredContinuum(), benchStream());
