@@ -3,10 +3,12 @@
 # links plus a datacenter pool, a real broker, real ONNX Runtime; placement policies compared, then the same jobs in
 # the simulator. Prints numbers, asserts nothing. Needs root (network namespaces, tc), iproute2, mosquitto, python3.
 #
-#   bench/scripts/continuum-bench.sh [JOBS=400] [RATE=8] [SLO_MS=1000] [NO_BUILD=1] [CHOOSE_BY=p90]
+#   bench/scripts/continuum-bench.sh [JOBS=400] [RATE=8] [SLO_MS=1000] [NO_BUILD=1] [CHOOSE_BY=p90] [BENCH_JAR=path]
 #
 # CHOOSE_BY: what the planner ranks sites by — mean, or a learnt quantile p50 … p99 (the planner's default, p90;
 #            continuum.placement.inference.choose-by in the service).
+# BENCH_JAR: another build of the bench's runner jar (e.g. a copy kept from before a change, for A/B runs in one
+#            sitting); the gateways always run this checkout's edge-gateway runner jar.
 #
 # Network: namespace c13-fast (gw-fast) behind veth c13-fast-h/-n, token bucket (tc tbf) at 1 Gbit/s each way;
 #          namespace c13-slow (gw-slow) behind veth c13-slow-h/-n, tbf at 10 Mbit/s each way;
@@ -79,7 +81,7 @@ BROKER_PID=$!
 sleep 1
 
 echo "$(date -u '+%F %T') UTC, load average $(cut -d' ' -f1-3 /proc/loadavg); planner choose-by $CHOOSE_BY; work dir $WORK"
-java -Xmx1g -cp bench/target/continuum-bench-0.1.0-SNAPSHOT-runner.jar dev.continuum.bench.continuum.ContinuumBench \
+java -Xmx1g -cp "${BENCH_JAR:-bench/target/continuum-bench-0.1.0-SNAPSHOT-runner.jar}" dev.continuum.bench.continuum.ContinuumBench \
   --work "$WORK" --gateway-jar edge-gateway/target/continuum-edge-gateway-0.1.0-SNAPSHOT-runner.jar \
   --model "$MODEL" --broker-port "$PORT" --jobs "$JOBS" --rate "$RATE" --slo-ms "$SLO_MS" --choose-by "$CHOOSE_BY" \
   --edge-cgroup /sys/fs/cgroup/cpu/c13

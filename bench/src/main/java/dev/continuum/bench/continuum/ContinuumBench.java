@@ -6,9 +6,7 @@ import dev.continuum.edge.cloud.FleetSites;
 import dev.continuum.edge.identity.DeviceCredentials;
 import dev.continuum.edge.protocol.ResultMessage;
 import dev.continuum.edge.protocol.TaskMessage;
-import dev.continuum.edge.protocol.Tensor;
 import dev.continuum.edge.protocol.Topics;
-import dev.continuum.edge.protocol.Wire;
 import dev.continuum.placement.cli.ContinuumComparison;
 import dev.continuum.placement.model.Cluster;
 import dev.continuum.placement.model.Demand;
@@ -64,8 +62,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ONNX Runtime; dc-pool is the gateway runtime in the datacenter role ({@code --role datacenter}).
  * <p>
  * A job's input (a tensor document, ~300 kB) sits at gw-fast or gw-slow. Run where it is: the task names the file
- * ({@code input_ref}). Run elsewhere: the driver fetches it from the holder's namespace over its shaped link, then
- * sends it inline to the chosen gateway over MQTT (which crosses that gateway's link). The same Poisson stream of
+ * ({@code input_ref}). Run elsewhere: moved as the inference provider moves it ({@code InputMover}: the transfer
+ * provider copies the file into the chosen site's data directory, the task names the copy) — the driver fetches the
+ * bytes from the holder's namespace over its shaped link, unparsed, writes them under {@code continuum-inputs/} in
+ * the chosen site's data directory (the namespaces share the filesystem) and sends the task with that
+ * {@code input_ref}; the gateway there reads and parses it as it reads a local input. The same Poisson stream of
  * jobs runs under planner (the online planner's {@link OnlinePlanner}, fed the fleet's heartbeats, the tasks in
  * flight, each completion's compute time and each moved input's fetch time as {@link Observation.InputMoved}),
  * edge-only, datacenter-only, round-robin and least-loaded; then the same jobs go through the simulator ({@link
@@ -92,10 +93,11 @@ public final class ContinuumBench {
 
     /**
      * One job's outcome: where, end to end, the planner's prediction (0 for the other policies) and split, and the
-     * actual split — {@code transfer} getting a moved input ready to send (fetch over the holder's link + parsing),
-     * {@code overhead} the rest of the round trip outside the gateway's queue and compute (the task's MQTT trip,
-     * crossing the site's link with an inline input, decoding, spooling, the result's trip back), {@code queue} the
-     * gateway's wait, {@code compute} reading the input and the ONNX run of its batch of {@code batch} tasks;
+     * actual split — {@code transfer} moving an input into the chosen site's data directory (the wait for the
+     * holder's link, fetching the bytes over it, writing them), {@code overhead} the rest of the round trip outside
+     * the gateway's queue and compute (the task's MQTT trip, decoding, spooling, the result's trip back), {@code
+     * queue} the gateway's wait, {@code compute} reading and parsing the input file and the ONNX run of its batch of
+     * {@code batch} tasks;
      * {@code ahead} the tasks this driver had in flight at the site when the job was placed there; {@code job} the
      * job's index in the stream and {@code placedAt} when it was placed (ms from the policy's start), so an offline
      * replay can tell which completions the planner had seen at each decision.
@@ -130,8 +132,11 @@ public final class ContinuumBench {
      */
     private final Map<String, java.util.concurrent.ExecutorService> fetchers = new ConcurrentHashMap<>();
 
-    /** A moved input, ready to send: its tensor, its size, and what fetching + parsing it took (wait excluded). */
-    private record Fetched(Tensor tensor, long bytes, long millis) {
+    /**
+     * A moved input, landed in the chosen site's data directory: the {@code input_ref} naming it there, its size, and
+     * what fetching and writing it took (the wait for the link excluded) — the move the planner is told of.
+     */
+    private record Fetched(String inputRef, long bytes, long millis) {
     }
 
     /** What a warm-up task taught: where it ran, where its input was, and the measured terms. */
@@ -222,10 +227,13 @@ public final class ContinuumBench {
         Map<String, Double> compute = warmUp(stream);
         Map<String, Double> burst = saturated(stream);
         Map<String, Double> busy = streamed(stream, compute);
+        for (String batch : List.of("warm", "busy-calibration", "streamed-calibration")) {
+            forget(batch);
+        }
         System.out.printf(Locale.ROOT, "%d jobs, Poisson at %.1f/s, input ~%d kB at gw-fast or gw-slow (half each), SLO %d ms; "
-                + "measured one at a time, median ms: compute (input + ONNX) %s, overhead (round trip outside queue and compute) %s%n",
+                + "measured one at a time, median ms: compute (input file read and parsed + ONNX) %s, overhead (round trip outside queue and compute) %s%n",
                 stream.size(), rate, bytes / 1000, sloMillis, compute, warmOverhead);
-        System.out.printf(Locale.ROOT, "  busy: ms per task with %d sent at once, inputs at the site (the pool: inline) %s; "
+        System.out.printf(Locale.ROOT, "  busy: ms per task with %d sent at once, inputs at the site (the pool: moved there first) %s; "
                 + "with %d sent one by one, faster than served (the simulator's service time) %s%n", BURST, burst, STREAMED, busy);
 
         Map<String, List<Outcome>> results = new LinkedHashMap<>();
@@ -253,7 +261,7 @@ public final class ContinuumBench {
         results.get("planner").forEach(o -> bySite.computeIfAbsent(o.site() + ", " + o.inputCase(),
                 k -> new ArrayList<>()).add(o));
         System.out.println("  planner per site and input, medians in ms — predicted transfer (input + learnt overhead) / "
-                + "queue / compute = total; actual transfer (wait for the link + fetch and parse) + overhead / queue / "
+                + "queue / compute = total; actual transfer (wait for the link + fetch and write) + overhead / queue / "
                 + "compute (batch input + ONNX), batch size");
         bySite.forEach((site, os) -> System.out.printf(Locale.ROOT,
                 "  %-22s %3d jobs: predicted %4d / %4d / %4d = %5d; actual (%4d + %4d) + %4d / %4d / %4d = %5d (batch %d); "
@@ -338,10 +346,10 @@ public final class ContinuumBench {
     }
 
     /**
-     * The links as the warm-up measured them (median bytes/s of fetching and parsing an input from each holder, what
-     * the planner learns too), never faster than configured: parsing on the driver makes gw-fast's 1 Gbit/s link carry
-     * inputs at a few MB/s, and with the configured rate the simulator moved them for free. Between the gateways
-     * the slower holder's rate.
+     * The links as the warm-up measured them (median bytes/s of fetching and writing an input from each holder, what
+     * the planner learns too), never faster than configured: an HTTP fetch and a file write on a shared 2-core host
+     * make gw-fast's 1 Gbit/s link carry inputs at tens of MB/s, and with the configured rate the simulator moved them
+     * for free. Between the gateways the slower holder's rate.
      */
     private List<Link> measuredLinks() {
         Map<String, Double> gbps = new LinkedHashMap<>();
@@ -392,7 +400,7 @@ public final class ContinuumBench {
     }
 
     /**
-     * Per site, {@link #BURST} tasks sent at once (inputs at the gateway; inline to the pool, fetched beforehand):
+     * Per site, {@link #BURST} tasks sent at once (inputs at the gateway; moved to the pool beforehand):
      * the time from the first send to the last result over the tasks — what the site takes per task when busy.
      */
     private Map<String, Double> saturated(List<Job> stream) throws Exception {
@@ -409,16 +417,16 @@ public final class ContinuumBench {
     }
 
     /**
-     * {@code count} tasks for site {@code g} after skipping {@code skip}: from its own data at a gateway (named by
-     * file), inline at the pool (fetched from their holders first, so no fetch is timed with the site).
+     * {@code count} tasks for site {@code g} after skipping {@code skip}: from its own data at a gateway, at the pool
+     * inputs moved there from their holders first (so no move is timed with the site); each named by file.
      */
     private List<TaskMessage> tasks(Gateway g, List<Job> stream, int skip, int count, String prefix) throws Exception {
         boolean pool = g.name().equals(DC);
         List<TaskMessage> tasks = new ArrayList<>();
         for (Job j : stream.stream().filter(j -> pool || j.holder().equals(g.name())).skip(skip).limit(count).toList()) {
             String id = prefix + g.name() + "-" + j.index();
-            tasks.add(pool ? new TaskMessage(id, MODEL, fetch(j).get(60, TimeUnit.SECONDS).tensor(), null, deadline(), null)
-                    : new TaskMessage(id, MODEL, null, "file:" + j.file(), deadline(), null));
+            String ref = pool ? move(j, DC, prefix + "calibration").get(60, TimeUnit.SECONDS).inputRef() : "file:" + j.file();
+            tasks.add(new TaskMessage(id, MODEL, null, ref, deadline(), null));
         }
         return tasks;
     }
@@ -471,7 +479,7 @@ public final class ContinuumBench {
     private final Map<String, Long> warmOverhead = new LinkedHashMap<>();
 
     /**
-     * 30 tasks per site, one at a time, from its own data (or the first gateway's file, inline, for the pool): the
+     * 30 tasks per site, one at a time, from its own data (or an input moved from its holder, for the pool): the
      * median compute per task (reading the input + the ONNX run, as the gateway reports them) and overhead.
      */
     private Map<String, Double> warmUp(List<Job> stream) throws Exception {
@@ -481,10 +489,9 @@ public final class ContinuumBench {
             List<Long> over = new ArrayList<>();
             for (int i = 0; i < WARM_UP; i++) {
                 Job j = stream.get(i);
-                Fetched moved = g.name().equals(j.holder()) ? null : fetch(j).get(60, TimeUnit.SECONDS);
-                TaskMessage task = moved == null
-                        ? new TaskMessage("warm-" + g.name() + "-" + i, MODEL, null, "file:" + j.file(), deadline(), null)
-                        : new TaskMessage("warm-" + g.name() + "-" + i, MODEL, moved.tensor(), null, deadline(), null);
+                Fetched moved = g.name().equals(j.holder()) ? null : move(j, g.name(), "warm").get(60, TimeUnit.SECONDS);
+                TaskMessage task = new TaskMessage("warm-" + g.name() + "-" + i, MODEL, null,
+                        moved == null ? "file:" + j.file() : moved.inputRef(), deadline(), null);
                 long t = System.currentTimeMillis();
                 ResultMessage r = cloud.dispatcher().send(g.name(), task).get(60, TimeUnit.SECONDS);
                 if (i >= 10) { // the first ones warm the JIT up
@@ -546,10 +553,10 @@ public final class ContinuumBench {
                 long[] fetchMillis = {0};
                 CompletableFuture<TaskMessage> task = site.equals(j.holder())
                         ? CompletableFuture.completedFuture(new TaskMessage(id, MODEL, null, "file:" + j.file(), deadline(), null))
-                        : fetch(j).thenApply(f -> {
+                        : move(j, site, run).thenApply(f -> {
                             fetchMillis[0] = f.millis();
                             if (policy.equals("planner")) {
-                                // fetching over the holder's link and parsing it: what moving this job's input took,
+                                // fetching over the holder's link and writing it: what moving this job's input took,
                                 // reported for the job as the inference provider does (the planner knows whether it
                                 // sent the input behind others on the link)
                                 synchronized (plannerLock) {
@@ -557,7 +564,7 @@ public final class ContinuumBench {
                                             System.currentTimeMillis()));
                                 }
                             }
-                            return new TaskMessage(id, MODEL, f.tensor(), null, deadline(), null);
+                            return new TaskMessage(id, MODEL, null, f.inputRef(), deadline(), null);
                         });
                 long[] sent = {0};
                 task.thenCompose(m -> {
@@ -590,6 +597,7 @@ public final class ContinuumBench {
             System.out.println(policy + ": " + done.getCount() + " jobs not finished after 15 min");
         }
         clock.shutdown();
+        forget(run);
         System.out.printf(Locale.ROOT, "  %s: p50 %d ms, p95 %d ms (load average %s)%n", policy, p(outcomes, 0.5),
                 p(outcomes, 0.95), load());
         return new ArrayList<>(outcomes);
@@ -628,17 +636,27 @@ public final class ContinuumBench {
         return new Inventory(clusters, links(), Map.of("gw-fast", "gw-fast", "gw-slow", "gw-slow", DC, DC), status);
     }
 
-    /** Fetches the input over its holder's link (after the inputs before it on that link) and parses it. */
-    private CompletableFuture<Fetched> fetch(Job j) {
+    /**
+     * Moves the input as the inference provider has the transfer provider move it: its bytes fetched over the
+     * holder's link (after the inputs before it on that link), not parsed, written to {@code
+     * continuum-inputs/<batch>/<file name>} in {@code site}'s data directory (the gateway reads only inside it), to be
+     * named by the task's {@code input_ref}. Until 2026-11-29 the driver parsed the document and sent the floats
+     * inline over MQTT, where the site decoded them again: two more passes over ~300 kB on the shared CPU per job.
+     */
+    private CompletableFuture<Fetched> move(Job j, String site, String batch) {
         Gateway holder = gateways.stream().filter(g -> g.name().equals(j.holder())).findFirst().orElseThrow();
         java.util.concurrent.ExecutorService link = fetchers.computeIfAbsent(holder.name(),
                 h -> Executors.newSingleThreadExecutor());
+        String landing = LANDING + "/" + batch + "/" + Path.of(j.file()).getFileName();
+        Path target = dataDir(site).resolve(landing);
         return CompletableFuture.supplyAsync(() -> {
             long t = System.currentTimeMillis();
             try {
                 byte[] body = http.send(HttpRequest.newBuilder(URI.create("http://" + holder.dataHost() + ":8000/"
                         + j.file())).build(), HttpResponse.BodyHandlers.ofByteArray()).body();
-                return new Fetched(tensor(body), body.length, System.currentTimeMillis() - t);
+                Files.createDirectories(target.getParent());
+                Files.write(target, body);
+                return new Fetched("file:" + landing, body.length, System.currentTimeMillis() - t);
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             } catch (InterruptedException e) {
@@ -648,14 +666,29 @@ public final class ContinuumBench {
         }, link);
     }
 
-    /**
-     * The input document as a gateway reads an input file ({@code TaskInputs}: {@link Wire#decode}), sent on as a
-     * frame. Until 2026-11-29 the bench walked a Jackson tree of its own here, 4 MB of garbage and ~12 ms of CPU per
-     * input on this machine, which the planner saw as a slower, noisier link.
-     */
-    private static Tensor tensor(byte[] document) {
-        Tensor t = Wire.decode(document, Tensor.class);
-        return Tensor.framed(t.shape(), t.values());
+    /** Where moved inputs land below a site's data directory, as {@code InputMover} lands them. */
+    private static final String LANDING = "continuum-inputs";
+
+    /** A site's data directory: what its gateway's {@code input_ref} is relative to (its state dir's {@code data}). */
+    private Path dataDir(String site) {
+        return work.resolve(site).resolve("data");
+    }
+
+    /** Deletes the inputs a batch moved, at every site, once its tasks have ended (so runs do not fill the disk). */
+    private void forget(String batch) {
+        for (Gateway g : gateways) {
+            Path dir = dataDir(g.name()).resolve(LANDING).resolve(batch);
+            if (Files.isDirectory(dir)) {
+                try (var files = Files.list(dir)) {
+                    for (Path f : files.toList()) {
+                        Files.deleteIfExists(f);
+                    }
+                    Files.deleteIfExists(dir);
+                } catch (IOException e) {
+                    System.out.println("could not delete " + dir + ": " + e.getMessage());
+                }
+            }
+        }
     }
 
     private static String deadline() {
