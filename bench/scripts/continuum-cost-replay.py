@@ -6,7 +6,8 @@ Each planner job is predicted again, in placement order, from what the planner h
 (input moves at the end of their fetch, completions at their result), as InferencePlacer / CostModel do for the
 site the planner chose (one worker per site, as in the bench): link wait behind the planner's own inputs + latency +
 bytes x learnt time per byte + learnt overhead; queue (ahead - 1/2) x compute less transfer and overhead, + learnt
-wait beyond (since 2026-11-29 apart for jobs with tasks ahead and without); learnt compute. Estimators: the planner's running mean then EWMA 0.2, or alternatives to compare.
+wait beyond (since 2026-11-29 apart for jobs with tasks ahead and without); learnt compute. Since 2026-11-29's second
+sitting an edge gateway's overhead is learnt apart for jobs placed behind other tasks there. Estimators: the planner's running mean then EWMA 0.2, or alternatives to compare.
 A CSV without the job/placed_at columns (before 2026-11-28 08:30) is matched to the bench's stream (Random(13),
 --jobs, --rate): each (site, holder) group completes in placement order; the matching is checked against `ahead`.
 
@@ -118,12 +119,15 @@ class WindowMedian:
     def value(self): return st.median(self.d) if self.d else self.prior
 
 
-def replay(rows, estimator=Learnt, behind_apart=False, closed_loop=False, site_busy_apart=False, beyond_apart=False):
+def replay(rows, estimator=Learnt, behind_apart=False, closed_loop=False, site_busy_apart=False, beyond_apart=False,
+           edge_overhead_apart=False):
     """Predictions per job. behind_apart: an input sent behind others on its link learns and uses its own time per
     byte (the idle link's standing in until measured). closed_loop: each measured move shifts the inputs reserved
     behind it on the link by what it took beyond its reservation. site_busy_apart: overhead and compute learnt apart
     for jobs placed with tasks in flight at the site (not landed; compared only). beyond_apart: the wait beyond the
-    queue term learnt apart for jobs placed with tasks ahead at the site and jobs with none (landed 2026-11-29)."""
+    queue term learnt apart for jobs placed with tasks ahead at the site and jobs with none (landed 2026-11-29).
+    edge_overhead_apart: an edge gateway's overhead (not the pool's) learnt apart for jobs placed behind other tasks
+    there (landed 2026-11-29, second sitting)."""
     events = []
     for r in rows:
         events.append((r['t0'], 1, r))
@@ -143,6 +147,7 @@ def replay(rows, estimator=Learnt, behind_apart=False, closed_loop=False, site_b
         t, r = e[0], e[2]
         site, moved = r['site'], r['site'] != r['holder']
         busy = min(r['ahead'], 1) if site_busy_apart else 0
+        obusy = min(r['ahead'], 1) if edge_overhead_apart and site != 'dc-pool' else busy
         if e[1] == 1:                                          # placed
             transfer = 0
             if moved:
@@ -153,7 +158,7 @@ def replay(rows, estimator=Learnt, behind_apart=False, closed_loop=False, site_b
                 transfer = wait + LINK_LATENCY_MS + ms
                 busy_until[h] = max(t, busy_until[h]) + ms
                 reserved[r['job']] = (busy_until[h], ms, shift[h])
-            o = get(overhead, (site, moved, busy), (site, moved, 0), (site, not moved, busy), (site, not moved, 0))
+            o = get(overhead, (site, moved, obusy), (site, moved, 0), (site, not moved, obusy), (site, not moved, 0))
             ov = o.value() if o else 0
             c = get(compute, (site, busy), (site, 0)); cm = c.value() if c else 100
             wait_model = 0 if r['ahead'] < 1 else (r['ahead'] - 0.5) * cm
@@ -174,7 +179,7 @@ def replay(rows, estimator=Learnt, behind_apart=False, closed_loop=False, site_b
                 busy_until[h] += delta; shift[h] += delta
         else:                                                  # completed
             compute.setdefault((site, busy), estimator()).add(max(1, round(r['compute'] / max(1, r['batch']))))
-            overhead.setdefault((site, moved, busy), estimator()).add(r['overhead'])
+            overhead.setdefault((site, moved, obusy), estimator()).add(r['overhead'])
             beyond.setdefault((site, beyond_apart and r['ahead'] > 0), estimator()).add(r['queue'] - modelled[r['job']])
     return predicted
 
@@ -200,9 +205,11 @@ if __name__ == '__main__':
     report('replay: idle link / behind other inputs apart', rows, replay(rows, behind_apart=True))
     report('replay: link queue moved by each measured move', rows, replay(rows, closed_loop=True))
     report('replay: both (2026-11-28)', rows, replay(rows, behind_apart=True, closed_loop=True))
-    report('replay: both + wait beyond apart with tasks ahead (after)', rows,
+    report('replay: both + wait beyond apart with tasks ahead', rows,
            replay(rows, behind_apart=True, closed_loop=True, beyond_apart=True))
+    report('replay: + edge overhead apart behind other tasks (after)', rows,
+           replay(rows, behind_apart=True, closed_loop=True, beyond_apart=True, edge_overhead_apart=True))
     report('alternative: after + median of the last 25 samples for every term', rows,
-           replay(rows, WindowMedian, behind_apart=True, closed_loop=True, beyond_apart=True))
-    report('alternative: after + overhead and compute apart with tasks in flight', rows,
+           replay(rows, WindowMedian, behind_apart=True, closed_loop=True, beyond_apart=True, edge_overhead_apart=True))
+    report('alternative: overhead and compute apart with tasks in flight, every site', rows,
            replay(rows, behind_apart=True, closed_loop=True, site_busy_apart=True, beyond_apart=True))

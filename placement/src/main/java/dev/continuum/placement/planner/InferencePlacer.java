@@ -64,8 +64,11 @@ final class InferencePlacer {
      */
     private final Map<String, ModelledQueue> modelledQueue = new java.util.HashMap<>();
 
-    /** The queue wait the model explained for a job when it was placed, and whether it found tasks ahead. */
-    record ModelledQueue(long millis, boolean tasksAhead) {
+    /**
+     * The queue wait the model explained for a job when it was placed, whether it found tasks ahead, and whether its
+     * overhead is learnt apart for that ({@link #overheadApart}).
+     */
+    record ModelledQueue(long millis, boolean tasksAhead, boolean overheadApart) {
     }
     /**
      * Per job placed and not yet reported complete whose input the planner sent over a link: which link queue, how
@@ -155,7 +158,8 @@ final class InferencePlacer {
         Option chosen = options.stream().filter(o -> o.ruledOut() == null).findFirst().orElse(options.getFirst());
         PlacementDecision d = placed(request, now, chosen, options, hard);
         reserveLinks(request, chosen.site(), now);
-        modelledQueue.put(request.id(), new ModelledQueue(chosen.modelledQueueMillis(), chosen.queued() > 0));
+        modelledQueue.put(request.id(), new ModelledQueue(chosen.modelledQueueMillis(), chosen.queued() > 0,
+                overheadApart(chosen.cluster(), chosen.queued())));
         if (costs.computeRunsOn(request.model(), chosen.site()) >= LatencySpread.MIN_SAMPLES) {
             // a prediction before the site's own compute settled says how wrong the prior was, not how the site's
             // jobs vary: learnt from, the simulator's first jobs at a gateway (4–6× the prediction) kept its p90
@@ -361,7 +365,7 @@ final class InferencePlacer {
         CostModel.Estimate compute = costs.compute(request.model(), c.site().name(), OnlinePlanner.gpuModelOf(c));
         int queued = status.queuedTasks() + pending;
         boolean moved = inputMoved(request, c.site().name());
-        CostModel.Estimate overhead = costs.overhead(c.site().name(), moved);
+        CostModel.Estimate overhead = costs.overhead(c.site().name(), moved, overheadApart(c, queued));
         long modelledQueueMs = Math.max(0, Math.round(queueWait(queued, workers, compute.value()) - t.millis()
                 - overhead.value()));
         // what the site's tasks waited beyond what was predicted for them: the worker's pick-up delay, mostly
@@ -384,6 +388,14 @@ final class InferencePlacer {
         }
         return new Option(c, queued, workers, compute, overhead, beyond, modelledQueueMs, latency, moved, tail, score,
                 ruledOut);
+    }
+
+    /**
+     * Whether a job placed at {@code c} with {@code queued} tasks ahead has its overhead learnt apart: at an edge
+     * site, behind other tasks ({@link CostModel#overhead(String, boolean, boolean)}).
+     */
+    static boolean overheadApart(Cluster c, int queued) {
+        return queued > 0 && c.site().kind() == dev.continuum.placement.model.Site.Kind.EDGE;
     }
 
     /** Whether any of the job's inputs lies at another site than {@code site}. */

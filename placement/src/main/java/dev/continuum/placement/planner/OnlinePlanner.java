@@ -330,7 +330,8 @@ public final class OnlinePlanner implements Planner {
                 costs.observeCompute(c.model(), c.site(), gpuModelOf(cluster), c.computeMillis());
             }
             if (c.overheadMillis() != Observation.JobCompleted.NOT_MEASURED && request != null) {
-                costs.observeOverhead(c.site(), inference.inputMoved(request, c.site()), c.overheadMillis());
+                costs.observeOverhead(c.site(), inference.inputMoved(request, c.site()),
+                        modelledQueue != null && modelledQueue.overheadApart(), c.overheadMillis());
             }
         }
         return List.of();

@@ -291,4 +291,32 @@ class CostLearningTest {
         assertThat(behind.chosen().explanation()).contains("its tasks waited beyond that (learnt from 4 jobs "
                 + "at gw-1 behind other tasks)");
     }
+
+    @Test
+    void shouldPredictAnEdgeGatewaysOverheadApartForJobsBehindOtherTasks() {
+        // a gateway capped to a tenth of a CPU decodes, spools and answers on the worker's tenth: a job arriving at an
+        // idle gateway got through that in 20 ms, one behind another task in 200 ms; one estimate predicted their
+        // mean to each, far too long for the first and too short for the second
+        OnlinePlanner planner = planner(new World().gateway("gw-1", "T4", 0, "resnet").inventory());
+        for (int i = 0; i < 6; i++) {
+            long at = NOW + i * 1000;
+            planner.update(new World().gateway("gw-1", "T4", 0, "resnet").inventory(), at);
+            placed(planner.place(classify("idle" + i, "ep-gw-1", MB, 0), at));
+            planner.observe(new Observation.JobCompleted("idle" + i, "gw-1", "resnet", 50, at + 100, 20, 0));
+            planner.update(new World().gateway("gw-1", "T4", 1, "resnet").inventory(), at + 200);
+            placed(planner.place(classify("behind" + i, "ep-gw-1", MB, 0), at + 200));
+            planner.observe(new Observation.JobCompleted("behind" + i, "gw-1", "resnet", 50, at + 600, 200, 0));
+        }
+
+        planner.update(new World().gateway("gw-1", "T4", 0, "resnet").inventory(), NOW + 9000);
+        PlacementDecision.Placed idle = placed(planner.place(classify("idle", "ep-gw-1", MB, 0), NOW + 9000));
+        planner.update(new World().gateway("gw-1", "T4", 1, "resnet").inventory(), NOW + 9100);
+        PlacementDecision.Placed behind = placed(planner.place(classify("behind", "ep-gw-1", MB, 0), NOW + 9100));
+
+        // the input is at the gateway: the transfer term is the learnt overhead alone
+        assertThat(idle.chosen().latency().transferMillis()).isEqualTo(20);
+        assertThat(behind.chosen().latency().transferMillis()).isEqualTo(200);
+        assertThat(behind.chosen().explanation()).contains("learnt from 6 jobs at gw-1 with the input already there, "
+                + "behind other tasks");
+    }
 }
