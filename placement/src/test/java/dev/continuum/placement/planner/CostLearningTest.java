@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.continuum.placement.model.Demand;
 import java.util.List;
+import java.util.function.BiFunction;
 import org.junit.jupiter.api.Test;
 
 class CostLearningTest {
@@ -261,6 +262,33 @@ class CostLearningTest {
         }
     }
 
+    /** The predictions at gw-1 for a job with no task ahead and one behind a task, after {@link #freeAndBehind}. */
+    private record FreeAndBehind(PlacementDecision.Placed free, PlacementDecision.Placed behind) {
+    }
+
+    /**
+     * {@code times} rounds at gateway gw-1, a second apart: a job placed with no task ahead and completed as
+     * {@code free} says (given its id and when it was placed), then one placed 200 ms later behind a task and
+     * completed as {@code behind} says; then what the planner predicts for one job of each kind.
+     */
+    private static FreeAndBehind freeAndBehind(OnlinePlanner planner, int times,
+                                               BiFunction<String, Long, Observation.JobCompleted> free,
+                                               BiFunction<String, Long, Observation.JobCompleted> behind) {
+        for (int i = 0; i < times; i++) {
+            long at = NOW + i * 1000;
+            planner.update(new World().gateway("gw-1", "T4", 0, "resnet").inventory(), at);
+            placed(planner.place(classify("free" + i, "ep-gw-1", MB, 0), at));
+            planner.observe(free.apply("free" + i, at));
+            planner.update(new World().gateway("gw-1", "T4", 1, "resnet").inventory(), at + 200);
+            placed(planner.place(classify("behind" + i, "ep-gw-1", MB, 0), at + 200));
+            planner.observe(behind.apply("behind" + i, at + 200));
+        }
+        planner.update(new World().gateway("gw-1", "T4", 0, "resnet").inventory(), NOW + 9000);
+        PlacementDecision.Placed freeOne = placed(planner.place(classify("free", "ep-gw-1", MB, 0), NOW + 9000));
+        planner.update(new World().gateway("gw-1", "T4", 1, "resnet").inventory(), NOW + 9100);
+        return new FreeAndBehind(freeOne, placed(planner.place(classify("behind", "ep-gw-1", MB, 0), NOW + 9100)));
+    }
+
     @Test
     void shouldPredictTheWaitBeyondApartForJobsBehindOtherTasksAndJobsWithNoneAhead() {
         // a gateway capped to a tenth of a CPU: with no task ahead its jobs waited 10 ms for the worker, behind one
@@ -269,26 +297,15 @@ class CostLearningTest {
         OnlinePlanner planner = planner(new World().gateway("gw-1", "T4", 0, "resnet").inventory());
         placed(planner.place(classify("w", "ep-gw-1", MB, 0), NOW - 1000));
         planner.observe(new Observation.JobCompleted("w", "gw-1", "resnet", 200, NOW - 500, 0)); // compute 200 ms
-        for (int i = 0; i < 4; i++) {
-            long at = NOW + i * 1000;
-            planner.update(new World().gateway("gw-1", "T4", 0, "resnet").inventory(), at);
-            placed(planner.place(classify("free" + i, "ep-gw-1", MB, 0), at));
-            planner.observe(new Observation.JobCompleted("free" + i, "gw-1", "resnet", 200, at + 100, 0, 10));
-            planner.update(new World().gateway("gw-1", "T4", 1, "resnet").inventory(), at + 200);
-            // (1 − 1 + ½) × 200 ms = 100 ms explained by the task ahead; it waited 350
-            placed(planner.place(classify("behind" + i, "ep-gw-1", MB, 0), at + 200));
-            planner.observe(new Observation.JobCompleted("behind" + i, "gw-1", "resnet", 200, at + 700, 0, 350));
-        }
+        // (1 − 1 + ½) × 200 ms = 100 ms explained by the task ahead; the jobs behind one waited 350
+        FreeAndBehind p = freeAndBehind(planner, 4,
+                (id, at) -> new Observation.JobCompleted(id, "gw-1", "resnet", 200, at + 100, 0, 10),
+                (id, at) -> new Observation.JobCompleted(id, "gw-1", "resnet", 200, at + 500, 0, 350));
 
-        planner.update(new World().gateway("gw-1", "T4", 0, "resnet").inventory(), NOW + 9000);
-        PlacementDecision.Placed free = placed(planner.place(classify("free", "ep-gw-1", MB, 0), NOW + 9000));
-        planner.update(new World().gateway("gw-1", "T4", 1, "resnet").inventory(), NOW + 9100);
-        PlacementDecision.Placed behind = placed(planner.place(classify("behind", "ep-gw-1", MB, 0), NOW + 9100));
-
-        assertThat(free.chosen().latency().queueMillis()).isEqualTo(10);
+        assertThat(p.free().chosen().latency().queueMillis()).isEqualTo(10);
         // (the compute learnt moves from its prior in the first jobs, so what the task ahead explained did too)
-        assertThat(behind.chosen().latency().queueMillis()).isBetween(340L, 360L);
-        assertThat(behind.chosen().explanation()).contains("its tasks waited beyond that (learnt from 4 jobs "
+        assertThat(p.behind().chosen().latency().queueMillis()).isBetween(340L, 360L);
+        assertThat(p.behind().chosen().explanation()).contains("its tasks waited beyond that (learnt from 4 jobs "
                 + "at gw-1 behind other tasks)");
     }
 
@@ -298,25 +315,14 @@ class CostLearningTest {
         // idle gateway got through that in 20 ms, one behind another task in 200 ms; one estimate predicted their
         // mean to each, far too long for the first and too short for the second
         OnlinePlanner planner = planner(new World().gateway("gw-1", "T4", 0, "resnet").inventory());
-        for (int i = 0; i < 6; i++) {
-            long at = NOW + i * 1000;
-            planner.update(new World().gateway("gw-1", "T4", 0, "resnet").inventory(), at);
-            placed(planner.place(classify("idle" + i, "ep-gw-1", MB, 0), at));
-            planner.observe(new Observation.JobCompleted("idle" + i, "gw-1", "resnet", 50, at + 100, 20, 0));
-            planner.update(new World().gateway("gw-1", "T4", 1, "resnet").inventory(), at + 200);
-            placed(planner.place(classify("behind" + i, "ep-gw-1", MB, 0), at + 200));
-            planner.observe(new Observation.JobCompleted("behind" + i, "gw-1", "resnet", 50, at + 600, 200, 0));
-        }
-
-        planner.update(new World().gateway("gw-1", "T4", 0, "resnet").inventory(), NOW + 9000);
-        PlacementDecision.Placed idle = placed(planner.place(classify("idle", "ep-gw-1", MB, 0), NOW + 9000));
-        planner.update(new World().gateway("gw-1", "T4", 1, "resnet").inventory(), NOW + 9100);
-        PlacementDecision.Placed behind = placed(planner.place(classify("behind", "ep-gw-1", MB, 0), NOW + 9100));
+        FreeAndBehind p = freeAndBehind(planner, 6,
+                (id, at) -> new Observation.JobCompleted(id, "gw-1", "resnet", 50, at + 100, 20, 0),
+                (id, at) -> new Observation.JobCompleted(id, "gw-1", "resnet", 50, at + 400, 200, 0));
 
         // the input is at the gateway: the transfer term is the learnt overhead alone
-        assertThat(idle.chosen().latency().transferMillis()).isEqualTo(20);
-        assertThat(behind.chosen().latency().transferMillis()).isEqualTo(200);
-        assertThat(behind.chosen().explanation()).contains("learnt from 6 jobs at gw-1 with the input already there, "
-                + "behind other tasks");
+        assertThat(p.free().chosen().latency().transferMillis()).isEqualTo(20);
+        assertThat(p.behind().chosen().latency().transferMillis()).isEqualTo(200);
+        assertThat(p.behind().chosen().explanation()).contains("learnt from 6 jobs at gw-1 with the input already "
+                + "there, behind other tasks");
     }
 }
