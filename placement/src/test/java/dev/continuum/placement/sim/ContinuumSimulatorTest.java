@@ -143,6 +143,11 @@ class ContinuumSimulatorTest {
             assertThat(sim.run(Choice.PLANNER, benchStream()).outcomes()).as("a run repeats exactly")
                     .isEqualTo(r.outcomes());
             by.put(chooseBy, r);
+            Map<String, Long> perSite = new java.util.TreeMap<>();
+            r.outcomes().forEach(o -> perSite.merge(o.site(), 1L, Long::sum));
+            System.out.printf(Locale.ROOT, "choose-by=%-4s p50 %d ms p95 %d ms SLO %.1f %% prediction error p50 / p90 "
+                    + "%.1f / %.1f %% %s%n", chooseBy, r.p(0.5), r.p(0.95), 100 * r.sloAttainment(),
+                    100 * r.medianPredictionError(), 100 * r.predictionError(0.9), perSite);
         }
 
         // gw-slow's local jobs take 0.2–2.4× their mean; moving them to the pool over the 10 Mbit/s link varies less
