@@ -97,7 +97,7 @@ final class InferencePlacer {
         this.config = config;
         this.costs = costs;
         this.chooseByQuantile = PlannerConfig.chooseByQuantile(config.chooseBy());
-        // learnt under mean too, at the p90, so the decision can show what a risk-aware choice would see
+        // under mean learnt all the same (at the p90) and never read: the two choices differ in the ranking alone
         this.spread = new LatencySpread(Double.isNaN(chooseByQuantile) ? 0.9 : chooseByQuantile);
     }
 
