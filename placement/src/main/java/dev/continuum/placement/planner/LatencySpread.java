@@ -55,7 +55,10 @@ final class LatencySpread {
         for (int flip = 0; flip < 4; flip++) {
             Ratios r = cases[own ^ flip];
             if (r != null && r.count >= MIN_SAMPLES) {
-                return new Tail(r.quantile, r.count);
+                // never below the mean: the tail adds a site's risk, it does not correct its mean (the cost model's
+                // job). A factor under 1 — jobs finishing before their prediction, or completions reported at once
+                // as when a site's compute is taught — would rank that site ahead of one never measured (factor 1)
+                return new Tail(Math.max(1, r.quantile), r.count);
             }
         }
         return NONE;
