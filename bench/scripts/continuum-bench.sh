@@ -3,9 +3,9 @@
 # links plus a datacenter pool, a real broker, real ONNX Runtime; placement policies compared, then the same jobs in
 # the simulator. Prints numbers, asserts nothing. Needs root (network namespaces, tc), iproute2, mosquitto, python3.
 #
-#   bench/scripts/continuum-bench.sh [JOBS=400] [RATE=8] [SLO_MS=1000] [NO_BUILD=1] [CHOOSE_BY=p90] [BENCH_JAR=path]
+#   bench/scripts/continuum-bench.sh [JOBS=400] [RATE=8] [SLO_MS=1000] [NO_BUILD=1] [CHOOSE_BY=mean] [BENCH_JAR=path]
 #
-# CHOOSE_BY: what the planner ranks sites by — mean, or a learnt quantile p50 … p99 (the planner's default, p90;
+# CHOOSE_BY: what the planner ranks sites by — mean, or a learnt quantile p50 … p99 (the planner's default, mean;
 #            continuum.placement.inference.choose-by in the service).
 # BENCH_JAR: another build of the bench's runner jar (e.g. a copy kept from before a change, for A/B runs in one
 #            sitting); the gateways always run this checkout's edge-gateway runner jar.
@@ -19,7 +19,7 @@ cd "$(dirname "$0")/../.."
 export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 export PATH=$JAVA_HOME/bin:$PATH
 for kv in "$@"; do export "${kv?}"; done
-JOBS=${JOBS:-400} RATE=${RATE:-8} SLO_MS=${SLO_MS:-1000} PORT=${PORT:-18833} CHOOSE_BY=${CHOOSE_BY:-p90}
+JOBS=${JOBS:-400} RATE=${RATE:-8} SLO_MS=${SLO_MS:-1000} PORT=${PORT:-18833} CHOOSE_BY=${CHOOSE_BY:-mean}
 EDGE_CPU=${EDGE_CPU:-0.1}   # CPUs each edge gateway may use (cgroup v1 cpu quota): an edge device is weaker
 WORK=$(mktemp -d /tmp/continuum-bench.XXXXXX)
 

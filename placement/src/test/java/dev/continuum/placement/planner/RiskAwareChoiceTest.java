@@ -11,7 +11,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Inference sites ranked by a learnt p90 ({@code choose-by=p90}, the default) rather than the mean: a near-tie goes
+ * Inference sites ranked by a learnt p90 ({@code choose-by=p90}; the default is the mean) rather than the mean: a near-tie goes
  * to the site whose jobs vary less, a clearly faster site wins however much its jobs vary, and the decision still
  * predicts the mean.
  */
@@ -22,6 +22,8 @@ class RiskAwareChoiceTest {
     private static PlacementRequest anywhere(String id) {
         return PlacementRequest.inference(id, "resnet", Demand.wholeGpus(1), List.of(), 0);
     }
+
+    private static final PlannerConfig P90 = PlannerConfig.DEFAULT.withChooseBy("p90");
 
     private long clock = NOW;
 
@@ -49,7 +51,7 @@ class RiskAwareChoiceTest {
 
     @Test
     void shouldGiveANearTieToTheSiteWhoseJobsVaryLess() {
-        PlacementDecision.Placed p = placed(nearTie(PlannerConfig.DEFAULT).place(anywhere("r1"), clock));
+        PlacementDecision.Placed p = placed(nearTie(P90).place(anywhere("r1"), clock));
 
         assertThat(p.chosen().site()).isEqualTo("gw-tight");
         // the decision still predicts the mean: what a prediction's error is measured against
@@ -61,7 +63,7 @@ class RiskAwareChoiceTest {
 
     @Test
     void shouldRankByTheMeanWhenConfiguredSo() {
-        PlacementDecision.Placed p = placed(nearTie(PlannerConfig.DEFAULT.withChooseBy("mean")).place(anywhere("r1"), clock));
+        PlacementDecision.Placed p = placed(nearTie(PlannerConfig.DEFAULT).place(anywhere("r1"), clock));
 
         assertThat(p.chosen().site()).isEqualTo("gw-wide");
         assertThat(p.chosen().score()).isEqualTo(p.chosen().latency().totalMillis());
@@ -69,7 +71,7 @@ class RiskAwareChoiceTest {
 
     @Test
     void shouldLetAMuchFasterSiteWinHoweverMuchItsJobsVary() {
-        OnlinePlanner planner = planner(TWO_GATEWAYS, PlannerConfig.DEFAULT);
+        OnlinePlanner planner = planner(TWO_GATEWAYS, P90);
         history(planner, "gw-tight", 100, 100, 104, 96, 100, 105, 95, 100, 102, 98, 100);
         history(planner, "gw-wide", 20, 10, 40, 10, 40, 10, 40, 10, 40, 10, 40);
 
@@ -84,7 +86,7 @@ class RiskAwareChoiceTest {
 
     @Test
     void shouldLearnTheSpreadFromCompletedJobs() {
-        OnlinePlanner planner = planner(TWO_GATEWAYS, PlannerConfig.DEFAULT);
+        OnlinePlanner planner = planner(TWO_GATEWAYS, P90);
         // the first 5 jobs teach its compute; a spread is learnt from the jobs predicted after
         history(planner, "gw-wide", 95, 30, 300, 30, 300, 30, 300, 30, 300);
         PlacementDecision.Placed early = placed(planner.place(anywhere("r0"), clock));
@@ -103,7 +105,7 @@ class RiskAwareChoiceTest {
 
     @Test
     void shouldNotRankASiteWhoseJobsFinishedBeforeTheirPredictionAheadOfItsMean() {
-        OnlinePlanner planner = planner(TWO_GATEWAYS, PlannerConfig.DEFAULT);
+        OnlinePlanner planner = planner(TWO_GATEWAYS, P90);
         // gw-wide computes in 300 ms, and its completions were reported 1 ms after placement (its compute taught, as
         // an operator's or a test's seeding does): actual / predicted ~0.003, which must not make it look like 1 ms
         history(planner, "gw-tight", 100, 100, 104, 96, 100, 105, 95, 100, 102, 98, 100);

@@ -27,7 +27,7 @@ public interface PlannerSettings {
          * mean latency, or {@code p50} … {@code p99}, that quantile as learnt from completed jobs (docs/placement.md
          * "Choosing by the tail").
          */
-        @WithDefault("p90")
+        @WithDefault("mean")
         String chooseBy();
     }
 

@@ -18,10 +18,10 @@ class PlannerSettingsTest {
     }
 
     @Test
-    void shouldRankInferenceSitesByTheLearntP90UnlessConfiguredOtherwise() {
-        assertThat(PlannerProducers.config(settings(Map.of())).chooseBy()).isEqualTo("p90");
-        assertThat(PlannerProducers.config(settings(Map.of("continuum.placement.inference.choose-by", "mean")))
-                .chooseBy()).isEqualTo("mean");
+    void shouldRankInferenceSitesByTheMeanUnlessConfiguredOtherwise() {
+        assertThat(PlannerProducers.config(settings(Map.of())).chooseBy()).isEqualTo("mean");
+        assertThat(PlannerProducers.config(settings(Map.of("continuum.placement.inference.choose-by", "p90")))
+                .chooseBy()).isEqualTo("p90");
     }
 
     @Test
