@@ -97,7 +97,7 @@ final class InferencePlacer {
         this.config = config;
         this.costs = costs;
         this.chooseByQuantile = PlannerConfig.chooseByQuantile(config.chooseBy());
-        // under mean learnt all the same (at the p90) and never read: the two choices differ in the ranking alone
+        // under mean (the default) nothing is learnt into it: no job's prediction is kept for it (place)
         this.spread = new LatencySpread(Double.isNaN(chooseByQuantile) ? 0.9 : chooseByQuantile);
     }
 
@@ -160,7 +160,7 @@ final class InferencePlacer {
         reserveLinks(request, chosen.site(), now);
         modelledQueue.put(request.id(), new ModelledQueue(chosen.modelledQueueMillis(), chosen.queued() > 0,
                 overheadApart(chosen.cluster(), chosen.queued())));
-        if (costs.computeRunsOn(request.model(), chosen.site()) >= LatencySpread.MIN_SAMPLES) {
+        if (byTail() && costs.computeRunsOn(request.model(), chosen.site()) >= LatencySpread.MIN_SAMPLES) {
             // a prediction before the site's own compute settled says how wrong the prior was, not how the site's
             // jobs vary: learnt from, the simulator's first jobs at a gateway (4–6× the prediction) kept its p90
             // above every other site's, so it got no job that could have corrected it

@@ -41,10 +41,15 @@ class RiskAwareChoiceTest {
         }
     }
 
+    /** gw-tight: ten jobs computing 100 ms, each done 95–105 ms after it was placed. */
+    private void tightHistory(OnlinePlanner planner) {
+        history(planner, "gw-tight", 100, 100, 104, 96, 100, 105, 95, 100, 102, 98, 100);
+    }
+
     /** gw-tight: 100 ms every time; gw-wide: 95 ms computed, but its jobs done in 30 or 300 ms. */
     private OnlinePlanner nearTie(PlannerConfig config) {
         OnlinePlanner planner = planner(TWO_GATEWAYS, config);
-        history(planner, "gw-tight", 100, 100, 104, 96, 100, 105, 95, 100, 102, 98, 100);
+        tightHistory(planner);
         history(planner, "gw-wide", 95, 30, 300, 30, 300, 30, 300, 30, 300, 30, 300);
         return planner;
     }
@@ -72,7 +77,7 @@ class RiskAwareChoiceTest {
     @Test
     void shouldLetAMuchFasterSiteWinHoweverMuchItsJobsVary() {
         OnlinePlanner planner = planner(TWO_GATEWAYS, P90);
-        history(planner, "gw-tight", 100, 100, 104, 96, 100, 105, 95, 100, 102, 98, 100);
+        tightHistory(planner);
         history(planner, "gw-wide", 20, 10, 40, 10, 40, 10, 40, 10, 40, 10, 40);
 
         PlacementDecision.Placed p = placed(planner.place(anywhere("r1"), clock));
@@ -108,7 +113,7 @@ class RiskAwareChoiceTest {
         OnlinePlanner planner = planner(TWO_GATEWAYS, P90);
         // gw-wide computes in 300 ms, and its completions were reported 1 ms after placement (its compute taught, as
         // an operator's or a test's seeding does): actual / predicted ~0.003, which must not make it look like 1 ms
-        history(planner, "gw-tight", 100, 100, 104, 96, 100, 105, 95, 100, 102, 98, 100);
+        tightHistory(planner);
         history(planner, "gw-wide", 300, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1);
 
         PlacementDecision.Placed p = placed(planner.place(anywhere("r1"), clock));
