@@ -448,8 +448,10 @@ final class InferencePlacer {
             return ""; // ranked by its mean: no spread learnt there yet (or choose-by=mean)
         }
         String q = config.chooseBy();
+        String whose = o.tail().borrowedFrom() == null ? "the " + q
+                : "no spread of its own yet: the riskiest site's, " + o.tail().borrowedFrom() + "'s " + q;
         return q + " " + Words.millis(o.score()) + String.format(java.util.Locale.ROOT,
-                " (mean × %.2f, the %s of actual / predicted over its last %s); mean ", o.tail().factor(), q,
+                " (mean × %.2f, %s of actual / predicted over its last %s); mean ", o.tail().factor(), whose,
                 Words.plural(o.tail().samples(), "job"));
     }
 

@@ -1,6 +1,8 @@
 package dev.continuum.placement.planner;
 
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -21,6 +23,12 @@ final class PairMap<V> {
 
     void putIfAbsent(String first, String second, V value) {
         byFirst.computeIfAbsent(first, k -> new HashMap<>()).putIfAbsent(second, value);
+    }
+
+    /** The values under {@code first}, whatever their second name. */
+    Collection<V> values(String first) {
+        Map<String, V> inner = byFirst.get(first);
+        return inner == null ? List.of() : inner.values();
     }
 
     void clear() {

@@ -123,6 +123,25 @@ class RiskAwareChoiceTest {
         assertThat(wide.score()).isEqualTo(wide.latency().totalMillis()); // its tail never below its mean
     }
 
+    @Test
+    void shouldTakeASiteWithNoSpreadLearntToBeAsRiskyAsTheRiskiestMeasured() {
+        OnlinePlanner planner = planner(new World().gateway("gw-tight", "T4", 0).gateway("gw-wide", "Orin", 0)
+                .gateway("gw-new", "T4", 0).inventory(), P90);
+        tightHistory(planner);
+        history(planner, "gw-wide", 95, 30, 300, 30, 300, 30, 300, 30, 300, 30, 300);
+        // gw-new computes in 90 ms, taught by completions reported when placed (no latency in them: no spread)
+        history(planner, "gw-new", 90, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+
+        PlacementDecision.Placed p = placed(planner.place(anywhere("r1"), clock));
+
+        // by its mean alone gw-new (90 ms) would beat gw-tight (~100 ms, p90 ~105): an unmeasured site looked safest
+        assertThat(p.chosen().site()).isEqualTo("gw-tight");
+        PlacementDecision.Candidate fresh = candidate(p, "gw-new");
+        assertThat(fresh.latency().totalMillis()).isLessThan(p.chosen().latency().totalMillis());
+        assertThat(fresh.score()).isGreaterThan(2.5 * fresh.latency().totalMillis());
+        assertThat(fresh.explanation()).contains("no spread of its own yet: the riskiest site's, gw-wide's p90 of actual / predicted over its last 5 jobs");
+    }
+
     private static PlacementDecision.Candidate candidate(PlacementDecision.Placed p, String site) {
         return p.chosen().site().equals(site) ? p.chosen()
                 : p.alternatives().stream().filter(c -> c.site().equals(site)).findFirst().orElseThrow();
