@@ -46,12 +46,17 @@ class RiskAwareChoiceTest {
         history(planner, "gw-tight", 100, 100, 104, 96, 100, 105, 95, 100, 102, 98, 100);
     }
 
-    /** gw-tight: 100 ms every time; gw-wide: 95 ms computed, but its jobs done in 30 or 300 ms. */
-    private OnlinePlanner nearTie(PlannerConfig config) {
+    /** The two gateways: gw-tight's history, then gw-wide's jobs computing {@code wideCompute}, done {@code wideLatencies}. */
+    private OnlinePlanner tightAndWide(PlannerConfig config, long wideCompute, long... wideLatencies) {
         OnlinePlanner planner = planner(TWO_GATEWAYS, config);
         tightHistory(planner);
-        history(planner, "gw-wide", 95, 30, 300, 30, 300, 30, 300, 30, 300, 30, 300);
+        history(planner, "gw-wide", wideCompute, wideLatencies);
         return planner;
+    }
+
+    /** gw-tight: 100 ms every time; gw-wide: 95 ms computed, but its jobs done in 30 or 300 ms. */
+    private OnlinePlanner nearTie(PlannerConfig config) {
+        return tightAndWide(config, 95, 30, 300, 30, 300, 30, 300, 30, 300, 30, 300);
     }
 
     @Test
@@ -76,9 +81,7 @@ class RiskAwareChoiceTest {
 
     @Test
     void shouldLetAMuchFasterSiteWinHoweverMuchItsJobsVary() {
-        OnlinePlanner planner = planner(TWO_GATEWAYS, P90);
-        tightHistory(planner);
-        history(planner, "gw-wide", 20, 10, 40, 10, 40, 10, 40, 10, 40, 10, 40);
+        OnlinePlanner planner = tightAndWide(P90, 20, 10, 40, 10, 40, 10, 40, 10, 40, 10, 40);
 
         PlacementDecision.Placed p = placed(planner.place(anywhere("r1"), clock));
 
@@ -110,11 +113,9 @@ class RiskAwareChoiceTest {
 
     @Test
     void shouldNotRankASiteWhoseJobsFinishedBeforeTheirPredictionAheadOfItsMean() {
-        OnlinePlanner planner = planner(TWO_GATEWAYS, P90);
         // gw-wide computes in 300 ms, and its completions were reported 1 ms after placement (its compute taught, as
         // an operator's or a test's seeding does): actual / predicted ~0.003, which must not make it look like 1 ms
-        tightHistory(planner);
-        history(planner, "gw-wide", 300, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1);
+        OnlinePlanner planner = tightAndWide(P90, 300, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1);
 
         PlacementDecision.Placed p = placed(planner.place(anywhere("r1"), clock));
 
