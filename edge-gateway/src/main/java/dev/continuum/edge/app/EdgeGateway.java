@@ -104,7 +104,7 @@ public final class EdgeGateway implements AutoCloseable {
         TaskTimings timings = new TaskTimings(stages);
         this.acks = new TaskAcks(spool);
         this.outbox = new ResultOutbox(config.durability(), spool, uplink, credentials::current, acks, timings,
-                this::offDisk);
+                this::offDisk, Clock.systemUTC());
         this.admission = new TaskAdmission(config, spool, acks, outbox, uplink, timings);
         this.runner = new BatchRunner(config, spool, models, new TaskInputs(config.dataDir()), outbox, uplink, timings, clock,
                 new TaskSpans(telemetry, config.deviceId()));

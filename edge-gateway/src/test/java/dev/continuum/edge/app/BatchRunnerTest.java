@@ -37,7 +37,8 @@ class BatchRunnerTest {
         spool = TaskSpool.open(state.resolve("spool"), TaskSpool.Limits.defaults().withFsync(false), Clock.systemUTC());
         TaskAcks acks = new TaskAcks(spool);
         TaskTimings timings = new TaskTimings(new StageTimes());
-        ResultOutbox outbox = new ResultOutbox(config.durability(), spool, uplink, () -> "c", acks, timings, Runnable::run);
+        ResultOutbox outbox = new ResultOutbox(config.durability(), spool, uplink, () -> "c", acks, timings, Runnable::run,
+                Clock.systemUTC());
         runner = new BatchRunner(config, spool, models, new TaskInputs(config.dataDir()), outbox, uplink, timings,
                 Clock.systemUTC(), new TaskSpans(io.opentelemetry.api.OpenTelemetry.noop(), config.deviceId()));
     }
@@ -150,7 +151,7 @@ class BatchRunnerTest {
         TaskSpool waiting = TaskSpool.open(state.resolve("gw-2-spool"), TaskSpool.Limits.defaults().withFsync(false), clock);
         TaskTimings timings = new TaskTimings(new StageTimes());
         ResultOutbox outbox = new ResultOutbox(config.durability(), waiting, uplink, () -> "c", new TaskAcks(waiting),
-                timings, Runnable::run);
+                timings, Runnable::run, Clock.systemUTC());
         BatchRunner worker = new BatchRunner(config, waiting, models, new TaskInputs(config.dataDir()), outbox, uplink,
                 timings, clock, new TaskSpans(io.opentelemetry.api.OpenTelemetry.noop(), config.deviceId()));
         waiting.admit(new TaskMessage("f-1", "ocr-cls", null, "file:frames/f-1.json", "2026-11-27T13:00:00Z", null));

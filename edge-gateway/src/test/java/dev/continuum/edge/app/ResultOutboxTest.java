@@ -6,8 +6,10 @@ import dev.continuum.edge.protocol.ResultMessage;
 import dev.continuum.edge.protocol.TaskMessage;
 import dev.continuum.edge.protocol.Tensor;
 import dev.continuum.edge.store.TaskSpool;
+import dev.continuum.edge.testing.MovableClock;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -20,6 +22,7 @@ class ResultOutboxTest {
     Path dir;
 
     private final RecordingUplink uplink = new RecordingUplink();
+    private final MovableClock clock = new MovableClock();
     private final AtomicReference<String> credential = new AtomicReference<>("device-credential");
     private final TaskSpool.Limits limits = TaskSpool.Limits.defaults();
     private TaskSpool spool;
@@ -29,7 +32,7 @@ class ResultOutboxTest {
     void open() {
         spool = TaskSpool.open(dir, limits, Clock.systemUTC());
         outbox = new ResultOutbox(GatewayConfig.Durability.BROKER, spool, uplink, credential::get, new TaskAcks(spool),
-                new TaskTimings(new StageTimes()), Runnable::run);
+                new TaskTimings(new StageTimes()), Runnable::run, clock);
     }
 
     private void taskWaiting(String id) {
@@ -73,6 +76,31 @@ class ResultOutboxTest {
         uplink.puback();
 
         assertThat(afterDrop).isEqualTo(1);
+        assertThat(uplink.resultIds()).containsExactly("t-1", "t-1");
+        assertThat(outbox.undelivered()).isZero();
+    }
+
+    /**
+     * A broker that drops a PUBACK (Moquette does while a connection's output is full) must not leave the result
+     * undelivered until the link drops: once the PUBACK is overdue the next flush publishes it again, and only then.
+     */
+    @Test
+    void shouldPublishAResultAgainWhenItsPubackIsOverdueOnALiveLink() {
+        taskWaiting("t-1");
+        outbox.finish(succeeded("t-1"));
+        spool.sync(); // on disk, as every result is within a sync interval: what a flush sends
+
+        clock.move(ResultOutbox.RESEND_AFTER.minusSeconds(1));
+        outbox.flush();
+        int sentBeforeOverdue = uplink.results.size();
+        clock.move(Duration.ofSeconds(1));
+        outbox.flush();
+        outbox.flush();
+        uplink.puback();
+        clock.move(ResultOutbox.RESEND_AFTER);
+        outbox.flush();
+
+        assertThat(sentBeforeOverdue).isEqualTo(1);
         assertThat(uplink.resultIds()).containsExactly("t-1", "t-1");
         assertThat(outbox.undelivered()).isZero();
     }

@@ -31,7 +31,8 @@ class TaskAdmissionTest {
         spool = TaskSpool.open(dir.resolve("spool"), limits, Clock.systemUTC());
         TaskAcks acks = new TaskAcks(spool);
         TaskTimings timings = new TaskTimings(new StageTimes());
-        outbox = new ResultOutbox(durability, spool, uplink, () -> "device-credential", acks, timings, Runnable::run);
+        outbox = new ResultOutbox(durability, spool, uplink, () -> "device-credential", acks, timings,
+                Runnable::run, Clock.systemUTC());
         return new TaskAdmission(config, spool, acks, outbox, uplink, timings);
     }
 
@@ -128,7 +129,8 @@ class TaskAdmissionTest {
         spool = TaskSpool.open(dir.resolve("spool"), TaskSpool.Limits.defaults(), Clock.systemUTC());
         TaskAcks acks = new TaskAcks(spool);
         TaskTimings timings = new TaskTimings(new StageTimes());
-        outbox = new ResultOutbox(GatewayConfig.Durability.BROKER, spool, slowBroker, () -> "c", acks, timings, Runnable::run);
+        outbox = new ResultOutbox(GatewayConfig.Durability.BROKER, spool, slowBroker, () -> "c", acks, timings, Runnable::run,
+                Clock.systemUTC());
         TaskAdmission admission = new TaskAdmission(config, spool, acks, outbox, slowBroker, timings);
         DeliveredTask delivered = DeliveredTask.of(task("t-1"));
 

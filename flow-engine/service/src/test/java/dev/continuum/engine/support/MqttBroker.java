@@ -1,61 +1,31 @@
 package dev.continuum.engine.support;
 
-import io.moquette.broker.Server;
-import io.moquette.broker.config.MemoryConfig;
+import dev.continuum.edge.broker.Brokers;
+import dev.continuum.edge.testing.TestBrokers;
 import io.netty.handler.codec.mqtt.MqttQoS;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.mqtt.MqttClient;
 import io.vertx.mqtt.MqttClientOptions;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A real MQTT broker for tests: the one CONTINUUM_TEST_MQTT_HOST/PORT names (default: the machine's Mosquitto at
- * 127.0.0.1:1883 when it answers), else an embedded Moquette on a free port (CONTINUUM_TEST_MQTT_EMBEDDED=1
- * forces it). Also a QoS 1 publisher, as an instrument would publish.
+ * The engine's view of the test broker ({@link TestBrokers}: embedded Moquette unless {@code -Dcontinuum.test.broker}
+ * names another), the settings that point the engine's trigger channel at it, and a QoS 1 publisher, as an instrument
+ * would publish.
  */
 public final class MqttBroker {
-
-    private static Server embedded;
-    private static int embeddedPort;
 
     private MqttBroker() {}
 
     public record Address(String host, int port, boolean embedded) {}
 
-    public static synchronized Address address() {
-        String host = System.getenv().getOrDefault("CONTINUUM_TEST_MQTT_HOST", "127.0.0.1");
-        int port = Integer.parseInt(System.getenv().getOrDefault("CONTINUUM_TEST_MQTT_PORT", "1883"));
-        if (System.getenv("CONTINUUM_TEST_MQTT_EMBEDDED") == null && answers(host, port)) {
-            return new Address(host, port, false);
-        }
-        if (embedded == null) {
-            embeddedPort = freePort();
-            Properties p = new Properties();
-            p.setProperty("host", "127.0.0.1");
-            p.setProperty("port", Integer.toString(embeddedPort));
-            p.setProperty("allow_anonymous", "true");
-            p.setProperty("telemetry_enabled", "false");
-            p.setProperty("websocket_port", "disabled");
-            p.setProperty("persistence_enabled", "false");
-            p.setProperty("netty.mqtt.message_size", "1048576");
-            Server server = new Server();
-            try {
-                server.startServer(new MemoryConfig(p));
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot start the embedded Moquette", e);
-            }
-            embedded = server;
-        }
-        return new Address("127.0.0.1", embeddedPort, true);
+    /** The test JVM's one broker ({@link TestBrokers#shared()}: embedded unless -Dcontinuum.test.broker names another). */
+    public static Address address() {
+        Brokers.Broker broker = TestBrokers.shared();
+        return new Address(broker.host(), broker.port(), broker.embedded());
     }
 
     /** The engine setting that names the trigger channel's client id, i.e. its persistent session at the broker. */
@@ -124,23 +94,6 @@ public final class MqttBroker {
             } catch (Exception e) {
                 throw new IllegalStateException("MQTT: " + e.getMessage(), e);
             }
-        }
-    }
-
-    private static boolean answers(String host, int port) {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress(host, port), 500);
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.continuum.engine.triggers;
 
 import dev.continuum.edge.broker.Brokers;
+import dev.continuum.edge.testing.TestBrokers;
 import dev.continuum.edge.messaging.MqttLink;
 import dev.continuum.edge.protocol.FileEvent;
 import dev.continuum.edge.protocol.FileWatch;
@@ -49,22 +50,13 @@ class FileTriggerTest {
     /** The engine connected to the edge broker, under a topic root of its own. */
     public static class EdgeBroker implements QuarkusTestProfile {
         // Quarkus loads the profile and the test in different class loaders: what both must agree on (the broker,
-        // the topic root) is decided once and kept in system properties, which they share
-        static final Brokers.Broker BROKER = broker();
+        // the topic root) is decided once and kept in system properties, which they share (TestBrokers does so for the broker)
+        static final Brokers.Broker BROKER = TestBrokers.shared();
         static final Topics TOPICS = new Topics(once("filetriggertest.edge-root",
                 () -> "continuum-files-" + UUID.randomUUID().toString().substring(0, 8)));
         /** Names the engine's persistent session on the edge broker (continuum-engine-files-<id>), to remove it after. */
         static final String INSTANCE = once("filetriggertest.instance-id",
                 () -> "filetest-" + UUID.randomUUID().toString().substring(0, 8));
-
-        private static Brokers.Broker broker() {
-            String address = once("filetriggertest.edge-broker", () -> {
-                Brokers.Broker b = Brokers.machineOrEmbedded("127.0.0.1", 1883);
-                return b.host() + ":" + b.port();
-            });
-            return Brokers.machineOrEmbedded(address.substring(0, address.lastIndexOf(':')),
-                    Integer.parseInt(address.substring(address.lastIndexOf(':') + 1)));
-        }
 
         private static String once(String key, java.util.function.Supplier<String> make) {
             synchronized (System.class) {

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A device's storage reached through the real broker (Mosquitto at 127.0.0.1:1883, else embedded). */
+/** A device's storage reached through the real test broker (TestBrokers: embedded unless one is chosen). */
 class GatewayStorageTest {
 
     private static final int MIB = 1024 * 1024;
