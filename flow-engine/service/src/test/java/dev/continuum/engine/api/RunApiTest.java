@@ -18,6 +18,7 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.nullValue;
 
 @QuarkusTest
 @QuarkusTestResource(value = PostgresResource.class, restrictToAnnotatedClass = false)
@@ -97,6 +98,21 @@ class RunApiTest {
 
         assertThat(Flows.awaitStatus(runId, Duration.ofSeconds(10), "SUCCEEDED", "FAILED")).isEqualTo("SUCCEEDED");
         Flows.run(runId).body("details.output.state", equalTo("woke"));
+    }
+
+    @Test
+    void shouldApplyAWaitsInputPathAndOutputPath() {
+        String flowId = Flows.publish("""
+                {"StartAt":"Hold","States":{"Hold":{"Type":"Wait","InputPath":"$.job","SecondsPath":"$.delay",
+                 "OutputPath":"$.result","End":true}}}""");
+        String runId = Flows.start(flowId, "{\"job\":{\"delay\":3600,\"result\":{\"ok\":true}},\"other\":1}");
+        Flows.sleep(300);
+        Flows.run(runId).body("status", equalTo("ACTIVE"));
+
+        clock.advance(Duration.ofHours(1).plusSeconds(1));
+
+        assertThat(Flows.awaitStatus(runId, Duration.ofSeconds(10), "SUCCEEDED", "FAILED")).isEqualTo("SUCCEEDED");
+        Flows.run(runId).body("details.output.ok", equalTo(true)).body("details.output.other", nullValue());
     }
 
     @Test
