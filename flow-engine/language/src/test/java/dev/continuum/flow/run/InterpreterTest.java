@@ -425,7 +425,8 @@ class InterpreterTest {
 
         assertThat(step.state().status()).isEqualTo(RunStatus.FAILED);
         assertThat(step.state().error()).contains("ActionUnableToRun");
-        assertThat(step.state().cause()).contains("HTTP 403");
+        assertThat(step.state().cause()).hasValueSatisfying(cause -> assertThat(cause).contains("'Call'", "HTTP 403"));
+        assertThat(step.state().failedState()).contains("Call");
     }
 
     @Test

@@ -148,7 +148,11 @@ class RunApiTest {
                 {"StartAt":"Call","States":{"Call":{"Type":"Action","ActionUrl":"http://127.0.0.1:9/nothing","Parameters":{},"End":true}}}""");
         String runId = Flows.start(flowId, "{}");
         assertThat(Flows.awaitStatus(runId, Duration.ofSeconds(30), "FAILED", "SUCCEEDED")).isEqualTo("FAILED");
-        Flows.run(runId).body("details.error", equalTo("ActionUnableToRun"));
+        Flows.run(runId)
+                .body("details.error", equalTo("ActionUnableToRun"))
+                .body("details.state_name", equalTo("Call"))
+                .body("details.cause", containsString("Action state 'Call'"))
+                .body("details.cause", containsString("http://127.0.0.1:9/nothing"));
     }
 
     @Test
