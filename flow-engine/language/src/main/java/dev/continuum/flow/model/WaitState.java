@@ -3,8 +3,13 @@ package dev.continuum.flow.model;
 import java.time.Instant;
 import java.util.Optional;
 
-/** Pauses the run for a time given in exactly one of four ways. */
-public record WaitState(String name, Optional<String> comment, Until until, Optional<String> next) implements State {
+/**
+ * Pauses the run for a time given in exactly one of four ways. {@code inputPath} selects the state input (the
+ * paths in {@code until} read it), {@code outputPath} the part of that input passed on; each is a JSONPath or
+ * {@code null} for JSON {@code null} (an empty object), as in the Amazon States Language.
+ */
+public record WaitState(String name, Optional<String> comment, String inputPath, String outputPath, Until until,
+                        Optional<String> next) implements State {
 
     public sealed interface Until {
     }

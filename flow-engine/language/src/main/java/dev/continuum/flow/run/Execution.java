@@ -205,13 +205,21 @@ final class Execution {
     // ---- reading and placing data ----
 
     JsonNode effectiveInput(Branch branch, DataPaths paths, String field) throws DataException {
-        if (paths.inputPath() == null) {
+        return select(branch, branch.data, paths.inputPath(), field);
+    }
+
+    /**
+     * The part of {@code data} an InputPath or OutputPath {@code path} selects: all of it for {@code "$"}, an empty
+     * object for {@code null}; a path that matches nothing is a runtime error naming {@code field}.
+     */
+    JsonNode select(Branch branch, JsonNode data, String path, String field) throws DataException {
+        if (path == null) {
             return JSON.objectNode();
         }
-        if (JsonPaths.isWholeDocument(paths.inputPath())) {
-            return branch.data.deepCopy(); // without _context: it is visible to paths, not part of the data
+        if (JsonPaths.isWholeDocument(path)) {
+            return data.deepCopy(); // without _context: it is visible to paths, not part of the data
         }
-        return read(branch, paths.inputPath(), Templates.withContext(branch.data, context()), field);
+        return read(branch, path, Templates.withContext(data, context()), field);
     }
 
     /** The value at {@code path} in {@code view}; a path that matches nothing is a runtime error naming {@code field}. */

@@ -93,7 +93,8 @@ final class InlineSteps {
     }
 
     static void waitState(Execution x, Branch branch, WaitState wait) throws DataException {
-        JsonNode view = Templates.withContext(branch.data, x.context());
+        JsonNode input = x.select(branch, branch.data, wait.inputPath(), "InputPath");
+        JsonNode view = Templates.withContext(input, x.context());
         Instant until = switch (wait.until()) {
             case WaitState.Seconds seconds -> x.now.plusSeconds(seconds.seconds());
             case WaitState.Timestamp timestamp -> timestamp.timestamp();
@@ -111,6 +112,8 @@ final class InlineSteps {
                         + " TimestampPath: '" + path.path() + "' must hold an RFC 3339 timestamp, but holds " + value));
             }
         };
+        // What the state passes on, held while it waits (the run's data cannot change meanwhile).
+        branch.data = x.select(branch, input, wait.outputPath(), "OutputPath");
         x.logLine("WaitStarted", wait.name(), "Waiting until " + until, details("until", JSON.textNode(until.toString())));
         if (!until.isAfter(x.now)) {
             waitOver(x, branch, wait);

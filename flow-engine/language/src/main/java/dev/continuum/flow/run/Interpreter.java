@@ -153,7 +153,8 @@ public final class Interpreter {
                         : failed.error();
                 execution.logLine("ActionFailed", branch.get().stateName, "The action could not be run: " + error,
                         null);
-                ErrorSteps.handleError(execution, branch.get(), error, failed.cause());
+                ErrorSteps.handleError(execution, branch.get(), error, "The Action state '" + branch.get().stateName
+                        + "' could not call its action provider: " + failed.cause());
             }
             case RunEvent.ConsentRequired consent -> {
                 Optional<Branch> branch = waitingOn(run, consent.token(), WaitKind.ACTION);

@@ -95,6 +95,11 @@ public final class RunState {
         return Optional.ofNullable(data.cause);
     }
 
+    /** The top-level state a FAILED run stopped in (a Parallel or Map for a failure inside one); empty otherwise. */
+    public Optional<String> failedState() {
+        return data.status == RunStatus.FAILED ? Optional.ofNullable(data.failedState) : Optional.empty();
+    }
+
     public Optional<String> inactiveReason() {
         return data.status == RunStatus.INACTIVE ? Optional.ofNullable(data.inactiveReason) : Optional.empty();
     }

@@ -5,7 +5,7 @@ import dev.continuum.flow.data.JsonPaths;
 import dev.continuum.flow.model.DataPaths;
 import java.util.Optional;
 
-/** Fields several kinds of state share: Next/End, InputPath/ResultPath, Parameters-like templates, strings. */
+/** Fields several kinds of state share: Next/End, InputPath/ResultPath/OutputPath, Parameters-like templates, strings. */
 final class StateFields {
 
     private final Issues issues;
@@ -56,20 +56,28 @@ final class StateFields {
     }
 
     DataPaths dataPaths(JsonNode node, String pointer) {
-        String inputPath = DataPaths.WHOLE_DOCUMENT;
-        JsonNode input = node.get("InputPath");
-        if (input != null) {
-            inputPath = input.isNull() ? null : path(input, pointer + "/InputPath", false, false).orElse(null);
-        }
-        return new DataPaths(inputPath, resultPath(node, pointer));
+        return new DataPaths(inputPath(node, pointer), resultPath(node, pointer));
+    }
+
+    String inputPath(JsonNode node, String pointer) {
+        return dataPath(node, "InputPath", pointer, false);
     }
 
     String resultPath(JsonNode node, String pointer) {
-        JsonNode result = node.get("ResultPath");
-        if (result == null) {
+        return dataPath(node, "ResultPath", pointer, true);
+    }
+
+    String outputPath(JsonNode node, String pointer) {
+        return dataPath(node, "OutputPath", pointer, false);
+    }
+
+    /** {@code "$"} when the field is absent, {@code null} when it is JSON null, else the checked JSONPath. */
+    private String dataPath(JsonNode node, String field, String pointer, boolean reference) {
+        JsonNode value = node.get(field);
+        if (value == null) {
             return DataPaths.WHOLE_DOCUMENT;
         }
-        return result.isNull() ? null : path(result, pointer + "/ResultPath", true, false).orElse(null);
+        return value.isNull() ? null : path(value, pointer + "/" + field, reference, false).orElse(null);
     }
 
     Optional<String> path(JsonNode value, String pointer, boolean reference, boolean contextAllowed) {

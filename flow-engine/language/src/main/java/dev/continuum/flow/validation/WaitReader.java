@@ -10,11 +10,12 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
-/** A Wait state: exactly one of Seconds, Timestamp, SecondsPath or TimestampPath. */
+/** A Wait state: exactly one of Seconds, Timestamp, SecondsPath or TimestampPath; optional InputPath and OutputPath. */
 final class WaitReader {
 
     private static final Set<String> FIELDS =
-            Set.of("Type", "Comment", "Seconds", "Timestamp", "SecondsPath", "TimestampPath", "Next", "End");
+            Set.of("Type", "Comment", "Seconds", "Timestamp", "SecondsPath", "TimestampPath", "InputPath",
+                    "OutputPath", "Next", "End");
 
     private WaitReader() {
     }
@@ -38,11 +39,13 @@ final class WaitReader {
         } else {
             until = until(fields, given.get(0), node, pointer);
         }
+        String inputPath = fields.inputPath(node, pointer);
+        String outputPath = fields.outputPath(node, pointer);
         Optional<String> next = fields.transition(state);
         if (issues.count() > before || until == null) {
             return null;
         }
-        return new WaitState(state.name(), state.comment(), until, next);
+        return new WaitState(state.name(), state.comment(), inputPath, outputPath, until, next);
     }
 
     private static WaitState.Until until(StateFields fields, String field, JsonNode node, String pointer) {

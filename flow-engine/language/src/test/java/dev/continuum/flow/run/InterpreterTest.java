@@ -204,6 +204,33 @@ class InterpreterTest {
         assertThat(step.effects()).isEmpty();
     }
 
+    @Test
+    void shouldReadAWaitsSecondsPathThroughItsInputPathAndPassOnWhatItsOutputPathSelects() {
+        Interpreter interpreter = interpreter("""
+                {'StartAt': 'W', 'States': {'W': {'Type': 'Wait', 'InputPath': '$.job', 'SecondsPath': '$.delay',
+                 'OutputPath': '$.result', 'End': true}}}""");
+        Step started = interpreter.start(Fixtures.json("{'job': {'delay': 30, 'result': {'ok': true}}, 'other': 1}"),
+                CONTEXT, T0);
+        Effect.ScheduleTimer timer = only(started.effects(), Effect.ScheduleTimer.class);
+
+        Step fired = interpreter.apply(started.state(), new RunEvent.TimerFired(timer.token()), timer.at());
+
+        assertThat(timer.at()).isEqualTo(T0.plusSeconds(30));
+        assertThat(fired.state().status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(fired.state().output()).contains(Fixtures.json("{'ok': true}"));
+    }
+
+    @Test
+    void shouldFailTheRunNamingTheWaitAndItsOutputPathWhenThePathIsMissing() {
+        Step step = interpreter("""
+                {'StartAt': 'W', 'States': {'W': {'Type': 'Wait', 'Seconds': 0, 'OutputPath': '$.absent', 'End': true}}}""")
+                .start(Fixtures.json("{'a': 1}"), CONTEXT, T0);
+
+        assertThat(step.state().status()).isEqualTo(RunStatus.FAILED);
+        assertThat(step.state().error()).contains("States.Runtime");
+        assertThat(step.state().cause()).hasValueSatisfying(cause -> assertThat(cause).contains("'W'", "OutputPath"));
+    }
+
     // ---- Action life cycle ----
 
     @Test
@@ -398,7 +425,8 @@ class InterpreterTest {
 
         assertThat(step.state().status()).isEqualTo(RunStatus.FAILED);
         assertThat(step.state().error()).contains("ActionUnableToRun");
-        assertThat(step.state().cause()).contains("HTTP 403");
+        assertThat(step.state().cause()).hasValueSatisfying(cause -> assertThat(cause).contains("'Call'", "HTTP 403"));
+        assertThat(step.state().failedState()).contains("Call");
     }
 
     @Test

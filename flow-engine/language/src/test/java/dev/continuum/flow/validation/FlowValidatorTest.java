@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.continuum.flow.model.ActionState;
 import dev.continuum.flow.model.MapState;
 import dev.continuum.flow.model.ParallelState;
+import dev.continuum.flow.model.WaitState;
 import dev.continuum.flow.testing.Fixtures;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -175,6 +176,19 @@ class FlowValidatorTest {
         assertIssue(validate("""
                 {'StartAt': 'W', 'States': {'W': {'Type': 'Wait', 'Timestamp': 'tomorrow', 'End': true}}}"""),
                 "/States/W/Timestamp", "RFC 3339");
+    }
+
+    @Test
+    void shouldAcceptInputPathAndOutputPathOnAWaitState() {
+        WaitState wait = (WaitState) validate("""
+                {'StartAt': 'W', 'States': {'W': {'Type': 'Wait', 'Seconds': 5, 'InputPath': '$.job',
+                 'OutputPath': null, 'End': true}}}""").flow().orElseThrow().state("W");
+
+        assertThat(wait.inputPath()).isEqualTo("$.job");
+        assertThat(wait.outputPath()).isNull();
+        assertIssue(validate("""
+                {'StartAt': 'W', 'States': {'W': {'Type': 'Wait', 'Seconds': 5, 'OutputPath': 'job', 'End': true}}}"""),
+                "/States/W/OutputPath", "OutputPath");
     }
 
     @Test

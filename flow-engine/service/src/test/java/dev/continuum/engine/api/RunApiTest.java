@@ -18,6 +18,7 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.nullValue;
 
 @QuarkusTest
 @QuarkusTestResource(value = PostgresResource.class, restrictToAnnotatedClass = false)
@@ -100,6 +101,21 @@ class RunApiTest {
     }
 
     @Test
+    void shouldApplyAWaitsInputPathAndOutputPath() {
+        String flowId = Flows.publish("""
+                {"StartAt":"Hold","States":{"Hold":{"Type":"Wait","InputPath":"$.job","SecondsPath":"$.delay",
+                 "OutputPath":"$.result","End":true}}}""");
+        String runId = Flows.start(flowId, "{\"job\":{\"delay\":3600,\"result\":{\"ok\":true}},\"other\":1}");
+        Flows.sleep(300);
+        Flows.run(runId).body("status", equalTo("ACTIVE"));
+
+        clock.advance(Duration.ofHours(1).plusSeconds(1));
+
+        assertThat(Flows.awaitStatus(runId, Duration.ofSeconds(10), "SUCCEEDED", "FAILED")).isEqualTo("SUCCEEDED");
+        Flows.run(runId).body("details.output.ok", equalTo(true)).body("details.output.other", nullValue());
+    }
+
+    @Test
     void shouldCancelALongActionAndEndTheRun() {
         String flowId = Flows.publish("""
                 {"StartAt":"Nap","States":{"Nap":{"Type":"Action","ActionUrl":"%s","Parameters":{"seconds":3600},"End":true}}}"""
@@ -132,7 +148,11 @@ class RunApiTest {
                 {"StartAt":"Call","States":{"Call":{"Type":"Action","ActionUrl":"http://127.0.0.1:9/nothing","Parameters":{},"End":true}}}""");
         String runId = Flows.start(flowId, "{}");
         assertThat(Flows.awaitStatus(runId, Duration.ofSeconds(30), "FAILED", "SUCCEEDED")).isEqualTo("FAILED");
-        Flows.run(runId).body("details.error", equalTo("ActionUnableToRun"));
+        Flows.run(runId)
+                .body("details.error", equalTo("ActionUnableToRun"))
+                .body("details.state_name", equalTo("Call"))
+                .body("details.cause", containsString("Action state 'Call'"))
+                .body("details.cause", containsString("http://127.0.0.1:9/nothing"));
     }
 
     @Test

@@ -174,6 +174,47 @@ class TriggerApiTest {
     }
 
     @Test
+    void shouldPageAllOfATriggersEventsByMarkerNewestFirst() {
+        String triggerId = apiTrigger(Flows.publish(Triggers.KEEP_INPUT), "");
+        for (int i = 1; i <= 5; i++) {
+            Triggers.deliver(triggerId, "e" + i, "{\"path\":\"/small\",\"size\":5}").statusCode(202);
+        }
+
+        List<String> seen = new ArrayList<>();
+        String marker = null;
+        List<Boolean> more = new ArrayList<>();
+        do {
+            var page = marker == null
+                    ? given().when().get("/triggers/" + triggerId + "/events?limit=2")
+                    : given().queryParam("marker", marker).when().get("/triggers/" + triggerId + "/events");
+            var body = page.then().statusCode(200).body("limit", equalTo(2)).extract();
+            seen.addAll(body.path("events.dedup_key"));
+            more.add(body.path("has_next_page"));
+            marker = body.path("marker");
+        } while (marker != null);
+
+        assertThat(seen).containsExactly("api:e5", "api:e4", "api:e3", "api:e2", "api:e1");
+        assertThat(more).containsExactly(true, true, false);
+    }
+
+    @Test
+    void shouldRefuseABadEventPageNamingTheParameter() {
+        String triggerId = apiTrigger(Flows.publish(Triggers.KEEP_INPUT), "");
+        String runsMarker = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(
+                "{\"query\":{},\"after\":[\"2026-01-01T00:00:00Z\",\"x\"]}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+
+        eventsRefused(triggerId, "limit", "501", "/limit");
+        eventsRefused(triggerId, "marker", "not-a-marker", "/marker");
+        eventsRefused(triggerId, "marker", runsMarker, "/marker");
+        eventsRefused(triggerId, "offset", "3", "/offset");
+    }
+
+    private static void eventsRefused(String triggerId, String parameter, String value, String pointer) {
+        given().queryParam(parameter, value).when().get("/triggers/" + triggerId + "/events").then().log().ifValidationFails()
+                .statusCode(400).contentType("application/problem+json").body("errors.pointer", hasItem(pointer));
+    }
+
+    @Test
     void shouldRefuseABadTriggerNamingTheField() {
         String flowId = Flows.publish(Triggers.KEEP_INPUT);
         refused("{\"title\":\"t\",\"source\":{\"type\":\"carrier-pigeon\"},\"flow_id\":\"%s\"}".formatted(flowId), "/source/type");

@@ -3,6 +3,7 @@ package dev.continuum.engine.adapters.persistence;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.continuum.engine.app.Slice;
 import dev.continuum.engine.app.Viewer;
 import dev.continuum.engine.app.triggers.TriggerStore;
 import dev.continuum.engine.domain.triggers.EventOutcome;
@@ -178,17 +179,21 @@ public class PgTriggerStore implements TriggerStore {
     }
 
     @Override
-    public Uni<List<EventRecord>> events(UUID triggerId, int limit) {
-        return pool.preparedQuery("SELECT id, dedup_key, outcome, run_id, reason, payload::text, received_at "
-                        + "FROM trigger_events WHERE trigger_id = $1 ORDER BY id DESC LIMIT $2")
-                .execute(Tuple.of(triggerId, limit))
-                .map(rows -> {
-                    List<EventRecord> events = new ArrayList<>();
-                    rows.forEach(row -> events.add(new EventRecord(row.getLong(0), row.getString(1), row.getString(2),
-                            row.getUUID(3), row.getString(4), read(row.getString(5)), row.getOffsetDateTime(6).toInstant())));
-                    return events;
-                });
+    public Uni<Slice<EventRecord>> events(UUID triggerId, List<String> after, int limit) {
+        Keyset.Params params = new Keyset.Params();
+        String where = "e.trigger_id = " + params.add(triggerId)
+                + (after.isEmpty() ? "" : " AND " + Keyset.after(EVENT_ORDER, after, params));
+        String sql = "SELECT e.id, e.dedup_key, e.outcome, e.run_id, e.reason, e.payload::text, e.received_at, "
+                + Keyset.selectKeys(EVENT_ORDER) + " FROM trigger_events e WHERE " + where
+                + " ORDER BY " + Keyset.orderBy(EVENT_ORDER) + " LIMIT " + params.add(limit + 1);
+        return pool.preparedQuery(sql).execute(Tuple.from(params.values))
+                .map(rows -> Keyset.slice(rows, limit, 7, EVENT_ORDER.size(), row -> new EventRecord(row.getLong(0),
+                        row.getString(1), row.getString(2), row.getUUID(3), row.getString(4), read(row.getString(5)),
+                        row.getOffsetDateTime(6).toInstant())));
     }
+
+    /** Newest first: the order events were recorded in, reversed. */
+    private static final List<Keyset.Key> EVENT_ORDER = List.of(new Keyset.Key("e.id", "bigint", true));
 
     @Override
     public Uni<List<UnchainedRun>> unchained(UUID triggerId, List<String> statuses, UUID flowId, Instant from, Instant before,

@@ -19,12 +19,17 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
 
 import java.net.URI;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
 
 /** /triggers: manage triggers, fire one with a sample event, and read what became of its events (docs/triggers.md). */
 @Path("/triggers")
@@ -131,11 +136,25 @@ public class TriggerResource {
 
     @GET
     @Path("/{id}/events")
-    @Operation(summary = "The trigger's latest events, newest first, each with its outcome")
+    @Operation(summary = "The trigger's events, newest first, each with its outcome, in marker-paged pages (limit 1-500, "
+            + "default 50; marker: the previous page's)")
     @Extension(name = OpenApiAccess.EXTENSION, value = "trigger:view")
-    public Uni<TriggerViews.EventList> events(@PathParam("id") String id, @QueryParam("limit") String limit) {
-        return triggers.events(Ids.parse(id, "id"), limit(limit, 50), caller.viewer())
-                .map(found -> new TriggerViews.EventList(found.stream().map(TriggerViews.EventView::of).toList()));
+    public Uni<TriggerViews.EventList> events(@PathParam("id") String id, @Context UriInfo uri) {
+        UUID triggerId = Ids.parse(id, "id");
+        ListParams params = ListParams.of(uri.getQueryParameters(), Set.of("limit"));
+        int limit = params.integer("limit", 50, 1, MAX_LIMIT);
+        return triggers.events(triggerId, eventMarker(params.after()), limit, caller.viewer())
+                .map(page -> Listings.page(page, TriggerViews.EventView::of, limit, params, TriggerViews.EventList::new));
+    }
+
+    /** An event page ends at an event id; a marker holding anything else was not made for this listing. */
+    private static List<String> eventMarker(List<String> after) {
+        boolean eventId = after.size() == 1 && after.get(0).matches("[0-9]{1,18}");
+        if (!after.isEmpty() && !eventId) {
+            throw EngineError.invalidField("/marker", "This marker is not one of this trigger's event pages; pass the "
+                    + "'marker' of the previous page unchanged.");
+        }
+        return after;
     }
 
     /**

@@ -57,7 +57,8 @@ final class TriggerViews {
         }
     }
 
-    record EventList(List<EventView> events) {}
+    /** A marker-paged page of events, with the paging fields of GET /runs. */
+    record EventList(List<EventView> events, int limit, boolean hasNextPage, String marker) {}
 
     record Outcomes(List<Outcome> outcomes) {}
 

@@ -74,9 +74,12 @@ final class Views {
 
     record RunPage(List<Run> runs, int limit, boolean hasNextPage, String marker) {}
 
-    /** Globus' code and description, then Continuum's own: output, error, cause, inactive_reason, the forms it waits on. */
-    record RunDetails(String code, String description, JsonNode output, String error, String cause, String inactiveReason,
-                      List<Input> inputs) {
+    /**
+     * Globus' code and description, then Continuum's own: output, error, cause, the state a FAILED run stopped in (as
+     * Globus names it), inactive_reason, the forms it waits on.
+     */
+    record RunDetails(String code, String description, JsonNode output, String error, String cause, String stateName,
+                      String inactiveReason, List<Input> inputs) {
         static RunDetails of(RunState s) {
             String[] code = switch (s.status()) {
                 case ACTIVE -> new String[]{"FlowStarted", "The run is active"};
@@ -87,7 +90,7 @@ final class Views {
             };
             List<Input> inputs = s.pendingForms().stream().map(Input::of).toList();
             return new RunDetails(code[0], code[1], s.output().orElse(null), s.error().orElse(null), s.cause().orElse(null),
-                    s.inactiveReason().orElse(null), inputs.isEmpty() ? null : inputs);
+                    s.failedState().orElse(null), s.inactiveReason().orElse(null), inputs.isEmpty() ? null : inputs);
         }
     }
 

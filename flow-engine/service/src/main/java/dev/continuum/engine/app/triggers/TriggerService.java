@@ -7,6 +7,7 @@ import dev.continuum.engine.app.FlowService;
 import dev.continuum.engine.app.RunService;
 import dev.continuum.engine.app.RunStore;
 import dev.continuum.engine.app.SignInRequired;
+import dev.continuum.engine.app.Slice;
 import dev.continuum.engine.app.Viewer;
 import dev.continuum.engine.domain.EngineError;
 import dev.continuum.engine.domain.triggers.BrokerMessages;
@@ -235,8 +236,8 @@ public class TriggerService {
                 .invoke(recorded -> metrics.counted(trigger.sourceType(), recorded));
     }
 
-    public Uni<List<TriggerStore.EventRecord>> events(UUID id, int limit, Viewer viewer) {
-        return get(id, viewer).flatMap(trigger -> store.events(id, limit));
+    public Uni<Slice<TriggerStore.EventRecord>> events(UUID id, List<String> after, int limit, Viewer viewer) {
+        return get(id, viewer).flatMap(trigger -> store.events(id, after, limit));
     }
 
     /**

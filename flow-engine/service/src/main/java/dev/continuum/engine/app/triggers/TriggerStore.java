@@ -5,6 +5,7 @@ import dev.continuum.engine.app.Viewer;
 import dev.continuum.engine.domain.triggers.EventOutcome;
 import dev.continuum.engine.domain.triggers.Trigger;
 import dev.continuum.engine.domain.triggers.TriggerEvent;
+import dev.continuum.engine.app.Slice;
 import io.smallrye.mutiny.Uni;
 
 import java.time.Instant;
@@ -64,7 +65,11 @@ public interface TriggerStore {
     record EventRecord(long id, String dedupKey, String outcome, UUID runId, String reason, JsonNode payload,
                        Instant receivedAt) {}
 
-    Uni<List<EventRecord>> events(UUID triggerId, int limit);
+    /**
+     * One page of the trigger's events, newest first: {@code limit} of them after the place {@code after} names (the
+     * {@link Slice#after()} of the previous page; empty for the first page).
+     */
+    Uni<Slice<EventRecord>> events(UUID triggerId, List<String> after, int limit);
 
     /** A finished run a {@code run} trigger has no event for yet. */
     record UnchainedRun(UUID runId, UUID flowId, String status) {}
