@@ -102,6 +102,7 @@ public final class Brokers {
         }
 
         private synchronized void startServer() {
+            keepMoquetteTraceOff();
             Properties p = new Properties();
             p.setProperty("host", "127.0.0.1");
             p.setProperty("port", Integer.toString(port));
@@ -133,6 +134,27 @@ public final class Brokers {
             }
             server = s;
         }
+
+        /**
+         * Moquette 0.17 empties the payload of every message it sends while its logger has TRACE on
+         * ({@code DebugUtils.payload2Str} leaves the reader index at the end): every subscriber would get empty
+         * messages. Turned down through java.util.logging where that is the backend (JBoss LogManager, Quarkus);
+         * refused where it cannot be, rather than corrupt every message.
+         */
+        private static void keepMoquetteTraceOff() {
+            org.slf4j.Logger sending = org.slf4j.LoggerFactory.getLogger("io.moquette.broker.MQTTConnection");
+            if (!sending.isTraceEnabled()) {
+                return;
+            }
+            MOQUETTE_LOG.setLevel(java.util.logging.Level.INFO);
+            if (sending.isTraceEnabled()) {
+                throw new IllegalStateException("the embedded MQTT broker cannot run with TRACE logging on io.moquette:"
+                        + " Moquette 0.17 then sends every message with an empty payload; set io.moquette to DEBUG or less");
+            }
+        }
+
+        /** Held so that the level set on it is not lost with a collected logger. */
+        private static final java.util.logging.Logger MOQUETTE_LOG = java.util.logging.Logger.getLogger("io.moquette");
 
         /** Stops the broker (every client sees its connection drop), as a crash or a restart would. */
         public synchronized void stop() {
