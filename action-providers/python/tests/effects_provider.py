@@ -43,7 +43,7 @@ class Effects(ActionProvider):
                 f.write(line)
                 f.flush()
                 os.fsync(f.fileno())
-        ctx.complete({"effect": ctx.action_id, "pid": os.getpid()})
+        ctx.complete({"effect": ctx.action_id, "caller": ctx.caller, "pid": os.getpid()})
 
 
 if __name__ == "__main__":
