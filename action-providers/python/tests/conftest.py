@@ -109,9 +109,9 @@ def serve_provider(tmp_path):
     """serve_provider(provider=None, **options) -> a started ProviderServer on a free port (closed after the test)."""
     started = []
 
-    def make(provider=None, db=None, **options):
+    def make(provider=None, db=None, store=None, **options):
         options.setdefault("base_path", "/providers/steps")
-        store = SqliteActionStore(str(db or tmp_path / "actions.sqlite3"))
+        store = store or SqliteActionStore(str(db or tmp_path / "actions.sqlite3"))
         server = ProviderServer(provider or Steps(), store=store, **options).start()
         started.append(server)
         return server

@@ -8,10 +8,10 @@ from .api import ActionRequest, CallerRejected, InvalidInput, ProblemError, desc
 from .auth import Anonymous, JwtVerifier, from_environment
 from .engine import ActionContext, ActionEngine, ActionProvider
 from .server import ProviderServer, serve
-from .store import SqliteActionStore
+from .store import PostgresActionStore, SqliteActionStore
 
 __all__ = [
     "ActionContext", "ActionEngine", "ActionProvider", "ActionRequest", "Anonymous", "CallerRejected",
-    "InvalidInput", "JwtVerifier", "ProblemError", "ProviderServer", "SqliteActionStore", "describe",
+    "InvalidInput", "JwtVerifier", "PostgresActionStore", "ProblemError", "ProviderServer", "SqliteActionStore", "describe",
     "from_environment", "serve",
 ]

@@ -1,6 +1,7 @@
-"""Durable action records: SQLite by default, so a provider that is killed and restarted loses nothing.
+"""Durable action records: SQLite by default (PostgreSQL with Debian's python3-psycopg2), so a provider that is
+killed and restarted loses nothing.
 
-Each change is one transaction, committed (and synced: ``synchronous=FULL``) before the HTTP answer that
+Each change is one transaction, committed (SQLite: and synced, ``synchronous=FULL``) before the HTTP answer that
 reports it is written, so what a caller was told survives a SIGKILL of the process right after.
 """
 
@@ -22,7 +23,7 @@ CREATE TABLE IF NOT EXISTS actions (
     callback    TEXT,
     finished    INTEGER NOT NULL DEFAULT 0,
     released    INTEGER NOT NULL DEFAULT 0,
-    release_at  REAL,
+    release_at  DOUBLE PRECISION,
     UNIQUE (creator_id, request_id)
 );
 CREATE INDEX IF NOT EXISTS actions_unfinished ON actions (finished) WHERE finished = 0;
@@ -63,8 +64,109 @@ class StoredAction:
         return replace(self, new_log=self.new_log + tuple(entries))
 
 
-class SqliteActionStore:
-    """Actions in one SQLite file (``":memory:"`` for a store that forgets on exit). Thread-safe."""
+class _SqlActionStore:
+    """The store's SQL, written once for SQLite and PostgreSQL; a subclass opens the database and runs transactions."""
+
+    _lock: threading.RLock
+
+    def _tx(self, work):
+        raise NotImplementedError
+
+    def _query(self, sql, params=()):
+        """Rows of one read, in a transaction of its own."""
+        return self._tx(lambda db: self._run(db, sql, params).fetchall())
+
+    def _run(self, db, sql, params=()):
+        raise NotImplementedError
+
+    @staticmethod
+    def _row(row):
+        if row is None:
+            return None
+        status, request, body, callback, released, release_at = row
+        return StoredAction(json.loads(status), json.loads(request), body, callback, bool(released), release_at)
+
+    _COLUMNS = "status, request, body, callback, released, release_at"
+    _FOR_UPDATE = ""
+
+    def insert_if_absent(self, action):
+        """Stores ``action`` unless this creator already used its request_id; answers the action that holds it."""
+        def work(db):
+            found = self._run(db, f"SELECT {self._COLUMNS} FROM actions WHERE creator_id = ? AND request_id = ?",
+                              (action.creator_id, action.request["request_id"])).fetchone()
+            if found is not None:
+                return self._row(found)
+            self._run(db, "INSERT INTO actions (action_id, creator_id, request_id, request, body, status, callback,"
+                       " finished, released, release_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                       (action.action_id, action.creator_id, action.request["request_id"], json.dumps(action.request),
+                        action.body, json.dumps(action.status), action.callback_url, int(action.finished),
+                        int(action.released), action.release_at))
+            self._append(db, action.action_id, action.new_log)
+            return replace(action, new_log=())
+        return self._tx(work)
+
+    def find(self, action_id):
+        rows = self._query(f"SELECT {self._COLUMNS} FROM actions WHERE action_id = ?", (action_id,))
+        return self._row(rows[0]) if rows else None
+
+    def find_by_request(self, creator_id, request_id):
+        rows = self._query(f"SELECT {self._COLUMNS} FROM actions WHERE creator_id = ? AND request_id = ?",
+                           (creator_id, request_id))
+        return self._row(rows[0]) if rows else None
+
+    def update(self, action_id, change):
+        """Applies ``change(current) -> new`` atomically; answers the action after it, None when it is unknown."""
+        def work(db):
+            current = self._row(self._run(db, f"SELECT {self._COLUMNS} FROM actions WHERE action_id = ?"
+                                          f"{self._FOR_UPDATE}", (action_id,)).fetchone())
+            if current is None:
+                return None
+            after = change(current)
+            if after is current:
+                return current
+            self._run(db, "UPDATE actions SET status = ?, callback = ?, finished = ?, released = ?, release_at = ?"
+                       " WHERE action_id = ?", (json.dumps(after.status), after.callback_url, int(after.finished),
+                                                int(after.released), after.release_at, action_id))
+            self._append(db, action_id, after.new_log)
+            return replace(after, new_log=())
+        return self._tx(work)
+
+    def _append(self, db, action_id, entries):
+        if not entries:
+            return
+        (last,) = self._run(db, "SELECT COALESCE(MAX(seq), -1) FROM action_log WHERE action_id = ?",
+                            (action_id,)).fetchone()
+        for i, e in enumerate(entries):
+            self._run(db, "INSERT INTO action_log (action_id, seq, entry) VALUES (?, ?, ?)",
+                      (action_id, last + 1 + i, json.dumps(e)))
+
+    def log(self, action_id, offset, limit):
+        """Log entries from ``offset`` (oldest first), at most ``limit``; and whether more follow."""
+        rows = self._query("SELECT entry FROM action_log WHERE action_id = ? ORDER BY seq LIMIT ? OFFSET ?",
+                           (action_id, limit + 1, offset))
+        return [json.loads(r[0]) for r in rows[:limit]], len(rows) > limit
+
+    def remove(self, action_id):
+        def work(db):
+            self._run(db, "DELETE FROM action_log WHERE action_id = ?", (action_id,))
+            self._run(db, "DELETE FROM actions WHERE action_id = ?", (action_id,))
+        self._tx(work)
+
+    def drop_log(self, action_id):
+        self._tx(lambda db: self._run(db, "DELETE FROM action_log WHERE action_id = ?", (action_id,)))
+
+    def unfinished(self):
+        return [self._row(r) for r in self._query(f"SELECT {self._COLUMNS} FROM actions WHERE finished = 0 AND released = 0")]
+
+    def releasable(self, now):
+        """Ids of finished actions past their release time, and of released ones past the request_id retention."""
+        return [r[0] for r in self._query("SELECT action_id FROM actions WHERE release_at IS NOT NULL AND release_at <= ?",
+                                          (now,))]
+
+
+class SqliteActionStore(_SqlActionStore):
+    """Actions in one SQLite file (``":memory:"`` for a store that forgets on exit). Thread-safe; one provider
+    process at a time per file."""
 
     def __init__(self, path="actions.sqlite3"):
         self.path = str(path)
@@ -79,6 +181,9 @@ class SqliteActionStore:
         with self._lock:
             self._db.close()
 
+    def _run(self, db, sql, params=()):
+        return db.execute(sql, params)
+
     def _tx(self, work):
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
@@ -90,90 +195,30 @@ class SqliteActionStore:
             self._db.execute("COMMIT")
             return result
 
-    @staticmethod
-    def _row(row):
-        if row is None:
-            return None
-        status, request, body, callback, released, release_at = row
-        return StoredAction(json.loads(status), json.loads(request), body, callback, bool(released), release_at)
 
-    _COLUMNS = "status, request, body, callback, released, release_at"
+class PostgresActionStore(_SqlActionStore):
+    """Actions in PostgreSQL (Debian's python3-psycopg2), e.g. ``PostgresActionStore("host=db dbname=greet")``; the
+    tables are created when missing. One provider instance at a time per database (or ``search_path`` schema): the
+    Java SDK's leases, which let several instances share one store, are not here."""
 
-    def insert_if_absent(self, action):
-        """Stores ``action`` unless this creator already used its request_id; answers the action that holds it."""
-        def work(db):
-            found = db.execute(f"SELECT {self._COLUMNS} FROM actions WHERE creator_id = ? AND request_id = ?",
-                               (action.creator_id, action.request["request_id"])).fetchone()
-            if found is not None:
-                return self._row(found)
-            db.execute("INSERT INTO actions (action_id, creator_id, request_id, request, body, status, callback,"
-                       " finished, released, release_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                       (action.action_id, action.creator_id, action.request["request_id"], json.dumps(action.request),
-                        action.body, json.dumps(action.status), action.callback_url, int(action.finished),
-                        int(action.released), action.release_at))
-            self._append(db, action.action_id, action.new_log)
-            return replace(action, new_log=())
-        return self._tx(work)
+    _FOR_UPDATE = " FOR UPDATE"
 
-    def find(self, action_id):
+    def __init__(self, dsn):
+        import psycopg2  # optional: only this store needs it
+
+        self._lock = threading.RLock()
+        self._db = psycopg2.connect(dsn)
+        self._tx(lambda db: db.execute(_SCHEMA))
+
+    def close(self):
         with self._lock:
-            return self._row(self._db.execute(f"SELECT {self._COLUMNS} FROM actions WHERE action_id = ?",
-                                              (action_id,)).fetchone())
+            self._db.close()
 
-    def find_by_request(self, creator_id, request_id):
-        with self._lock:
-            return self._row(self._db.execute(
-                f"SELECT {self._COLUMNS} FROM actions WHERE creator_id = ? AND request_id = ?",
-                (creator_id, request_id)).fetchone())
+    def _run(self, db, sql, params=()):
+        db.execute(sql.replace("?", "%s"), params)
+        return db
 
-    def update(self, action_id, change):
-        """Applies ``change(current) -> new`` atomically; answers the action after it, None when it is unknown."""
-        def work(db):
-            current = self._row(db.execute(f"SELECT {self._COLUMNS} FROM actions WHERE action_id = ?",
-                                           (action_id,)).fetchone())
-            if current is None:
-                return None
-            after = change(current)
-            if after is current:
-                return current
-            db.execute("UPDATE actions SET status = ?, callback = ?, finished = ?, released = ?, release_at = ?"
-                       " WHERE action_id = ?", (json.dumps(after.status), after.callback_url, int(after.finished),
-                                                int(after.released), after.release_at, action_id))
-            self._append(db, action_id, after.new_log)
-            return replace(after, new_log=())
-        return self._tx(work)
-
-    @staticmethod
-    def _append(db, action_id, entries):
-        if not entries:
-            return
-        (last,) = db.execute("SELECT COALESCE(MAX(seq), -1) FROM action_log WHERE action_id = ?", (action_id,)).fetchone()
-        db.executemany("INSERT INTO action_log (action_id, seq, entry) VALUES (?, ?, ?)",
-                       [(action_id, last + 1 + i, json.dumps(e)) for i, e in enumerate(entries)])
-
-    def log(self, action_id, offset, limit):
-        """Log entries from ``offset`` (oldest first), at most ``limit``; and whether more follow."""
-        with self._lock:
-            rows = self._db.execute("SELECT entry FROM action_log WHERE action_id = ? ORDER BY seq LIMIT ? OFFSET ?",
-                                    (action_id, limit + 1, offset)).fetchall()
-        return [json.loads(r[0]) for r in rows[:limit]], len(rows) > limit
-
-    def remove(self, action_id):
-        def work(db):
-            db.execute("DELETE FROM action_log WHERE action_id = ?", (action_id,))
-            db.execute("DELETE FROM actions WHERE action_id = ?", (action_id,))
-        self._tx(work)
-
-    def drop_log(self, action_id):
-        self._tx(lambda db: db.execute("DELETE FROM action_log WHERE action_id = ?", (action_id,)))
-
-    def unfinished(self):
-        with self._lock:
-            rows = self._db.execute(f"SELECT {self._COLUMNS} FROM actions WHERE finished = 0 AND released = 0").fetchall()
-        return [self._row(r) for r in rows]
-
-    def releasable(self, now):
-        """Ids of finished actions past their release time, and of released ones past the request_id retention."""
-        with self._lock:
-            return [r[0] for r in self._db.execute(
-                "SELECT action_id FROM actions WHERE release_at IS NOT NULL AND release_at <= ?", (now,)).fetchall()]
+    def _tx(self, work):
+        with self._lock, self._db:  # commits, or rolls back on an exception
+            with self._db.cursor() as cursor:
+                return work(cursor)
