@@ -2,11 +2,11 @@ package dev.continuum.edge.cloud;
 
 import dev.continuum.edge.protocol.GpuInfo;
 import dev.continuum.edge.protocol.Heartbeat;
-import dev.continuum.placement.model.Cluster;
-import dev.continuum.placement.model.NodeSpec;
-import dev.continuum.placement.model.Site;
-import dev.continuum.placement.model.Topology;
-import dev.continuum.placement.planner.SiteStatus;
+import dev.continuum.placement.core.model.Cluster;
+import dev.continuum.placement.core.model.NodeSpec;
+import dev.continuum.placement.core.model.Site;
+import dev.continuum.placement.core.model.Topology;
+import dev.continuum.placement.core.planner.SiteStatus;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;

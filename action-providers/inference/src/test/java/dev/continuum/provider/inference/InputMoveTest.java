@@ -10,7 +10,7 @@ import dev.continuum.edge.protocol.Wire;
 import dev.continuum.edge.testing.Await;
 import dev.continuum.edge.testing.TestBrokers;
 import dev.continuum.edge.testing.TestModels;
-import dev.continuum.placement.model.Link;
+import dev.continuum.placement.core.model.Link;
 import dev.continuum.provider.client.PlannerClient;
 import dev.continuum.provider.server.ProviderServerOptions;
 import dev.continuum.provider.transfer.engine.TransferOptions;
