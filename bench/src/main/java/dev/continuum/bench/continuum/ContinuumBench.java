@@ -1,9 +1,9 @@
 package dev.continuum.bench.continuum;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.continuum.edge.cloud.Fleet;
-import dev.continuum.edge.cloud.FleetSites;
-import dev.continuum.edge.identity.DeviceCredentials;
+import dev.continuum.edge.fleet.Fleet;
+import dev.continuum.edge.fleet.FleetSites;
+import dev.continuum.edge.fleet.identity.DeviceCredentials;
 import dev.continuum.edge.protocol.ResultMessage;
 import dev.continuum.edge.protocol.TaskMessage;
 import dev.continuum.edge.protocol.Topics;

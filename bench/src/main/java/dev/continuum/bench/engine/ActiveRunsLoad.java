@@ -3,6 +3,8 @@ package dev.continuum.bench.engine;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.continuum.bench.measure.FiveStepFlow;
+import dev.continuum.bench.measure.Percentiles;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 
+import dev.continuum.bench.measure.FiveStepFlow;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;

@@ -1,5 +1,6 @@
 package dev.continuum.bench.engine;
 
+import dev.continuum.bench.measure.FiveStepFlow;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

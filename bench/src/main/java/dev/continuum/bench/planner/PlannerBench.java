@@ -1,6 +1,6 @@
 package dev.continuum.bench.planner;
 
-import dev.continuum.bench.engine.Percentiles;
+import dev.continuum.bench.measure.Percentiles;
 import dev.continuum.placement.core.model.Cluster;
 import dev.continuum.placement.core.model.Demand;
 import dev.continuum.placement.core.model.Link;

@@ -1,10 +1,10 @@
 package dev.continuum.provider.inference;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.continuum.edge.cloud.Fleet;
+import dev.continuum.edge.fleet.Fleet;
 import dev.continuum.provider.client.PlannerClient;
 import dev.continuum.edge.protocol.Wire;
-import dev.continuum.edge.cloud.FleetSites;
+import dev.continuum.edge.fleet.FleetSites;
 import dev.continuum.placement.core.model.Cluster;
 import dev.continuum.placement.core.model.Demand;
 import dev.continuum.placement.core.model.Link;

@@ -2,7 +2,7 @@ package dev.continuum.provider.inference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.continuum.edge.cloud.Fleet;
+import dev.continuum.edge.fleet.Fleet;
 import dev.continuum.edge.protocol.GpuInfo;
 import dev.continuum.edge.protocol.Heartbeat;
 import dev.continuum.placement.core.planner.PlacementDecision;

@@ -3,13 +3,13 @@ package dev.continuum.provider.inference;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.continuum.edge.app.EdgeGateway;
+import dev.continuum.edge.gateway.app.EdgeGateway;
 import dev.continuum.edge.protocol.Tensor;
 import dev.continuum.edge.protocol.Wire;
-import dev.continuum.edge.testing.Await;
-import dev.continuum.edge.testing.TcpProxy;
-import dev.continuum.edge.testing.TestBrokers;
-import dev.continuum.edge.testing.TestModels;
+import dev.continuum.edge.gateway.testing.Await;
+import dev.continuum.edge.gateway.testing.TcpProxy;
+import dev.continuum.edge.broker.testing.TestBrokers;
+import dev.continuum.edge.gateway.testing.TestModels;
 import dev.continuum.placement.core.model.Link;
 import dev.continuum.provider.server.ProviderServerOptions;
 import dev.continuum.provider.transfer.engine.TransferOptions;

@@ -30,7 +30,7 @@ public final class GatewayProcess implements AutoCloseable {
                                        Path stateDir, Path model) throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> cmd = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
-                "dev.continuum.edge.app.EdgeGatewayMain", "--device-id", id, "--broker", broker.host() + ":" + broker.port(),
+                "dev.continuum.edge.gateway.app.EdgeGatewayMain", "--device-id", id, "--broker", broker.host() + ":" + broker.port(),
                 "--state-dir", stateDir.toString(), "--topic-root", topicRoot, "--heartbeat-seconds", "1",
                 "--keep-alive-seconds", "2", "--role", role, "--model", "ocr-cls@1=" + model));
         Path log = Path.of("target", id + ".log");

@@ -1,7 +1,7 @@
 package dev.continuum.placement.service.support;
 
 import dev.continuum.edge.broker.Brokers;
-import dev.continuum.edge.testing.TestBrokers;
+import dev.continuum.edge.broker.testing.TestBrokers;
 import java.util.HashMap;
 import java.util.Map;
 

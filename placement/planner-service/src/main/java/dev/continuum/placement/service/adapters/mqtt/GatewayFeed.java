@@ -1,10 +1,10 @@
 package dev.continuum.placement.service.adapters.mqtt;
 
 import dev.continuum.edge.broker.BrokerAccess;
-import dev.continuum.edge.cloud.Fleet;
-import dev.continuum.edge.cloud.FleetSites;
-import dev.continuum.edge.identity.DeviceCredentials;
-import dev.continuum.edge.messaging.MqttLink;
+import dev.continuum.edge.fleet.Fleet;
+import dev.continuum.edge.fleet.FleetSites;
+import dev.continuum.edge.fleet.identity.DeviceCredentials;
+import dev.continuum.edge.protocol.mqtt.MqttLink;
 import dev.continuum.edge.protocol.Topics;
 import dev.continuum.placement.service.app.GpuHistory;
 import dev.continuum.placement.service.app.LiveInventory;
