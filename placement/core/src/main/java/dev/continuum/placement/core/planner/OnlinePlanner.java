@@ -17,7 +17,7 @@ import java.util.Map;
 
 /**
  * The planner: inference by predicted latency ({@link InferencePlacer}, {@link CostModel}), training and other
- * GPU jobs by the simulator's own policy classes ({@link TrainingSite}), both fed the same inventory.
+ * GPU jobs by the simulator's own policy classes ({@link TrainingQueue}), both fed the same inventory.
  */
 public final class OnlinePlanner implements Planner {
     private final PlannerConfig config;
@@ -25,7 +25,7 @@ public final class OnlinePlanner implements Planner {
     private final CostModel costs;
     private final InferencePlacer inference;
     /** Training clusters by site name, in inventory order (the order ties are broken in). */
-    private final Map<String, TrainingSite> training = new LinkedHashMap<>();
+    private final Map<String, TrainingQueue> training = new LinkedHashMap<>();
     /** Inference tasks placed per site since its last reported status: the heartbeat has not counted them yet. */
     private final Map<String, Integer> pending = new HashMap<>();
     /** Inference jobs placed and not yet reported complete, by site: re-placed if their site goes away. */
@@ -136,24 +136,24 @@ public final class OnlinePlanner implements Planner {
     /** Keeps a training cluster's queue while its shape is unchanged; otherwise its jobs start over on the new one. */
     private List<PlacementDecision> updateTraining(Inventory next, double now) {
         List<PlacementDecision> out = new ArrayList<>();
-        Map<String, TrainingSite> old = new LinkedHashMap<>(training);
+        Map<String, TrainingQueue> old = new LinkedHashMap<>(training);
         training.clear();
         for (Cluster c : next.clusters()) {
             if (!next.statusOf(c).serves(Kind.TRAINING)) {
                 continue;
             }
-            TrainingSite before = old.remove(c.site().name());
+            TrainingQueue before = old.remove(c.site().name());
             if (before != null && before.cluster().equals(c)) {
                 training.put(c.site().name(), before);
                 continue;
             }
-            TrainingSite site = new TrainingSite(c, config);
+            TrainingQueue site = new TrainingQueue(c, config);
             training.put(c.site().name(), site);
             if (before != null) {
                 out.addAll(carryOver(before, site, now));
             }
         }
-        for (TrainingSite gone : old.values()) {
+        for (TrainingQueue gone : old.values()) {
             for (ActiveJob a : gone.jobsInOrder()) {
                 out.add(new PlacementDecision.Unplaceable(a.job().id(),
                         Map.of(gone.name(), "left the inventory while the job was there; submit it again")));
@@ -162,7 +162,7 @@ public final class OnlinePlanner implements Planner {
         return out;
     }
 
-    private static List<PlacementDecision> carryOver(TrainingSite before, TrainingSite after, double now) {
+    private static List<PlacementDecision> carryOver(TrainingQueue before, TrainingQueue after, double now) {
         List<PlacementDecision> out = new ArrayList<>();
         List<Job> jobs = new ArrayList<>();
         for (ActiveJob a : before.jobsInOrder()) {
@@ -191,8 +191,8 @@ public final class OnlinePlanner implements Planner {
     private PlacementResult placeTraining(PlacementRequest request, long nowMillis) {
         Job job = toJob(request, nowMillis);
         Map<String, String> ruledOut = new LinkedHashMap<>();
-        List<TrainingSite> eligible = new ArrayList<>();
-        for (TrainingSite site : training.values()) {
+        List<TrainingQueue> eligible = new ArrayList<>();
+        for (TrainingQueue site : training.values()) {
             String why = !inventory.statusOf(site.cluster()).online() ? "offline"
                     : !job.partition().isEmpty() && !site.cluster().partitionsByName().containsKey(job.partition())
                     ? "has no partition " + job.partition() : site.neverFits(job);
@@ -209,8 +209,8 @@ public final class OnlinePlanner implements Planner {
             return PlacementResult.of(new PlacementDecision.Unplaceable(request.id(), ruledOut));
         }
         // most free GPUs first, then the shorter queue; the inventory's order breaks ties
-        TrainingSite chosen = eligible.stream().sorted(Comparator.comparingInt(TrainingSite::freeGpus).reversed()
-                .thenComparingInt(TrainingSite::waiting)).findFirst().orElseThrow();
+        TrainingQueue chosen = eligible.stream().sorted(Comparator.comparingInt(TrainingQueue::freeGpus).reversed()
+                .thenComparingInt(TrainingQueue::waiting)).findFirst().orElseThrow();
         List<PlacementDecision> decisions = new ArrayList<>(chosen.arrive(job, nowMillis / 1000.0));
         if (decisions.stream().noneMatch(d -> d.requestId().equals(request.id()))) {
             decisions.add(chosen.queued(job));
@@ -232,7 +232,7 @@ public final class OnlinePlanner implements Planner {
     public List<PlacementDecision> restore(List<Restored> jobs, long nowMillis) {
         double now = nowMillis / 1000.0;
         List<PlacementDecision> out = new ArrayList<>();
-        java.util.Set<TrainingSite> touched = new java.util.LinkedHashSet<>();
+        java.util.Set<TrainingQueue> touched = new java.util.LinkedHashSet<>();
         List<Restored> ordered = jobs.stream().sorted(Comparator.comparingLong(Restored::arrivalMillis)).toList();
         for (Restored r : ordered) {
             String site = siteOf(r.last());
@@ -247,7 +247,7 @@ public final class OnlinePlanner implements Planner {
                 }
                 continue;
             }
-            TrainingSite ts = training.get(site);
+            TrainingQueue ts = training.get(site);
             if (ts == null) {
                 out.add(new PlacementDecision.Unplaceable(r.request().id(), Map.of(site == null ? "inventory" : site,
                         "not in the inventory when the planner restarted; submit it again")));
@@ -266,7 +266,7 @@ public final class OnlinePlanner implements Planner {
             }
             touched.add(ts);
         }
-        for (TrainingSite ts : touched) {
+        for (TrainingQueue ts : touched) {
             out.addAll(ts.round(now));
         }
         return out;
@@ -300,7 +300,7 @@ public final class OnlinePlanner implements Planner {
             }
             case Observation.Tick t -> {
                 List<PlacementDecision> out = new ArrayList<>();
-                for (TrainingSite site : training.values()) {
+                for (TrainingQueue site : training.values()) {
                     out.addAll(site.round(t.atMillis() / 1000.0));
                 }
                 yield out;
@@ -309,7 +309,7 @@ public final class OnlinePlanner implements Planner {
     }
 
     private List<PlacementDecision> completed(Observation.JobCompleted c) {
-        for (TrainingSite site : training.values()) {
+        for (TrainingQueue site : training.values()) {
             if (site.holds(c.requestId())) {
                 return site.complete(c.requestId(), c.atMillis() / 1000.0);
             }

@@ -32,7 +32,7 @@ import java.util.UUID;
  * than failing: the run page is still useful without it.
  */
 @Path("/runs/{runId}/placements")
-public class PlacementResource {
+public class RunPlacementsResource {
 
     /** Up to this many decisions (one planner page); the page says when there are more. */
     static final int LIMIT = 200;
@@ -43,7 +43,7 @@ public class PlacementResource {
     private final ObjectMapper json;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
 
-    public PlacementResource(RunService runs, CurrentCaller caller, WebUiConfig config, ObjectMapper json) {
+    public RunPlacementsResource(RunService runs, CurrentCaller caller, WebUiConfig config, ObjectMapper json) {
         this.runs = runs;
         this.caller = caller;
         this.config = config;

@@ -31,8 +31,8 @@ import static org.hamcrest.Matchers.equalTo;
  * PostgreSQL are real. (Without continuum.ui.planner-url the answer says so: LiveApiTest.)
  */
 @QuarkusTest
-@TestProfile(PlacementApiTest.PlannerBeside.class)
-class PlacementApiTest {
+@TestProfile(RunPlacementsApiTest.PlannerBeside.class)
+class RunPlacementsApiTest {
 
     static final String WAIT = "{\"StartAt\":\"Nap\",\"States\":{\"Nap\":{\"Type\":\"Wait\",\"Seconds\":3600,\"End\":true}}}";
 

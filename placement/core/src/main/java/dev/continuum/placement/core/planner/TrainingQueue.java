@@ -25,14 +25,14 @@ import java.util.Map;
  * {@link Policy} (parsed from the same policy string), an arrival entering the queue and a policy round after
  * every arrival, completion or tick. The policy's {@link Decision}s become {@link PlacementDecision}s.
  */
-final class TrainingSite {
+final class TrainingQueue {
     private final Cluster cluster;
     private final String policyName;
     private final Policy policy;
     private final Workload workload;
     private final Map<String, ActiveJob> jobs = new HashMap<>();
 
-    TrainingSite(Cluster cluster, PlannerConfig config) {
+    TrainingQueue(Cluster cluster, PlannerConfig config) {
         this.cluster = cluster;
         this.policyName = config.policy();
         this.policy = Policies.parse(config.policy(), PolicyOptions.defaults(false), config.carbon(), cluster.site().name());

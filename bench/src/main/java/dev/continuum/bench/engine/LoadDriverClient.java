@@ -29,7 +29,7 @@ import java.util.function.Supplier;
  * need. (A Vert.x client cost less CPU, 0.78 against 1.08 ms per run, but lost a read-back request now and then —
  * never answered, no timeout fired — in 3 of 12 benches on 2026-11-29; back on the JDK's client until that is understood.)
  */
-public final class EngineClient {
+public final class LoadDriverClient {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int LIST_LIMIT = 1000;
@@ -49,12 +49,12 @@ public final class EngineClient {
     /** The started run's id and whether it was still ACTIVE in the start's answer. */
     public record Started(String runId, boolean active) {}
 
-    public EngineClient(String api) {
+    public LoadDriverClient(String api) {
         this(api, Optional::empty);
     }
 
     /** {@code bearer}: the token for each call (an engine with auth on refuses calls without one). */
-    public EngineClient(String api, Supplier<Optional<String>> bearer) {
+    public LoadDriverClient(String api, Supplier<Optional<String>> bearer) {
         this.api = FiveStepFlow.trimSlash(api);
         this.bearer = bearer;
         this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
