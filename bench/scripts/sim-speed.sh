@@ -5,7 +5,7 @@
 #                              [--peer-seconds S --peer-label TEXT] [--aot]
 # --peer-seconds: the peer's seconds per policy on the 20k-job input (measured with bench/scripts/sim-peer-pai.py,
 #   or a quoted figure: say which in --peer-label). --aot: record a JDK 25 AOT cache once, then use it.
-# Needs the simulator jar: mvn -B -q -o -pl placement -am package -DskipTests (or SIM_JAR=path). Prints figures, asserts nothing.
+# Needs the simulator jar: mvn -B -q -o -pl placement/simulator -am package -DskipTests (or SIM_JAR=path). Prints figures, asserts nothing.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 jobs_list=20000,200000,1000000
@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
-jar=${SIM_JAR:-$(ls placement/target/continuum-placement-*-simulator.jar | head -1)}
+jar=${SIM_JAR:-$(ls placement/simulator/target/continuum-placement-simulator-*-simulator.jar | head -1)}
 java=${JAVA_HOME:+$JAVA_HOME/bin/}java
 cluster=synthetic:nodes=813,gpus=8,rack=32
 work=$(mktemp -d)

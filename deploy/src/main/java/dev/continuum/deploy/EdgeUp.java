@@ -105,7 +105,7 @@ final class EdgeUp implements AutoCloseable {
     static Optional<EdgeUp> start(Path repo, Path dataDir, Map<String, String> providerAuth, PlannerAccess planner,
                                   InputMoves inputMoves) throws Exception {
         Optional<Path> providerJar = ChildProcesses.runner(repo.resolve("action-providers/inference/target"), "continuum-inference-provider-");
-        Path plannerJar = repo.resolve("placement/planner/target/quarkus-app/quarkus-run.jar");
+        Path plannerJar = repo.resolve("placement/planner-service/target/quarkus-app/quarkus-run.jar");
         if (planner != null && !Files.isRegularFile(plannerJar)) {
             say("Planner:        skipped — " + plannerJar + " is not built; inference is placed inside the provider");
             planner = null;

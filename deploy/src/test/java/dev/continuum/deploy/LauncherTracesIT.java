@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.continuum.edge.broker.Brokers;
-import dev.continuum.edge.testing.TestBrokers;
+import dev.continuum.edge.broker.testing.TestBrokers;
 import dev.continuum.telemetry.testing.OtlpCollector;
 import dev.continuum.telemetry.testing.OtlpCollector.Received;
 import java.net.URI;

@@ -3,6 +3,8 @@ package dev.continuum.bench.engine;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.continuum.bench.measure.FiveStepFlow;
+import dev.continuum.bench.measure.Percentiles;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -65,7 +67,7 @@ public final class ActiveRunsLoad implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        EngineClient engine = new EngineClient(api);
+        LoadDriverClient engine = new LoadDriverClient(api);
         String flowId = engine.publishFlow("bench: run held ACTIVE", definition());
         heap(engine, "before the starts");
 
@@ -80,7 +82,7 @@ public final class ActiveRunsLoad implements Callable<Integer> {
                 starters.submit(() -> {
                     long t = System.nanoTime();
                     try {
-                        EngineClient.Started run = engine.startRun(flowId, FiveStepFlow.input(number), "bench-active");
+                        LoadDriverClient.Started run = engine.startRun(flowId, FiveStepFlow.input(number), "bench-active");
                         startMillis.add((System.nanoTime() - t) / 1e6);
                         ids.add(run.runId());
                         if (!run.active()) {
@@ -154,7 +156,7 @@ public final class ActiveRunsLoad implements Callable<Integer> {
     }
 
     /** Heap in use as the engine's metrics page says (young garbage included), and its RSS. */
-    private void heap(EngineClient engine, String when) {
+    private void heap(LoadDriverClient engine, String when) {
         double used = 0;
         for (String line : engine.text("/q/metrics").split("\n")) {
             if (line.startsWith("jvm_memory_used_bytes{") && line.contains("area=\"heap\"")) {
@@ -166,7 +168,7 @@ public final class ActiveRunsLoad implements Callable<Integer> {
     }
 
     /** After a full GC the heap in use is the live data: what the active runs (and the rest) hold. */
-    private void liveHeap(EngineClient engine) throws IOException, InterruptedException {
+    private void liveHeap(LoadDriverClient engine) throws IOException, InterruptedException {
         if (enginePid == null) {
             return;
         }

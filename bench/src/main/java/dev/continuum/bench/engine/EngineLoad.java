@@ -3,6 +3,9 @@ package dev.continuum.bench.engine;
 import dev.continuum.auth.oidc.ClientCredentials;
 import dev.continuum.auth.oidc.ServiceAccountToken;
 import dev.continuum.auth.oidc.TokenClient;
+import dev.continuum.bench.measure.DbCost;
+import dev.continuum.bench.measure.FiveStepFlow;
+import dev.continuum.bench.measure.ProcessCpu;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -81,7 +84,7 @@ public final class EngineLoad implements Callable<Integer> {
                 throw new CommandLine.ParameterException(new CommandLine(this), "concurrency must be between 1 and 1000, not " + level);
             }
         }
-        EngineClient engine = new EngineClient(api, bearer());
+        LoadDriverClient engine = new LoadDriverClient(api, bearer());
         LoadDriver driver = new LoadDriver(engine, Duration.ofMillis(pollMillis), Duration.ofSeconds(timeoutSeconds),
                 Duration.ofSeconds(giveUpSeconds));
         Optional<DbCost> db = DbCost.of(pgDatabase, Duration.ofMillis(statsSettleMillis));

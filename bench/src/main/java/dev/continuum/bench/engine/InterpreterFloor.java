@@ -1,6 +1,7 @@
 package dev.continuum.bench.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.continuum.bench.measure.FiveStepFlow;
 import dev.continuum.flow.run.ActionObservation;
 import dev.continuum.flow.run.Effect;
 import dev.continuum.flow.run.Interpreter;

@@ -1,5 +1,6 @@
 package dev.continuum.bench.engine;
 
+import dev.continuum.bench.measure.FiveStepFlow;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -25,7 +26,7 @@ public final class LoadDriver {
     /** The runs one phase started, and how long the phase took on the driver's clock. */
     public record Phase(List<String> runIds, Duration wallTime) {}
 
-    private final EngineClient engine;
+    private final LoadDriverClient engine;
     private final Duration pollInterval;
     private final Duration timeout;
     private final Duration giveUpAfter;
@@ -34,7 +35,7 @@ public final class LoadDriver {
      * @param giveUpAfter a run still ACTIVE this long after it started no longer holds a slot; it shows up as
      *                    ACTIVE in the report (a stuck run is a finding, and must not stall the measurement)
      */
-    public LoadDriver(EngineClient engine, Duration pollInterval, Duration timeout, Duration giveUpAfter) {
+    public LoadDriver(LoadDriverClient engine, Duration pollInterval, Duration timeout, Duration giveUpAfter) {
         this.engine = engine;
         this.pollInterval = pollInterval;
         this.timeout = timeout;
@@ -60,7 +61,7 @@ public final class LoadDriver {
                     }
                     starters.submit(() -> {
                         try {
-                            EngineClient.Started run = engine.startRun(flowId, FiveStepFlow.input(number), label);
+                            LoadDriverClient.Started run = engine.startRun(flowId, FiveStepFlow.input(number), label);
                             String id = run.runId();
                             started.add(id);
                             if (run.active()) {

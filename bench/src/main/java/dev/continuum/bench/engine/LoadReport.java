@@ -1,5 +1,8 @@
 package dev.continuum.bench.engine;
 
+import dev.continuum.bench.measure.DbCost;
+import dev.continuum.bench.measure.FiveStepFlow;
+import dev.continuum.bench.measure.Percentiles;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;

@@ -2,6 +2,7 @@ package dev.continuum.bench.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.continuum.bench.measure.DbCost;
 import dev.continuum.engine.adapters.persistence.RunStatements;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

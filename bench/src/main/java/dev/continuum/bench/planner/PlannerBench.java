@@ -1,21 +1,21 @@
 package dev.continuum.bench.planner;
 
-import dev.continuum.bench.engine.Percentiles;
-import dev.continuum.placement.model.Cluster;
-import dev.continuum.placement.model.Demand;
-import dev.continuum.placement.model.Link;
-import dev.continuum.placement.model.NodeSpec;
-import dev.continuum.placement.model.Site;
-import dev.continuum.placement.model.Topology;
-import dev.continuum.placement.planner.DataReference;
-import dev.continuum.placement.planner.Inventory;
-import dev.continuum.placement.planner.Observation;
-import dev.continuum.placement.planner.OnlinePlanner;
-import dev.continuum.placement.planner.PlacementDecision;
-import dev.continuum.placement.planner.PlacementRequest;
-import dev.continuum.placement.planner.PlannerConfig;
-import dev.continuum.placement.planner.SiteStatus;
-import dev.continuum.placement.trace.ClusterReader;
+import dev.continuum.bench.measure.Percentiles;
+import dev.continuum.placement.core.model.Cluster;
+import dev.continuum.placement.core.model.Demand;
+import dev.continuum.placement.core.model.Link;
+import dev.continuum.placement.core.model.NodeSpec;
+import dev.continuum.placement.core.model.Site;
+import dev.continuum.placement.core.model.Topology;
+import dev.continuum.placement.core.planner.DataReference;
+import dev.continuum.placement.core.planner.Inventory;
+import dev.continuum.placement.core.planner.Observation;
+import dev.continuum.placement.core.planner.OnlinePlanner;
+import dev.continuum.placement.core.planner.PlacementDecision;
+import dev.continuum.placement.core.planner.PlacementRequest;
+import dev.continuum.placement.core.planner.PlannerConfig;
+import dev.continuum.placement.core.planner.SiteStatus;
+import dev.continuum.placement.simulator.trace.ClusterReader;
 
 import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;

@@ -1,19 +1,19 @@
 package dev.continuum.bench.sim;
 
-import dev.continuum.placement.model.Cluster;
-import dev.continuum.placement.model.Job;
-import dev.continuum.placement.policy.Policies;
-import dev.continuum.placement.policy.StandardPolicy;
-import dev.continuum.placement.report.MetricsWriter;
-import dev.continuum.placement.sim.FillExperiment;
-import dev.continuum.placement.sim.SimulationConfig;
-import dev.continuum.placement.sim.SimulationResult;
-import dev.continuum.placement.sim.Simulator;
-import dev.continuum.placement.trace.ClusterReader;
-import dev.continuum.placement.trace.HeliosTraceReader;
-import dev.continuum.placement.trace.OpenbPodReader;
-import dev.continuum.placement.trace.SyntheticTrace;
-import dev.continuum.placement.trace.TraceReader;
+import dev.continuum.placement.core.model.Cluster;
+import dev.continuum.placement.core.model.Job;
+import dev.continuum.placement.core.policy.Policies;
+import dev.continuum.placement.core.policy.StandardPolicy;
+import dev.continuum.placement.simulator.report.MetricsWriter;
+import dev.continuum.placement.simulator.FillExperiment;
+import dev.continuum.placement.simulator.SimulationConfig;
+import dev.continuum.placement.simulator.SimulationResult;
+import dev.continuum.placement.simulator.Simulator;
+import dev.continuum.placement.simulator.trace.ClusterReader;
+import dev.continuum.placement.simulator.trace.HeliosTraceReader;
+import dev.continuum.placement.simulator.trace.OpenbPodReader;
+import dev.continuum.placement.simulator.trace.SyntheticTrace;
+import dev.continuum.placement.simulator.trace.TraceReader;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;

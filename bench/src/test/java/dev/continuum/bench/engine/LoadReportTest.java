@@ -1,5 +1,6 @@
 package dev.continuum.bench.engine;
 
+import dev.continuum.bench.measure.DbCost;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;

@@ -1,6 +1,6 @@
 package dev.continuum.edge.broker;
 
-import dev.continuum.edge.identity.DeviceCredentials;
+import dev.continuum.edge.fleet.identity.DeviceCredentials;
 import dev.continuum.edge.protocol.Topics;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

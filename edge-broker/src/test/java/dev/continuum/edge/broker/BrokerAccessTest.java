@@ -2,7 +2,7 @@ package dev.continuum.edge.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.continuum.edge.identity.DeviceCredentials;
+import dev.continuum.edge.fleet.identity.DeviceCredentials;
 import dev.continuum.edge.protocol.Topics;
 import java.time.Clock;
 import org.junit.jupiter.api.Test;

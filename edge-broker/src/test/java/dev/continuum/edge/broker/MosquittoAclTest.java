@@ -3,7 +3,7 @@ package dev.continuum.edge.broker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.continuum.edge.messaging.MqttLink;
+import dev.continuum.edge.protocol.mqtt.MqttLink;
 import dev.continuum.edge.protocol.Topics;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,8 +1,8 @@
 package dev.continuum.edge.protocol;
 
-import dev.continuum.provider.path.EndpointPath;
-import dev.continuum.provider.path.PathNormalizer;
-import dev.continuum.provider.path.UnsafePathException;
+import dev.continuum.paths.EndpointPath;
+import dev.continuum.paths.PathNormalizer;
+import dev.continuum.paths.UnsafePathException;
 
 /**
  * An {@code input_ref}: {@code file:} followed by a path relative to the gateway's data directory,

@@ -3,7 +3,7 @@ package dev.continuum.edge.protocol;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.continuum.provider.path.UnsafePathException;
+import dev.continuum.paths.UnsafePathException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

@@ -1,10 +1,10 @@
 package dev.continuum.provider.inference;
 
-import dev.continuum.edge.cloud.Fleet;
-import dev.continuum.edge.cloud.Registrar;
-import dev.continuum.edge.cloud.TaskDispatcher;
-import dev.continuum.edge.identity.DeviceCredentials;
-import dev.continuum.edge.messaging.MqttLink;
+import dev.continuum.edge.fleet.Fleet;
+import dev.continuum.edge.fleet.Registrar;
+import dev.continuum.edge.fleet.TaskDispatcher;
+import dev.continuum.edge.fleet.identity.DeviceCredentials;
+import dev.continuum.edge.protocol.mqtt.MqttLink;
 import dev.continuum.edge.protocol.Topics;
 import io.vertx.core.Vertx;
 import java.time.Clock;

@@ -2,7 +2,7 @@ package dev.continuum.provider.inference;
 
 import dev.continuum.edge.protocol.InputRef;
 import dev.continuum.provider.client.FileCarrier;
-import dev.continuum.provider.path.EndpointPath;
+import dev.continuum.paths.EndpointPath;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,7 +1,7 @@
 package dev.continuum.provider.inference;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.continuum.edge.cloud.Fleet;
+import dev.continuum.edge.fleet.Fleet;
 import dev.continuum.provider.client.PlannerClient;
 import java.util.List;
 import java.util.Optional;

@@ -2,10 +2,10 @@ package dev.continuum.provider.inference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.continuum.edge.cloud.Fleet;
+import dev.continuum.edge.fleet.Fleet;
 import dev.continuum.edge.protocol.GpuInfo;
 import dev.continuum.edge.protocol.Heartbeat;
-import dev.continuum.placement.planner.PlacementDecision;
+import dev.continuum.placement.core.planner.PlacementDecision;
 import dev.continuum.provider.client.PlannerClient;
 import java.time.Clock;
 import java.time.Instant;
@@ -118,7 +118,7 @@ class GatewayPlannerTest {
     @Test
     void shouldCorrectTheLinkFromTheInputMoveTheProviderMeasured() {
         GatewayPlanner linked = new GatewayPlanner(Clock.fixed(NOW, ZoneOffset.UTC),
-                List.of(new dev.continuum.placement.model.Link("edge", "dc", 1.0, 20)));
+                List.of(new dev.continuum.placement.core.model.Link("edge", "dc", 1.0, 20)));
         List<Fleet.Device> fleet = List.of(gw("edge", List.of("det"), 0, 0), gw("dc", List.of("cls"), 0, 0));
         JobPlacement.Job j0 = withInput("j0");
         PlacementDecision first = linked.choose(j0, fleet, id -> 0);

@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.continuum.edge.cloud.Fleet;
+import dev.continuum.edge.fleet.Fleet;
 import dev.continuum.edge.protocol.Tensor;
 import dev.continuum.edge.protocol.Wire;
-import dev.continuum.edge.testing.Await;
-import dev.continuum.edge.testing.TestBrokers;
-import dev.continuum.edge.testing.TestModels;
-import dev.continuum.placement.model.Link;
+import dev.continuum.edge.gateway.testing.Await;
+import dev.continuum.edge.broker.testing.TestBrokers;
+import dev.continuum.edge.gateway.testing.TestModels;
+import dev.continuum.placement.core.model.Link;
 import dev.continuum.provider.client.PlannerClient;
 import dev.continuum.provider.server.ProviderServerOptions;
 import dev.continuum.provider.transfer.engine.TransferOptions;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.continuum.edge.protocol.Tensor;
 import dev.continuum.edge.protocol.Wire;
-import dev.continuum.edge.testing.TestModels;
+import dev.continuum.edge.gateway.testing.TestModels;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -2,14 +2,14 @@ package dev.continuum.provider.inference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.continuum.edge.app.EdgeGateway;
-import dev.continuum.edge.app.GatewayConfig;
+import dev.continuum.edge.gateway.app.EdgeGateway;
+import dev.continuum.edge.gateway.app.GatewayConfig;
 import dev.continuum.edge.broker.Brokers;
-import dev.continuum.edge.identity.DeviceCredentials;
+import dev.continuum.edge.fleet.identity.DeviceCredentials;
 import dev.continuum.edge.protocol.Topics;
-import dev.continuum.edge.testing.Await;
-import dev.continuum.edge.testing.TestBrokers;
-import dev.continuum.edge.testing.TestModels;
+import dev.continuum.edge.gateway.testing.Await;
+import dev.continuum.edge.broker.testing.TestBrokers;
+import dev.continuum.edge.gateway.testing.TestModels;
 import dev.continuum.provider.server.ProviderServerOptions;
 import dev.continuum.provider.testing.TestDatabase;
 import dev.continuum.telemetry.OtlpTraces;

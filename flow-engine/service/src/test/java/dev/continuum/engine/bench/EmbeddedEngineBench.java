@@ -1,9 +1,9 @@
 package dev.continuum.engine.bench;
 
-import dev.continuum.bench.engine.DbCost;
-import dev.continuum.bench.engine.FiveStepFlow;
-import dev.continuum.bench.engine.Percentiles;
-import dev.continuum.bench.engine.ProcessCpu;
+import dev.continuum.bench.measure.DbCost;
+import dev.continuum.bench.measure.FiveStepFlow;
+import dev.continuum.bench.measure.Percentiles;
+import dev.continuum.bench.measure.ProcessCpu;
 import dev.continuum.engine.adapters.messaging.RunEventFeeds;
 import dev.continuum.engine.app.EventLoop;
 import dev.continuum.engine.app.FlowService;

@@ -1,7 +1,7 @@
 package dev.continuum.engine.support;
 
 import dev.continuum.edge.broker.Brokers;
-import dev.continuum.edge.testing.TestBrokers;
+import dev.continuum.edge.broker.testing.TestBrokers;
 import io.netty.handler.codec.mqtt.MqttQoS;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;

@@ -1,8 +1,8 @@
 package dev.continuum.engine.triggers;
 
 import dev.continuum.edge.broker.Brokers;
-import dev.continuum.edge.testing.TestBrokers;
-import dev.continuum.edge.messaging.MqttLink;
+import dev.continuum.edge.broker.testing.TestBrokers;
+import dev.continuum.edge.protocol.mqtt.MqttLink;
 import dev.continuum.edge.protocol.FileEvent;
 import dev.continuum.edge.protocol.FileWatch;
 import dev.continuum.edge.protocol.Topics;
@@ -242,7 +242,7 @@ class FileTriggerTest {
     /** The gateway runtime as a datacenter runs it ({@code EdgeGatewayMain --role datacenter --data-dir}), on this JVM's class path. */
     private static Process datacenterGateway(String id, Path dataDir, Path state) throws Exception {
         String java = ProcessHandle.current().info().command().orElse("java");
-        return new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "dev.continuum.edge.app.EdgeGatewayMain",
+        return new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "dev.continuum.edge.gateway.app.EdgeGatewayMain",
                 "--device-id", id, "--role", "datacenter", "--data-dir", dataDir.toString(), "--state-dir", state.toString(),
                 "--broker", EdgeBroker.BROKER.host() + ":" + EdgeBroker.BROKER.port(), "--topic-root", EdgeBroker.TOPICS.root(),
                 "--keep-alive-seconds", "2")

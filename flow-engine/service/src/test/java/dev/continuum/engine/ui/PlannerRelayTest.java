@@ -21,7 +21,7 @@ import static org.hamcrest.Matchers.equalTo;
 /**
  * The engine's relay of the planner's read endpoints ({@code /ops/planner/...}) with the real engine and Keycloak.
  * The planner, the relay's neighbour, is a stand-in HTTP server here that records what reached it; the planner's
- * own inventory endpoint is tested against real gateways in placement/planner (GatewayFeedTest).
+ * own inventory endpoint is tested against real gateways in placement/planner-service (GatewayFeedTest).
  */
 @QuarkusTest
 @TestProfile(PlannerRelayTest.WithPlanner.class)

@@ -1,20 +1,20 @@
 package dev.continuum.provider.inference.bench;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.continuum.edge.app.EdgeGateway;
-import dev.continuum.edge.app.GatewayConfig;
+import dev.continuum.edge.gateway.app.EdgeGateway;
+import dev.continuum.edge.gateway.app.GatewayConfig;
 import dev.continuum.edge.broker.Brokers;
-import dev.continuum.edge.identity.DeviceCredentials;
-import dev.continuum.edge.inference.ModelRepository;
+import dev.continuum.edge.fleet.identity.DeviceCredentials;
+import dev.continuum.edge.gateway.inference.ModelRepository;
 import dev.continuum.edge.protocol.ResultMessage;
 import dev.continuum.edge.protocol.TaskMessage;
 import dev.continuum.edge.protocol.Tensor;
 import dev.continuum.edge.protocol.Topics;
 import dev.continuum.edge.protocol.Wire;
-import dev.continuum.edge.store.TaskSpool;
-import dev.continuum.edge.testing.Await;
-import dev.continuum.edge.testing.TestBrokers;
-import dev.continuum.edge.testing.TestModels;
+import dev.continuum.edge.gateway.store.TaskSpool;
+import dev.continuum.edge.gateway.testing.Await;
+import dev.continuum.edge.broker.testing.TestBrokers;
+import dev.continuum.edge.gateway.testing.TestModels;
 import dev.continuum.provider.inference.EdgeCloud;
 import dev.continuum.provider.inference.ServedInferenceProvider;
 import dev.continuum.provider.server.ProviderServerOptions;
@@ -42,7 +42,7 @@ import org.junit.jupiter.api.Test;
  * {@code mvn -B -q -o -pl action-providers/inference -am test -Dtest=InferenceRoundTripBench -Dsurefire.failIfNoSpecifiedTests=false -Dcontinuum.bench=true}
  * (add {@code -Dbench.n=2000} for more samples). Stages, same model and input (1x3x48x192 float32):
  * <ol>
- *   <li>raw: {@code OrtSession.run} through {@link dev.continuum.edge.inference.OnnxModel}, in process;</li>
+ *   <li>raw: {@code OrtSession.run} through {@link dev.continuum.edge.gateway.inference.OnnxModel}, in process;</li>
  *   <li>mqtt: cloud dispatcher → broker → gateway (spool, ONNX, outbox) → broker → cloud, one at a time, with
  *       durability BROKER and DISK (ADR 0009), with binary frames and with JSON + base64;</li>
  *   <li>http: POST /run to the provider → MQTT → gateway → back → push callback received.</li>
@@ -179,9 +179,9 @@ class InferenceRoundTripBench {
         String req = topics.root() + "/bench/echo/request";
         String rep = topics.root() + "/bench/echo/reply";
         byte[] reply = new byte[300];
-        var responder = new dev.continuum.edge.messaging.MqttLink(vertx, dev.continuum.edge.messaging.MqttLink.Options
+        var responder = new dev.continuum.edge.protocol.mqtt.MqttLink(vertx, dev.continuum.edge.protocol.mqtt.MqttLink.Options
                 .persistent(broker.host(), broker.port(), TestBrokers.freshId("echo-responder")).withCleanSession(true));
-        var requester = new dev.continuum.edge.messaging.MqttLink(vertx, dev.continuum.edge.messaging.MqttLink.Options
+        var requester = new dev.continuum.edge.protocol.mqtt.MqttLink(vertx, dev.continuum.edge.protocol.mqtt.MqttLink.Options
                 .persistent(broker.host(), broker.port(), TestBrokers.freshId("echo-requester")).withCleanSession(true));
         java.util.concurrent.atomic.AtomicReference<CompletableFuture<Void>> answer = new java.util.concurrent.atomic.AtomicReference<>();
         responder.subscribe(req, 1, m -> {

@@ -1,18 +1,18 @@
 package dev.continuum.provider.training.core;
 
-import dev.continuum.placement.model.Cluster;
-import dev.continuum.placement.model.Demand;
-import dev.continuum.placement.model.NodeSpec;
-import dev.continuum.placement.model.Site;
-import dev.continuum.placement.model.Topology;
-import dev.continuum.placement.planner.Inventory;
-import dev.continuum.placement.planner.OnlinePlanner;
-import dev.continuum.placement.planner.PlacementDecision;
-import dev.continuum.placement.planner.PlacementRequest;
-import dev.continuum.placement.planner.PlannerConfig;
-import dev.continuum.placement.planner.SiteStatus;
-import dev.continuum.placement.policy.MovePolicy;
-import dev.continuum.placement.policy.Policies;
+import dev.continuum.placement.core.model.Cluster;
+import dev.continuum.placement.core.model.Demand;
+import dev.continuum.placement.core.model.NodeSpec;
+import dev.continuum.placement.core.model.Site;
+import dev.continuum.placement.core.model.Topology;
+import dev.continuum.placement.core.planner.Inventory;
+import dev.continuum.placement.core.planner.OnlinePlanner;
+import dev.continuum.placement.core.planner.PlacementDecision;
+import dev.continuum.placement.core.planner.PlacementRequest;
+import dev.continuum.placement.core.planner.PlannerConfig;
+import dev.continuum.placement.core.planner.SiteStatus;
+import dev.continuum.placement.core.policy.MovePolicy;
+import dev.continuum.placement.core.policy.Policies;
 import dev.continuum.provider.training.backend.BackendInventory;
 import dev.continuum.provider.training.backend.BackendInventory.PartitionInventory;
 import java.util.ArrayList;
@@ -108,14 +108,14 @@ final class PlannerBridge {
 
     List<PlacementDecision> completed(String where, String jobId, long nowMillis) {
         OnlinePlanner p = planners.get(where);
-        return p == null ? List.of() : p.observe(new dev.continuum.placement.planner.Observation.JobCompleted(jobId,
+        return p == null ? List.of() : p.observe(new dev.continuum.placement.core.planner.Observation.JobCompleted(jobId,
                 "", "", 0, nowMillis));
     }
 
     List<PlacementDecision> tick(long nowMillis) {
         List<PlacementDecision> out = new ArrayList<>();
         for (OnlinePlanner p : planners.values()) {
-            out.addAll(p.observe(new dev.continuum.placement.planner.Observation.Tick(nowMillis)));
+            out.addAll(p.observe(new dev.continuum.placement.core.planner.Observation.Tick(nowMillis)));
         }
         return out;
     }

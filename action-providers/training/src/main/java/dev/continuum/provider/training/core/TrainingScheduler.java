@@ -1,7 +1,7 @@
 package dev.continuum.provider.training.core;
 
-import dev.continuum.placement.planner.PlacementDecision;
-import dev.continuum.placement.policy.MovePolicy;
+import dev.continuum.placement.core.planner.PlacementDecision;
+import dev.continuum.placement.core.policy.MovePolicy;
 import dev.continuum.provider.client.FileCarrier;
 import dev.continuum.provider.training.backend.BackendException;
 import dev.continuum.provider.training.backend.BackendInventory;

@@ -1,8 +1,8 @@
 package dev.continuum.provider.training.provider;
 
-import dev.continuum.provider.path.EndpointPath;
-import dev.continuum.provider.path.PathNormalizer;
-import dev.continuum.provider.path.UnsafePathException;
+import dev.continuum.paths.EndpointPath;
+import dev.continuum.paths.PathNormalizer;
+import dev.continuum.paths.UnsafePathException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package dev.continuum.provider.training.provider;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.continuum.provider.path.UnsafePathException;
+import dev.continuum.paths.UnsafePathException;
 import dev.continuum.provider.server.InvalidInputException;
 import dev.continuum.provider.training.backend.BackendInventory;
 import dev.continuum.provider.training.backend.BackendInventory.PartitionInventory;

@@ -3,7 +3,7 @@ package dev.continuum.provider.training.provider;
 import dev.continuum.auth.oidc.ServiceAccountToken;
 import dev.continuum.provider.client.ActionProviderClient;
 import dev.continuum.provider.client.ClientOptions;
-import dev.continuum.placement.policy.MovePolicy;
+import dev.continuum.placement.core.policy.MovePolicy;
 import dev.continuum.provider.client.PlannerClient;
 import dev.continuum.provider.server.ActionProviderServer;
 import dev.continuum.provider.server.LocalProvider;

@@ -2,7 +2,7 @@ package dev.continuum.provider.training.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.continuum.edge.inference.OnnxModel;
+import dev.continuum.edge.gateway.inference.OnnxModel;
 import dev.continuum.provider.training.backend.Checkpoints;
 import dev.continuum.provider.training.backend.Progress;
 import java.nio.file.Files;

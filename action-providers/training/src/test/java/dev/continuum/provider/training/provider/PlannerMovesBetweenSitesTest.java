@@ -3,7 +3,7 @@ package dev.continuum.provider.training.provider;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.continuum.placement.policy.MovePolicy;
+import dev.continuum.placement.core.policy.MovePolicy;
 import dev.continuum.provider.training.backend.Progress;
 import dev.continuum.provider.training.backend.local.LocalBackend;
 import dev.continuum.provider.training.backend.local.LocalBackendConfig;

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.continuum.auth.keycloak.KeycloakServer;
-import dev.continuum.placement.policy.MovePolicy;
+import dev.continuum.placement.core.policy.MovePolicy;
 import dev.continuum.auth.oidc.ClientCredentials;
 import dev.continuum.auth.oidc.ServiceAccountToken;
 import dev.continuum.auth.oidc.TokenClient;

@@ -3,7 +3,7 @@ package dev.continuum.provider.training.provider;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.continuum.placement.policy.MovePolicy;
+import dev.continuum.placement.core.policy.MovePolicy;
 import dev.continuum.provider.server.ProviderLauncher;
 import dev.continuum.provider.training.backend.kubernetes.KubernetesSettings;
 import java.net.URI;

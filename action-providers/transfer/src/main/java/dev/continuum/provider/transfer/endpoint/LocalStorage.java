@@ -1,7 +1,7 @@
 package dev.continuum.provider.transfer.endpoint;
 
-import dev.continuum.provider.path.EndpointPath;
-import dev.continuum.provider.path.UnsafePathException;
+import dev.continuum.paths.EndpointPath;
+import dev.continuum.paths.UnsafePathException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;

@@ -1,6 +1,6 @@
 package dev.continuum.provider.transfer.endpoint;
 
-import dev.continuum.provider.path.EndpointPath;
+import dev.continuum.paths.EndpointPath;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Instant;

@@ -3,7 +3,7 @@ package dev.continuum.provider.transfer.engine;
 import dev.continuum.provider.transfer.endpoint.Entry;
 import dev.continuum.provider.transfer.endpoint.Storage;
 import dev.continuum.provider.transfer.endpoint.Upload;
-import dev.continuum.provider.path.EndpointPath;
+import dev.continuum.paths.EndpointPath;
 import io.opentelemetry.context.Context;
 import java.io.IOException;
 import java.io.UncheckedIOException;

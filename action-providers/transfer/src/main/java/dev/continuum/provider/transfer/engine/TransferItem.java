@@ -1,6 +1,6 @@
 package dev.continuum.provider.transfer.engine;
 
-import dev.continuum.provider.path.EndpointPath;
+import dev.continuum.paths.EndpointPath;
 import java.util.Objects;
 
 /**

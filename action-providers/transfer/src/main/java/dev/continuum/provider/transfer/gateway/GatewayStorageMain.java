@@ -1,6 +1,6 @@
 package dev.continuum.provider.transfer.gateway;
 
-import dev.continuum.edge.messaging.MqttLink;
+import dev.continuum.edge.protocol.mqtt.MqttLink;
 import dev.continuum.telemetry.OtlpTraces;
 import io.opentelemetry.api.OpenTelemetry;
 import java.nio.file.Path;

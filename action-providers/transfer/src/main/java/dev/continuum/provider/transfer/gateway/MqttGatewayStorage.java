@@ -2,12 +2,12 @@ package dev.continuum.provider.transfer.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.continuum.edge.messaging.MqttLink;
+import dev.continuum.edge.protocol.mqtt.MqttLink;
 import dev.continuum.provider.transfer.endpoint.Entry;
 import dev.continuum.provider.transfer.endpoint.GatewayStorage;
 import dev.continuum.provider.transfer.endpoint.Upload;
-import dev.continuum.provider.path.EndpointPath;
-import dev.continuum.provider.path.UnsafePathException;
+import dev.continuum.paths.EndpointPath;
+import dev.continuum.paths.UnsafePathException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package dev.continuum.provider.transfer.gateway;
 
-import dev.continuum.provider.path.EndpointPath;
+import dev.continuum.paths.EndpointPath;
 import dev.continuum.provider.transfer.endpoint.Entry;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -2,7 +2,7 @@ package dev.continuum.provider.transfer.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.continuum.edge.messaging.MqttLink;
+import dev.continuum.edge.protocol.mqtt.MqttLink;
 import dev.continuum.edge.protocol.Frames;
 import dev.continuum.provider.api.ProviderJson;
 import dev.continuum.provider.transfer.endpoint.Entry;

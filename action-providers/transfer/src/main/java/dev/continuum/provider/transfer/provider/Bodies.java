@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.continuum.provider.server.InvalidInputException;
-import dev.continuum.provider.path.EndpointPath;
-import dev.continuum.provider.path.PathNormalizer;
-import dev.continuum.provider.path.UnsafePathException;
+import dev.continuum.paths.EndpointPath;
+import dev.continuum.paths.PathNormalizer;
+import dev.continuum.paths.UnsafePathException;
 
 /** Small helpers to read Globus-shaped bodies with errors that name their JSON pointer. */
 final class Bodies {

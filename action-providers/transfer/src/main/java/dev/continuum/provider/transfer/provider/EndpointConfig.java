@@ -1,7 +1,7 @@
 package dev.continuum.provider.transfer.provider;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.continuum.edge.messaging.MqttLink;
+import dev.continuum.edge.protocol.mqtt.MqttLink;
 import dev.continuum.provider.api.ProviderJson;
 import dev.continuum.provider.transfer.endpoint.Endpoint;
 import dev.continuum.provider.transfer.endpoint.EndpointRegistry;

@@ -1,7 +1,7 @@
 package dev.continuum.provider.transfer.bench;
 
 import com.sun.management.OperatingSystemMXBean;
-import dev.continuum.provider.path.PathNormalizer;
+import dev.continuum.paths.PathNormalizer;
 import dev.continuum.provider.transfer.endpoint.LocalStorage;
 import dev.continuum.provider.transfer.engine.Blake3;
 import dev.continuum.provider.transfer.engine.ChecksumAlgorithm;

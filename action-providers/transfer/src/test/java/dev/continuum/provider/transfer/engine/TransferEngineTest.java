@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.continuum.provider.transfer.endpoint.LocalStorage;
 import dev.continuum.provider.transfer.endpoint.Storage;
-import dev.continuum.provider.path.PathNormalizer;
+import dev.continuum.paths.PathNormalizer;
 import dev.continuum.provider.transfer.testing.FaultyStorage;
 import dev.continuum.provider.transfer.testing.Trees;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package dev.continuum.provider.transfer.gateway;
 
 import dev.continuum.edge.broker.Brokers;
-import dev.continuum.edge.testing.TestBrokers;
+import dev.continuum.edge.broker.testing.TestBrokers;
 import io.opentelemetry.api.OpenTelemetry;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -3,7 +3,7 @@ package dev.continuum.provider.transfer.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.continuum.provider.path.PathNormalizer;
+import dev.continuum.paths.PathNormalizer;
 import dev.continuum.provider.transfer.endpoint.LocalStorage;
 import dev.continuum.provider.transfer.engine.Progress;
 import dev.continuum.provider.transfer.engine.TransferEngine;

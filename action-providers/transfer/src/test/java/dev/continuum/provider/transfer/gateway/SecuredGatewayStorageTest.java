@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.continuum.edge.broker.BrokerAccess;
 import dev.continuum.edge.broker.Brokers;
-import dev.continuum.edge.identity.DeviceCredentials;
-import dev.continuum.edge.messaging.MqttLink;
+import dev.continuum.edge.fleet.identity.DeviceCredentials;
+import dev.continuum.edge.protocol.mqtt.MqttLink;
 import dev.continuum.edge.protocol.Topics;
-import dev.continuum.edge.testing.TestBrokers;
-import dev.continuum.provider.path.PathNormalizer;
+import dev.continuum.edge.broker.testing.TestBrokers;
+import dev.continuum.paths.PathNormalizer;
 import dev.continuum.provider.transfer.endpoint.LocalStorage;
 import dev.continuum.provider.transfer.engine.Progress;
 import dev.continuum.provider.transfer.engine.TransferEngine;

@@ -1,8 +1,8 @@
 package dev.continuum.provider.transfer.path;
 
-import dev.continuum.provider.path.EndpointPath;
-import dev.continuum.provider.path.PathNormalizer;
-import dev.continuum.provider.path.UnsafePathException;
+import dev.continuum.paths.EndpointPath;
+import dev.continuum.paths.PathNormalizer;
+import dev.continuum.paths.UnsafePathException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -3,7 +3,7 @@ package dev.continuum.provider.transfer.testing;
 import dev.continuum.provider.transfer.endpoint.Entry;
 import dev.continuum.provider.transfer.endpoint.Storage;
 import dev.continuum.provider.transfer.endpoint.Upload;
-import dev.continuum.provider.path.EndpointPath;
+import dev.continuum.paths.EndpointPath;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;

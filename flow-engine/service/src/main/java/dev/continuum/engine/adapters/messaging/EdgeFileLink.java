@@ -1,6 +1,6 @@
 package dev.continuum.engine.adapters.messaging;
 
-import dev.continuum.edge.messaging.MqttLink;
+import dev.continuum.edge.protocol.mqtt.MqttLink;
 import dev.continuum.edge.protocol.FileEvent;
 import dev.continuum.edge.protocol.FileWatch;
 import dev.continuum.edge.protocol.Topics;

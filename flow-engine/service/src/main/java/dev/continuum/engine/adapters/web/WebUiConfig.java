@@ -14,7 +14,7 @@ public interface WebUiConfig {
     String clientId();
 
     /**
-     * The placement planner service (placement/planner, e.g. http://127.0.0.1:8083) whose decisions the run page shows
+     * The placement planner service (placement/planner-service, e.g. http://127.0.0.1:8083) whose decisions the run page shows
      * ("where each job ran and why"); the engine asks it on the browser's behalf, so the page stays on one origin.
      * The devices and clusters page reads its inventory and decision log through {@code /ops/planner/...} too.
      * Unset: the pages say no planner is configured.

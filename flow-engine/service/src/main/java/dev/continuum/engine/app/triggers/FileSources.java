@@ -8,8 +8,8 @@ import dev.continuum.edge.protocol.FileWatch;
 import dev.continuum.edge.protocol.Topics;
 import dev.continuum.engine.domain.EngineError.FieldIssue;
 import dev.continuum.engine.domain.triggers.Trigger;
-import dev.continuum.provider.path.PathNormalizer;
-import dev.continuum.provider.path.UnsafePathException;
+import dev.continuum.paths.PathNormalizer;
+import dev.continuum.paths.UnsafePathException;
 
 import java.nio.file.FileSystems;
 import java.time.Instant;

@@ -1,0 +1,35 @@
+package dev.continuum.placement.service.app;
+
+import dev.continuum.placement.core.planner.PlacementRequest;
+import java.util.List;
+import java.util.Optional;
+
+/** Where requests and every decision about them are kept (PostgreSQL in the service): a restart loses none. */
+public interface PlacementLog {
+
+    /** Keeps a new request; false if one with this id is already kept. */
+    boolean addRequest(PlacementRequest request, String runId, java.time.Instant at);
+
+    Optional<StoredRequest> request(String requestId);
+
+    /** Appends decisions in order; returns them with their sequence numbers. */
+    List<DecisionRecord> append(List<DecisionRecord> decisions);
+
+    /** Every decision about one request, oldest first. */
+    List<DecisionRecord> decisionsOf(String requestId);
+
+    /** A page of the log, oldest first. */
+    List<DecisionRecord> list(DecisionQuery query);
+
+    /** The job finished (its completion was reported): a restarted planner does not take it back. */
+    void markFinished(String requestId, java.time.Instant at);
+
+    /**
+     * Jobs not finished whose latest decision is placed, moved, queued or preempted, oldest first: what a
+     * restarted planner takes back.
+     */
+    List<dev.continuum.placement.core.planner.Restored> unfinished();
+
+    /** A request as kept, with the run it belongs to ("" when none was given). */
+    record StoredRequest(PlacementRequest request, String runId, java.time.Instant at) {}
+}

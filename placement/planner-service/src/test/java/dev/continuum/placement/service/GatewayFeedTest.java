@@ -1,0 +1,165 @@
+package dev.continuum.placement.service;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.continuum.edge.gateway.app.EdgeGateway;
+import dev.continuum.edge.gateway.app.GatewayConfig;
+import dev.continuum.edge.broker.Brokers;
+import dev.continuum.edge.fleet.identity.DeviceCredentials;
+import dev.continuum.edge.protocol.GpuInfo;
+import dev.continuum.edge.protocol.Topics;
+import dev.continuum.edge.gateway.store.TaskSpool;
+import dev.continuum.edge.gateway.testing.Await;
+import dev.continuum.edge.gateway.testing.CloudSide;
+import dev.continuum.edge.broker.testing.TestBrokers;
+import dev.continuum.edge.gateway.testing.TestModels;
+import dev.continuum.placement.service.support.GatewaysProfile;
+import dev.continuum.placement.service.support.KeycloakResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.path.json.JsonPath;
+import io.vertx.core.Vertx;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Real gateways (the edge runtime with the real OCR model) heartbeat through the test broker; the planner places on
+ * them from what they report, and when the chosen one goes away the job is placed again on the other and the
+ * decision log says so.
+ */
+@QuarkusTest
+@TestProfile(GatewaysProfile.class)
+class GatewayFeedTest {
+
+    private static final Vertx VERTX = Vertx.vertx();
+    private static final Map<String, EdgeGateway> GATEWAYS = new HashMap<>();
+    private static final List<AutoCloseable> CLOSE = new java.util.ArrayList<>();
+    private static String token;
+    /** The gateways' GPU "readings" (this machine has no GPU): utilisation 10..90 %, memory 1..4 GiB, changing per heartbeat. */
+    private static final java.util.concurrent.atomic.AtomicInteger READINGS = new java.util.concurrent.atomic.AtomicInteger();
+
+    @BeforeAll
+    static void startGateways() throws Exception {
+        Brokers.Broker broker = TestBrokers.shared();
+        DeviceCredentials credentials = DeviceCredentials.fromSecret(GatewaysProfile.SECRET, Clock.systemUTC());
+        Path model = TestModels.ocrClassifier();
+        Path state = Files.createTempDirectory("planner-gateways");
+        // the platform's cloud side (as the inference provider runs it) registers the gateways
+        CLOSE.add(new CloudSide(VERTX, broker.host(), broker.port(), new Topics(GatewaysProfile.TOPIC_ROOT), credentials, null));
+        for (String id : List.of(TestBrokers.freshId("gw-a"), TestBrokers.freshId("gw-b"))) {
+            GatewayConfig cfg = GatewayConfig.of(id, broker.host(), broker.port(), state.resolve(id),
+                            credentials.bootstrapToken(id))
+                    .withTopics(new Topics(GatewaysProfile.TOPIC_ROOT)).withHeartbeat(Duration.ofMillis(300), 5)
+                    .withGpus(() -> List.of(new GpuInfo(0, "NVIDIA A2", 15360, 1024 + READINGS.get() % 4 * 1024,
+                            READINGS.incrementAndGet() % 10 * 10)))
+                    .withSpoolLimits(TaskSpool.Limits.defaults().withFsync(false));
+            EdgeGateway gw = new EdgeGateway(cfg, VERTX, Clock.systemUTC());
+            gw.models().deploy("ocr-cls", "1", gw.models().install(model));
+            gw.start().get(20, TimeUnit.SECONDS);
+            GATEWAYS.put(id, gw);
+        }
+        token = KeycloakResource.token("scientist");
+    }
+
+    @AfterAll
+    static void stopGateways() throws Exception {
+        GATEWAYS.values().forEach(EdgeGateway::close);
+        for (AutoCloseable c : CLOSE) {
+            c.close();
+        }
+        VERTX.close();
+    }
+
+    private static JsonPath place(String id) {
+        return given().auth().oauth2(token).contentType("application/json")
+                .body("""
+                        {"id": "%s", "kind": "inference", "model": "ocr-cls@1"}""".formatted(id))
+                .post("/placements").then().extract().jsonPath();
+    }
+
+    @Test
+    void shouldPlaceOnAGatewayFromItsHeartbeatsAndAgainElsewhereWhenItGoesAway() {
+        // the first request may come before both gateways have reported in: ask until a gateway is chosen
+        String[] chosen = new String[1];
+        int[] n = {0};
+        assertThat(Await.until(Duration.ofSeconds(30), () -> {
+            JsonPath p = place("feed-" + (++n[0]));
+            chosen[0] = p.getString("site");
+            return GATEWAYS.containsKey(chosen[0]) && p.getString("decisions[0].decision.reasons[0]").contains("of 2 sites");
+        })).as("a gateway chosen from its heartbeats").isTrue();
+        String job = "feed-" + n[0];
+
+        GATEWAYS.remove(chosen[0]).close(); // a clean stop publishes the retained "offline"
+
+        String other = GATEWAYS.keySet().iterator().next();
+        assertThat(Await.until(Duration.ofSeconds(20), () -> given().auth().oauth2(token).get("/placements/" + job)
+                .then().extract().jsonPath().getList("decisions").size() == 2)).as("a second decision").isTrue();
+        JsonPath log = given().auth().oauth2(token).get("/placements/" + job).then().statusCode(200).extract().jsonPath();
+        assertThat(log.getString("site")).isEqualTo(other);
+        assertThat(log.getString("decisions[1].cause")).isEqualTo("inventory");
+        assertThat(log.getString("decisions[1].decision.reasons[0]"))
+                .isEqualTo("placed again: " + chosen[0] + " went offline before the job finished");
+        assertThat(log.getList("decisions[1].decision.reasons", String.class)).contains(chosen[0] + ": offline");
+    }
+
+    @Test
+    void shouldShowEachGatewayOnlineWithItsModelsQueueAndRecentGpuReadings() {
+        String gateway = GATEWAYS.keySet().iterator().next();
+        String site = "sites.find { it.name == '" + gateway + "' }";
+        assertThat(Await.until(Duration.ofSeconds(30), () -> {
+            List<Object> samples = given().auth().oauth2(token).get("/inventory").then().statusCode(200).extract().jsonPath()
+                    .getList(site + ".gpuSamples");
+            return samples != null && samples.size() >= 3;
+        })).as("three heartbeats' GPU readings of " + gateway).isTrue();
+
+        JsonPath inventory = given().auth().oauth2(token).get("/inventory").then().statusCode(200).extract().jsonPath();
+        assertThat(inventory.getBoolean(site + ".online")).isTrue();
+        assertThat(inventory.getString(site + ".kind")).isEqualTo("edge");
+        assertThat(inventory.getList(site + ".models", String.class)).contains("ocr-cls@1");
+        assertThat(inventory.getInt(site + ".gpus")).isEqualTo(1);
+        assertThat(inventory.getString(site + ".gpuModel")).isEqualTo("NVIDIA A2");
+        List<Integer> utilisation = inventory.getList(site + ".gpuSamples.collect { it.gpus[0].utilizationPercent }", Integer.class);
+        assertThat(utilisation).allSatisfy(u -> assertThat(u).isBetween(0, 90));
+        assertThat(java.util.Set.copyOf(utilisation)).as("readings change from heartbeat to heartbeat").hasSizeGreaterThan(1);
+        assertThat(inventory.getList(site + ".gpuSamples.collect { it.gpus[0].memoryTotalMb }", Integer.class)).containsOnly(15360);
+        List<String> at = inventory.getList(site + ".gpuSamples.at", String.class);
+        assertThat(at).isSortedAccordingTo(java.util.Comparator.comparing(java.time.Instant::parse));
+    }
+
+    @Test
+    void shouldCountTheGatewaysOnlineInItsMetricsForTheDashboard() throws Exception {
+        assertThat(Await.until(Duration.ofSeconds(30), () -> metric("continuum_gateways{state=\"online\"}") == GATEWAYS.size()))
+                .as("every running gateway counted online").isTrue();
+
+        // deploy/grafana/continuum.json: the gateway metrics it queries are the ones served here
+        String dashboard = Files.readString(Path.of("../../deploy/grafana/continuum.json"));
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\b(continuum_gateway[a-z0-9_]*)\\b").matcher(dashboard);
+        java.util.Set<String> queried = new java.util.TreeSet<>();
+        while (m.find()) {
+            queried.add(m.group(1));
+        }
+        String served = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        assertThat(queried).isNotEmpty().allSatisfy(name -> assertThat(served).containsPattern("(?m)^" + name + "[{ ]"));
+    }
+
+    private static double metric(String series) {
+        return given().get("/q/metrics").then().statusCode(200).extract().asString().lines()
+                .filter(line -> line.startsWith(series + " ") || line.startsWith(series.replace("}", ",")))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).findFirst().orElse(-1);
+    }
+
+    @Test
+    void shouldRefuseTheInventoryWithoutAToken() {
+        given().get("/inventory").then().statusCode(401);
+    }
+}

@@ -1,5 +1,0 @@
-package dev.continuum.placement.model;
-
-/** A network link between two racks or sites. */
-public record Link(String from, String to, double bandwidthGbps, double latencyMs) {
-}

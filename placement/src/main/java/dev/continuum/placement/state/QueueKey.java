@@ -1,7 +1,0 @@
-package dev.continuum.placement.state;
-
-/** A job's place in the queue: lower runs first; ties go to the earlier arrival. */
-@FunctionalInterface
-public interface QueueKey {
-    double of(ActiveJob job, double now);
-}
