@@ -25,11 +25,10 @@ final class ActionReader {
     }
 
     static State read(StateFields fields, ErrorHandlerFields handlers, StateNode state) {
-        Issues issues = fields.issues();
+        StateReading reading = StateReading.open(fields, state, FIELDS, "an Action state");
+        Issues issues = reading.issues();
         JsonNode node = state.node();
         String pointer = state.pointer();
-        int before = issues.count();
-        issues.unknownFields(node, pointer, FIELDS, "an Action state");
         String actionUrl = actionUrl(issues, node, pointer);
         if (!node.has("Parameters") && !node.has("InputPath")) {
             issues.add(pointer, "Action state '" + state.name()
@@ -64,7 +63,7 @@ final class ActionReader {
         List<Retrier> retry = handlers.retriers(node, pointer);
         List<Catcher> catchers = handlers.catchers(state);
         Optional<String> next = fields.transition(state);
-        if (issues.count() > before) {
+        if (reading.foundIssues()) {
             return null;
         }
         return new ActionState(state.name(), state.comment(), actionUrl, paths, parameters, waitTime,

@@ -17,21 +17,18 @@ final class ChoiceReader {
     }
 
     static State read(StateFields fields, StateNode state) {
-        Issues issues = fields.issues();
-        JsonNode node = state.node();
-        String pointer = state.pointer();
-        int before = issues.count();
-        issues.unknownFields(node, pointer, FIELDS, "a Choice state");
+        StateReading reading = StateReading.open(fields, state, FIELDS, "a Choice state");
+        Issues issues = reading.issues();
         List<ChoiceState.Branch> branches = new ArrayList<>();
-        JsonNode choices = node.get("Choices");
+        JsonNode choices = state.node().get("Choices");
         if (choices == null) {
-            issues.add(pointer + "/Choices", "A Choice state needs Choices: a list of rules, each with a Next.");
+            issues.add(state.pointer() + "/Choices", "A Choice state needs Choices: a list of rules, each with a Next.");
         } else if (!choices.isArray() || choices.isEmpty()) {
-            issues.add(pointer + "/Choices", "Choices must be a non-empty list of rules, each with a Next.");
+            issues.add(state.pointer() + "/Choices", "Choices must be a non-empty list of rules, each with a Next.");
         } else {
             ChoiceRuleReader rules = new ChoiceRuleReader(issues);
             for (int i = 0; i < choices.size(); i++) {
-                String choicePointer = pointer + "/Choices/" + i;
+                String choicePointer = state.pointer() + "/Choices/" + i;
                 JsonNode choice = choices.get(i);
                 JsonNode next = choice.get("Next");
                 if (choice.isObject() && (next == null || !next.isTextual())) {
@@ -46,16 +43,16 @@ final class ChoiceReader {
             }
         }
         Optional<String> defaultNext = Optional.empty();
-        JsonNode defaultNode = node.get("Default");
+        JsonNode defaultNode = state.node().get("Default");
         if (defaultNode != null) {
             if (!defaultNode.isTextual()) {
-                issues.add(pointer + "/Default", "Default must name a state (a string).");
+                issues.add(state.pointer() + "/Default", "Default must name a state (a string).");
             } else {
                 defaultNext = Optional.of(defaultNode.asText());
-                state.references().add(new FlowReader.Reference(defaultNode.asText(), pointer + "/Default"));
+                state.references().add(new FlowReader.Reference(defaultNode.asText(), state.pointer() + "/Default"));
             }
         }
-        if (issues.count() > before) {
+        if (reading.foundIssues()) {
             return null;
         }
         return new ChoiceState(state.name(), state.comment(), branches, defaultNext);

@@ -15,15 +15,11 @@ final class ExpressionEvalReader {
     }
 
     static State read(StateFields fields, StateNode state) {
-        Issues issues = fields.issues();
-        JsonNode node = state.node();
-        String pointer = state.pointer();
-        int before = issues.count();
-        issues.unknownFields(node, pointer, FIELDS, "an ExpressionEval state");
-        Optional<JsonNode> parameters = fields.parameters(node, pointer, true);
-        String resultPath = fields.resultPath(node, pointer);
+        StateReading reading = StateReading.open(fields, state, FIELDS, "an ExpressionEval state");
+        Optional<JsonNode> parameters = fields.parameters(state.node(), state.pointer(), true);
+        String resultPath = fields.resultPath(state.node(), state.pointer());
         Optional<String> next = fields.transition(state);
-        if (issues.count() > before) {
+        if (reading.foundIssues()) {
             return null;
         }
         return new ExpressionEvalState(state.name(), state.comment(), parameters, resultPath, next);

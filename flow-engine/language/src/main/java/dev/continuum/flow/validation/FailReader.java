@@ -17,10 +17,10 @@ final class FailReader {
     }
 
     static State read(StateFields fields, StateNode state) {
-        Issues issues = fields.issues();
+        StateReading reading = StateReading.begin(fields);
+        Issues issues = reading.issues();
         JsonNode node = state.node();
         String pointer = state.pointer();
-        int before = issues.count();
         if (node.has("Next")) {
             issues.add(pointer + "/Next", "A Fail state ends the run, so it cannot have Next.");
         }
@@ -42,7 +42,7 @@ final class FailReader {
         if (node.has("Cause") && node.has("CausePath")) {
             issues.add(pointer + "/CausePath", "Give either Cause or CausePath, not both.");
         }
-        if (issues.count() > before) {
+        if (reading.foundIssues()) {
             return null;
         }
         return new FailState(state.name(), state.comment(), error, cause, errorPath, causePath);

@@ -23,11 +23,10 @@ final class MapReader {
     }
 
     static State read(StateFields fields, ErrorHandlerFields handlers, FlowReader flows, StateNode state) {
-        Issues issues = fields.issues();
+        StateReading reading = StateReading.open(fields, state, FIELDS, "a Map state");
+        Issues issues = reading.issues();
         JsonNode node = state.node();
         String pointer = state.pointer();
-        int before = issues.count();
-        issues.unknownFields(node, pointer, FIELDS, "a Map state");
         String itemsPath = node.has("ItemsPath")
                 ? fields.path(node.get("ItemsPath"), pointer + "/ItemsPath", false, true).orElse(null)
                 : DataPaths.WHOLE_DOCUMENT;
@@ -63,7 +62,7 @@ final class MapReader {
         List<Retrier> retry = handlers.retriers(node, pointer);
         List<Catcher> catchers = handlers.catchers(state);
         Optional<String> next = fields.transition(state);
-        if (issues.count() > before || iterator == null) {
+        if (reading.foundIssues() || iterator == null) {
             return null;
         }
         return new MapState(state.name(), state.comment(), itemsPath, iterator, maxConcurrency, paths, selector, retry,

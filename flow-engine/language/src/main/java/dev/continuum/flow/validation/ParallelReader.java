@@ -22,31 +22,28 @@ final class ParallelReader {
     }
 
     static State read(StateFields fields, ErrorHandlerFields handlers, FlowReader flows, StateNode state) {
-        Issues issues = fields.issues();
-        JsonNode node = state.node();
-        String pointer = state.pointer();
-        int before = issues.count();
-        issues.unknownFields(node, pointer, FIELDS, "a Parallel state");
+        StateReading reading = StateReading.open(fields, state, FIELDS, "a Parallel state");
+        Issues issues = reading.issues();
         List<FlowDefinition> branches = new ArrayList<>();
-        JsonNode branchNodes = node.get("Branches");
+        JsonNode branchNodes = state.node().get("Branches");
         if (branchNodes == null || !branchNodes.isArray() || branchNodes.isEmpty()) {
-            issues.add(pointer + "/Branches", "A Parallel state needs Branches: a non-empty list of flows, "
+            issues.add(state.pointer() + "/Branches", "A Parallel state needs Branches: a non-empty list of flows, "
                     + "each with StartAt and States.");
         } else {
             for (int i = 0; i < branchNodes.size(); i++) {
-                FlowDefinition branch = flows.readFlow(branchNodes.get(i), pointer + "/Branches/" + i,
+                FlowDefinition branch = flows.readFlow(branchNodes.get(i), state.pointer() + "/Branches/" + i,
                         "branch " + i + " of Parallel state '" + state.name() + "'");
                 if (branch != null) {
                     branches.add(branch);
                 }
             }
         }
-        DataPaths paths = fields.dataPaths(node, pointer);
-        Optional<JsonNode> parameters = fields.parameters(node, pointer, false);
-        List<Retrier> retry = handlers.retriers(node, pointer);
+        DataPaths paths = fields.dataPaths(state.node(), state.pointer());
+        Optional<JsonNode> parameters = fields.parameters(state.node(), state.pointer(), false);
+        List<Retrier> retry = handlers.retriers(state.node(), state.pointer());
         List<Catcher> catchers = handlers.catchers(state);
         Optional<String> next = fields.transition(state);
-        if (issues.count() > before) {
+        if (reading.foundIssues()) {
             return null;
         }
         return new ParallelState(state.name(), state.comment(), branches, paths, parameters, retry, catchers, next);

@@ -17,16 +17,12 @@ final class PassReader {
     }
 
     static State read(StateFields fields, StateNode state) {
-        Issues issues = fields.issues();
-        JsonNode node = state.node();
-        String pointer = state.pointer();
-        int before = issues.count();
-        issues.unknownFields(node, pointer, FIELDS, "a Pass state");
-        Optional<JsonNode> parameters = fields.parameters(node, pointer, false);
-        DataPaths paths = fields.dataPaths(node, pointer);
-        Optional<JsonNode> result = Optional.ofNullable(node.get("Result")).map(JsonNode::deepCopy);
+        StateReading reading = StateReading.open(fields, state, FIELDS, "a Pass state");
+        Optional<JsonNode> parameters = fields.parameters(state.node(), state.pointer(), false);
+        DataPaths paths = fields.dataPaths(state.node(), state.pointer());
+        Optional<JsonNode> result = Optional.ofNullable(state.node().get("Result")).map(JsonNode::deepCopy);
         Optional<String> next = fields.transition(state);
-        if (issues.count() > before) {
+        if (reading.foundIssues()) {
             return null;
         }
         return new PassState(state.name(), state.comment(), paths, parameters, result, next);

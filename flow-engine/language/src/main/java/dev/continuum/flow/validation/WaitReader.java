@@ -21,28 +21,25 @@ final class WaitReader {
     }
 
     static State read(StateFields fields, StateNode state) {
-        Issues issues = fields.issues();
-        JsonNode node = state.node();
-        String pointer = state.pointer();
-        int before = issues.count();
-        issues.unknownFields(node, pointer, FIELDS, "a Wait state");
+        StateReading reading = StateReading.open(fields, state, FIELDS, "a Wait state");
+        Issues issues = reading.issues();
         List<String> given = new ArrayList<>();
         for (String field : List.of("Seconds", "Timestamp", "SecondsPath", "TimestampPath")) {
-            if (node.has(field)) {
+            if (state.node().has(field)) {
                 given.add(field);
             }
         }
         WaitState.Until until = null;
         if (given.size() != 1) {
-            issues.add(pointer, "A Wait state needs exactly one of Seconds, Timestamp, SecondsPath or TimestampPath"
+            issues.add(state.pointer(), "A Wait state needs exactly one of Seconds, Timestamp, SecondsPath or TimestampPath"
                     + (given.isEmpty() ? "; it has none." : "; it has " + String.join(" and ", given) + "."));
         } else {
-            until = until(fields, given.get(0), node, pointer);
+            until = until(fields, given.get(0), state.node(), state.pointer());
         }
-        String inputPath = fields.inputPath(node, pointer);
-        String outputPath = fields.outputPath(node, pointer);
+        String inputPath = fields.inputPath(state.node(), state.pointer());
+        String outputPath = fields.outputPath(state.node(), state.pointer());
         Optional<String> next = fields.transition(state);
-        if (issues.count() > before || until == null) {
+        if (reading.foundIssues() || until == null) {
             return null;
         }
         return new WaitState(state.name(), state.comment(), inputPath, outputPath, until, next);
