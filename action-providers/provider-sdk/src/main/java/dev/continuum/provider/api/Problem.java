@@ -18,8 +18,16 @@ public record Problem(
         @JsonProperty("detail") String detail,
         @JsonProperty("errors") List<FieldError> errors) {
 
+    /** Where every problem {@code type} of Continuum starts: the rest is a stable slug such as {@code invalid}. */
+    public static final String TYPE_BASE = "https://continuum.dev/problems/";
+
     public Problem {
         errors = errors == null ? List.of() : List.copyOf(errors);
+    }
+
+    /** A problem whose {@code type} is {@link #TYPE_BASE} followed by {@code slug}. */
+    public static Problem of(int status, String slug, String title, String detail, List<FieldError> errors) {
+        return new Problem(TYPE_BASE + slug, title, status, detail, errors);
     }
 
     /** One invalid field: {@code pointer} is an RFC 6901 JSON pointer into the request document. */

@@ -6,12 +6,12 @@ import java.util.List;
 /** The problem types this framework answers with; each {@code type} is a stable identifier. */
 public final class Problems {
 
-    static final String BASE = "https://continuum.dev/problems/";
+    static final String BASE = Problem.TYPE_BASE;
 
     private Problems() {}
 
     static ProblemException invalidRequest(String detail, List<Problem.FieldError> errors) {
-        return new ProblemException(new Problem(BASE + "invalid-request", "Invalid request", 400, detail, errors));
+        return new ProblemException(Problem.of(400, "invalid-request", "Invalid request", detail, errors));
     }
 
     static ProblemException invalidRequest(String pointer, String message) {
@@ -19,29 +19,29 @@ public final class Problems {
     }
 
     static ProblemException unauthorized(String detail) {
-        return new ProblemException(new Problem(BASE + "unauthorized", "Unauthorized", 401, detail, List.of()));
+        return new ProblemException(Problem.of(401, "unauthorized", "Unauthorized", detail, List.of()));
     }
 
     static ProblemException forbidden(String detail) {
-        return new ProblemException(new Problem(BASE + "forbidden", "Forbidden", 403, detail, List.of()));
+        return new ProblemException(Problem.of(403, "forbidden", "Forbidden", detail, List.of()));
     }
 
     static ProblemException actionNotFound(String actionId) {
-        return new ProblemException(new Problem(BASE + "action-not-found", "Action not found", 404,
+        return new ProblemException(Problem.of(404, "action-not-found", "Action not found",
                 "No action " + actionId + " is known here; it may never have existed or was released.", List.of()));
     }
 
     static ProblemException notFound(String path) {
-        return new ProblemException(new Problem(BASE + "not-found", "Not found", 404,
+        return new ProblemException(Problem.of(404, "not-found", "Not found",
                 "Nothing is served at " + path, List.of()));
     }
 
     static ProblemException unavailable(String detail) {
-        return new ProblemException(new Problem(BASE + "provider-stopping", "Provider stopping", 503, detail, List.of()));
+        return new ProblemException(Problem.of(503, "provider-stopping", "Provider stopping", detail, List.of()));
     }
 
     static ProblemException conflict(String detail) {
-        return new ProblemException(new Problem(BASE + "conflict", "Conflict", 409, detail, List.of()));
+        return new ProblemException(Problem.of(409, "conflict", "Conflict", detail, List.of()));
     }
 
     /** A refused caller: 401 (who are you?), 403 (not you) or 503 (the identity provider cannot tell now). */
@@ -49,8 +49,8 @@ public final class Problems {
         return switch (refused.httpStatus()) {
             case 401 -> unauthorized(refused.getMessage()).problem();
             case 403 -> forbidden(refused.getMessage()).problem();
-            default -> new Problem(BASE + "identity-provider-unavailable", "Identity provider unavailable",
-                    refused.httpStatus(), refused.getMessage(), List.of());
+            default -> Problem.of(refused.httpStatus(), "identity-provider-unavailable",
+                    "Identity provider unavailable", refused.getMessage(), List.of());
         };
     }
 
@@ -64,6 +64,6 @@ public final class Problems {
             default -> status >= 500 ? "Internal error" : "Request failed";
         };
         String slug = status >= 500 ? "internal" : "http-" + status;
-        return new Problem(BASE + slug, title, status, detail, List.of());
+        return Problem.of(status, slug, title, detail, List.of());
     }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.continuum.provider.api.ActionRequest;
+import dev.continuum.provider.api.IntegerParameter;
 import dev.continuum.provider.api.Problem;
 import dev.continuum.provider.api.ProviderJson;
 import dev.continuum.provider.server.Caller;
@@ -204,18 +205,11 @@ public final class ProviderRoutes {
 
     private static int intParam(RoutingContext rc, String name, int fallback, int min, int max) {
         String text = rc.queryParams().get(name);
-        if (text == null || text.isBlank()) {
-            return fallback;
-        }
         try {
-            int value = Integer.parseInt(text.strip());
-            if (value >= min && value <= max) {
-                return value;
-            }
-        } catch (NumberFormatException ignored) {
-            // reported below
+            return IntegerParameter.parse(name, text == null || text.isBlank() ? null : text.strip(), fallback, min, max);
+        } catch (IntegerParameter.Invalid e) {
+            throw Problems.invalidRequest("The query parameter " + e.getMessage() + ".", List.of());
         }
-        throw Problems.invalidRequest("The query parameter " + name + " must be an integer from " + min + " to " + max + ".", List.of());
     }
 
     private static void sendProblem(RoutingContext rc, Problem problem) {

@@ -1,5 +1,6 @@
 package dev.continuum.provider.server;
 
+import dev.continuum.provider.api.IntegerParameter;
 import dev.continuum.telemetry.OtlpTraces;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
@@ -84,21 +85,9 @@ public final class ProviderLauncher {
             return flags.contains(name);
         }
 
-        /** A whole number from {@code min} to {@code max}. */
+        /** A whole number from {@code min} to {@code max}; {@link IntegerParameter.Invalid} names the option otherwise. */
         public int number(String name, int fallback, int min, int max) {
-            String value = values.get(name);
-            if (value == null) {
-                return fallback;
-            }
-            try {
-                int n = Integer.parseInt(value);
-                if (n >= min && n <= max) {
-                    return n;
-                }
-            } catch (NumberFormatException ignored) {
-                // reported below
-            }
-            throw new IllegalArgumentException(name + " must be a number from " + min + " to " + max + ", not " + value);
+            return IntegerParameter.parse(name, values.get(name), fallback, min, max);
         }
 
         /** A TCP port; 0 lets the system choose a free one. */

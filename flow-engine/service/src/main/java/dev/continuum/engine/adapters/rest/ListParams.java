@@ -3,6 +3,7 @@ package dev.continuum.engine.adapters.rest;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.continuum.engine.domain.EngineError;
+import dev.continuum.provider.api.IntegerParameter;
 import jakarta.ws.rs.core.MultivaluedMap;
 
 import java.time.Instant;
@@ -126,18 +127,11 @@ final class ListParams {
      * bare 404, as if the resource did not exist.
      */
     static int whole(String name, String value, int fallback, int min, int max) {
-        if (value == null) {
-            return fallback;
-        }
         try {
-            int n = Integer.parseInt(value);
-            if (n >= min && n <= max) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // refused below, naming the parameter
+            return IntegerParameter.parse(name, value, fallback, min, max);
+        } catch (IntegerParameter.Invalid e) {
+            throw EngineError.invalidField("/" + name, e.getMessage() + ".");
         }
-        throw EngineError.invalidField("/" + name, name + " must be a whole number from " + min + " to " + max + ".");
     }
 
     /** Globus' boolean query values ("true", "True" from Python clients, "1"). */

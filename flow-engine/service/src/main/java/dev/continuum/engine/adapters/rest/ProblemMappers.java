@@ -1,25 +1,23 @@
 package dev.continuum.engine.adapters.rest;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import dev.continuum.engine.domain.EngineError;
 import dev.continuum.engine.domain.EngineError.FieldIssue;
+import dev.continuum.provider.api.Problem;
+import dev.continuum.provider.api.UnreadableBody;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 import java.util.List;
-import java.util.stream.Collectors;
 
 /** Every refusal leaves as RFC 9457 problem JSON; no stack trace ever reaches a caller. */
 public class ProblemMappers {
 
     private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
     private static final String PROBLEM_JSON = "application/problem+json";
-
-    public record Problem(String type, String title, int status, String detail, List<FieldIssue> errors) {}
 
     @ServerExceptionMapper
     public Response engineError(EngineError e) {
@@ -71,17 +69,9 @@ public class ProblemMappers {
 
     @ServerExceptionMapper(priority = jakarta.ws.rs.Priorities.USER - 100)
     public Response unreadableJson(JsonProcessingException e) {
-        String pointer = e instanceof JsonMappingException m ? pointer(m) : "";
-        String reason = e instanceof UnrecognizedPropertyException u
-                ? "'" + u.getPropertyName() + "' is not a known field."
-                : e instanceof dev.continuum.engine.config.StrictJson.UnstorableText ? e.getOriginalMessage() + "."
-                : e.getCause() instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException limit
-                        ? "is too large or too deeply nested: " + limit.getOriginalMessage()
-                : e.getCause() instanceof com.fasterxml.jackson.core.JsonParseException parse
-                        ? "is not valid JSON: " + parse.getOriginalMessage()
-                : e instanceof JsonMappingException ? "has the wrong type or shape." : "The body is not valid JSON: " + e.getOriginalMessage();
-        String detail = pointer.isEmpty() ? reason : pointer + " " + reason;
-        return problem(400, "invalid", "Invalid request body", detail, List.of(new FieldIssue(pointer, reason)));
+        Problem problem = e instanceof dev.continuum.engine.config.StrictJson.UnstorableText
+                ? UnreadableBody.problem(e, e.getOriginalMessage() + ".") : UnreadableBody.problem(e);
+        return Response.status(problem.status()).type(PROBLEM_JSON).entity(problem).build();
     }
 
     @ServerExceptionMapper
@@ -99,11 +89,6 @@ public class ProblemMappers {
         LOG.error("unexpected failure while serving a request", e);
         return problem(500, "internal", "Internal error",
                 "The engine failed unexpectedly; the request was not applied. The server log has details.", List.of());
-    }
-
-    private static String pointer(JsonMappingException e) {
-        return e.getPath().stream().map(ref -> ref.getFieldName() != null ? ref.getFieldName() : String.valueOf(ref.getIndex()))
-                .map(part -> "/" + part).collect(Collectors.joining());
     }
 
     /** 401 with the RFC 6750 challenge: no or unusable bearer token. */
@@ -124,7 +109,7 @@ public class ProblemMappers {
 
     private static String problemJson(int status, String type, String title, String detail, List<FieldIssue> errors) {
         try {
-            return JSON.writeValueAsString(new Problem("https://continuum.dev/problems/" + type, title, status, detail, errors));
+            return JSON.writeValueAsString(Problem.of(status, type, title, detail, fieldErrors(errors)));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
@@ -134,6 +119,10 @@ public class ProblemMappers {
 
     private static Response problem(int status, String type, String title, String detail, List<FieldIssue> errors) {
         return Response.status(status).type(PROBLEM_JSON)
-                .entity(new Problem("https://continuum.dev/problems/" + type, title, status, detail, errors)).build();
+                .entity(Problem.of(status, type, title, detail, fieldErrors(errors))).build();
+    }
+
+    private static List<Problem.FieldError> fieldErrors(List<FieldIssue> issues) {
+        return issues.stream().map(i -> new Problem.FieldError(i.pointer(), i.message())).toList();
     }
 }

@@ -1,15 +1,16 @@
 package dev.continuum.placement.service.adapters.rest;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import dev.continuum.placement.core.planner.InvalidRequestException;
 import dev.continuum.placement.service.app.DuplicateRequestException;
+import dev.continuum.provider.api.Problem;
+import dev.continuum.provider.api.Problem.FieldError;
+import dev.continuum.provider.api.UnreadableBody;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
-import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
@@ -21,19 +22,15 @@ public class Problems {
 
     private static final Logger LOG = Logger.getLogger(Problems.class);
 
-    public record FieldIssue(String pointer, String message) {}
-
-    public record Problem(String type, String title, int status, String detail, List<FieldIssue> errors) {}
-
     @ServerExceptionMapper
     public Response invalid(InvalidRequestException e) {
-        List<FieldIssue> issues = e.errors().stream().map(f -> new FieldIssue(pointer(f.field()), f.reason())).toList();
+        List<FieldError> issues = e.errors().stream().map(f -> new FieldError(pointer(f.field()), f.reason())).toList();
         return problem(400, "invalid", "Invalid placement request", e.getMessage(), issues);
     }
 
     @ServerExceptionMapper
     public Response duplicate(DuplicateRequestException e) {
-        return problem(409, "conflict", "Request id in use", e.getMessage(), List.of(new FieldIssue("/id", e.getMessage())));
+        return problem(409, "conflict", "Request id in use", e.getMessage(), List.of(new FieldError("/id", e.getMessage())));
     }
 
     @ServerExceptionMapper
@@ -53,13 +50,7 @@ public class Problems {
 
     @ServerExceptionMapper(priority = jakarta.ws.rs.Priorities.USER - 100)
     public Response unreadable(JsonProcessingException e) {
-        String pointer = e instanceof JsonMappingException m ? m.getPath().stream()
-                .map(r -> "/" + (r.getFieldName() != null ? r.getFieldName() : String.valueOf(r.getIndex())))
-                .collect(Collectors.joining()) : "";
-        String reason = e instanceof UnrecognizedPropertyException u ? "'" + u.getPropertyName() + "' is not a known field"
-                : e instanceof JsonMappingException ? "has the wrong type or shape" : "is not valid JSON";
-        return problem(400, "invalid", "Invalid request body", (pointer.isEmpty() ? "the body" : pointer) + " " + reason,
-                List.of(new FieldIssue(pointer, reason)));
+        return respond(UnreadableBody.problem(e));
     }
 
     @ServerExceptionMapper
@@ -82,8 +73,11 @@ public class Problems {
         return field.isEmpty() ? "" : "/" + field.replace("[", ".").replace("]", "").replace('.', '/');
     }
 
-    private static Response problem(int status, String type, String title, String detail, List<FieldIssue> errors) {
-        return Response.status(status).type("application/problem+json")
-                .entity(new Problem("https://continuum.dev/problems/" + type, title, status, detail, errors)).build();
+    private static Response problem(int status, String type, String title, String detail, List<FieldError> errors) {
+        return respond(Problem.of(status, type, title, detail, errors));
+    }
+
+    private static Response respond(Problem problem) {
+        return Response.status(problem.status()).type("application/problem+json").entity(problem).build();
     }
 }
