@@ -1,6 +1,7 @@
 package dev.continuum.engine.adapters.rest;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import dev.continuum.engine.domain.EngineError;
 import dev.continuum.engine.domain.EngineError.FieldIssue;
@@ -57,17 +58,9 @@ public class ProblemMappers {
         return problem(403, "forbidden", "Not allowed", e.getMessage(), List.of());
     }
 
-    @ServerExceptionMapper(priority = jakarta.ws.rs.Priorities.USER - 100)
-    public Response unknownField(UnrecognizedPropertyException e) {
-        return unreadableJson(e);
-    }
-
-    @ServerExceptionMapper(priority = jakarta.ws.rs.Priorities.USER - 100)
-    public Response wrongShape(com.fasterxml.jackson.databind.exc.MismatchedInputException e) {
-        return unreadableJson(e);
-    }
-
-    @ServerExceptionMapper(priority = jakarta.ws.rs.Priorities.USER - 100)
+    /** Named one by one, so that these win over the Jackson extension's own mappers for the subtypes. */
+    @ServerExceptionMapper(value = {UnrecognizedPropertyException.class, MismatchedInputException.class,
+            JsonProcessingException.class}, priority = jakarta.ws.rs.Priorities.USER - 100)
     public Response unreadableJson(JsonProcessingException e) {
         Problem problem = e instanceof dev.continuum.engine.config.StrictJson.UnstorableText
                 ? UnreadableBody.problem(e, e.getOriginalMessage() + ".") : UnreadableBody.problem(e);

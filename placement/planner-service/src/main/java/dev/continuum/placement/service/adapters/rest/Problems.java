@@ -1,6 +1,7 @@
 package dev.continuum.placement.service.adapters.rest;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import dev.continuum.placement.core.planner.InvalidRequestException;
 import dev.continuum.placement.service.app.DuplicateRequestException;
@@ -38,17 +39,9 @@ public class Problems {
         return problem(404, "not-found", "Not found", e.getMessage(), List.of());
     }
 
-    @ServerExceptionMapper(priority = jakarta.ws.rs.Priorities.USER - 100)
-    public Response unknownField(UnrecognizedPropertyException e) {
-        return unreadable(e);
-    }
-
-    @ServerExceptionMapper(priority = jakarta.ws.rs.Priorities.USER - 100)
-    public Response wrongShape(com.fasterxml.jackson.databind.exc.MismatchedInputException e) {
-        return unreadable(e);
-    }
-
-    @ServerExceptionMapper(priority = jakarta.ws.rs.Priorities.USER - 100)
+    /** Named one by one, so that these win over the Jackson extension's own mappers for the subtypes. */
+    @ServerExceptionMapper(value = {UnrecognizedPropertyException.class, MismatchedInputException.class,
+            JsonProcessingException.class}, priority = jakarta.ws.rs.Priorities.USER - 100)
     public Response unreadable(JsonProcessingException e) {
         return respond(UnreadableBody.problem(e));
     }
