@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The broker the tests use: by default the embedded broker of {@code up} (Moquette, {@link EmbeddedBrokerMain}) in a
- * process of its own, one per test JVM — the only broker a bare machine has. {@code -Dcontinuum.test.broker=127.0.0.1:1883} runs the tests against another broker (the
+ * process of its own, one per test JVM — the only broker a bare machine has. {@code -Dtest.broker=127.0.0.1:1883} runs the tests against another broker (the
  * machine's Mosquitto, for interoperability); it must answer, there is no silent fallback. Each test gets its own topic
  * root, so tests (and other users of a shared Mosquitto) never see each other's messages. A stock Mosquitto leaves
  * Nagle on ({@code set_tcp_nodelay false}): every exchange through it takes ~40 ms more than through the embedded
@@ -31,10 +31,14 @@ import java.util.concurrent.TimeUnit;
  */
 public final class TestBrokers {
 
-    /** The test broker chosen by the user: {@code host:port}, or {@code embedded} (the default). */
-    public static final String CHOICE = "continuum.test.broker";
+    /**
+     * The test broker chosen by the user: {@code host:port}, or {@code embedded} (the default). Not under
+     * {@code continuum.}: the engine validates every system property under its configuration root, and a Quarkus test
+     * started in a JVM holding an unknown {@code continuum.*} property fails to start.
+     */
+    public static final String CHOICE = "test.broker";
     /** Where the JVM's test broker listens, written once by the class loader that started or chose it. */
-    private static final String ADDRESS = "continuum.test.broker.address";
+    private static final String ADDRESS = "test.broker.address";
 
     private static Brokers.Broker shared;
 

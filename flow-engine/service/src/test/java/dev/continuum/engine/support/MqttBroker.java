@@ -12,7 +12,7 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The engine's view of the test broker ({@link TestBrokers}: embedded Moquette unless {@code -Dcontinuum.test.broker}
+ * The engine's view of the test broker ({@link TestBrokers}: embedded Moquette unless {@code -Dtest.broker}
  * names another), the settings that point the engine's trigger channel at it, and a QoS 1 publisher, as an instrument
  * would publish.
  */
@@ -22,7 +22,7 @@ public final class MqttBroker {
 
     public record Address(String host, int port, boolean embedded) {}
 
-    /** The test JVM's one broker ({@link TestBrokers#shared()}: embedded unless -Dcontinuum.test.broker names another). */
+    /** The test JVM's one broker ({@link TestBrokers#shared()}: embedded unless -Dtest.broker names another). */
     public static Address address() {
         Brokers.Broker broker = TestBrokers.shared();
         return new Address(broker.host(), broker.port(), broker.embedded());
