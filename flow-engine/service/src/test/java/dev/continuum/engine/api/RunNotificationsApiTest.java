@@ -4,6 +4,7 @@ import dev.continuum.engine.support.Flows;
 import dev.continuum.engine.support.NoticeReceivers;
 import dev.continuum.engine.support.NoticeReceivers.Received;
 import dev.continuum.engine.support.PostgresResource;
+import dev.continuum.flow.model.FormAction;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -33,6 +34,11 @@ class RunNotificationsApiTest {
 
     static final String SUCCEEDS = """
             {"StartAt":"One","States":{"One":{"Type":"Pass","Result":1,"ResultPath":"$.one","End":true}}}""";
+    /** Waits INACTIVE for a person's answer, so Globus' default policy (INACTIVE) has something to tell. */
+    static final String ASKS = """
+            {"StartAt":"Approve","States":{"Approve":{"Type":"Action","ActionUrl":"%s","WaitTime":3600,
+             "Parameters":{"title":"Approve the copy","schema":{"type":"object","properties":{"ok":{"type":"boolean"}}}},
+             "ResultPath":"$.approval","End":true}}}""".formatted(FormAction.URL);
     static final String FAILS = """
             {"StartAt":"Boom","States":{"Boom":{"Type":"Fail","Error":"DataMissing","Cause":"cause-with-detail-x9"}}}""";
 
@@ -120,6 +126,19 @@ class RunNotificationsApiTest {
                 .body("activity_notification_policy.status", equalTo(List.of("INACTIVE")));
         given().when().get("/runs/" + onlyFailures).then().statusCode(200)
                 .body("activity_notification_policy.status", equalTo(List.of("FAILED")));
+    }
+
+    @Test
+    void shouldEmailTheOwnerWhenARunWaitsForInputUnderGlobusDefaultPolicy() throws Exception {
+        String runId = start(publish(ASKS), "needs-approval", null);
+        Flows.awaitStatus(runId, Duration.ofSeconds(10), "INACTIVE");
+
+        Received mail = awaitMail(runId);
+
+        assertThat(mail.get("to")).isEqualTo(NoticeReceivers.OWNER);
+        assertThat(mail.get("subject")).isEqualTo("[Continuum] Run 'needs-approval' is INACTIVE");
+        assertThat(mail.get("text")).contains("continuum watch " + runId).doesNotContain("hunter2");
+        assertThat(new JsonPath(awaitWebhook(runId).get("body")).getString("status")).isEqualTo("INACTIVE");
     }
 
     @Test
