@@ -39,8 +39,11 @@ final class EdgeUp implements AutoCloseable {
     static final List<String> GATEWAYS = List.of("gw-1", "gw-2");
     /** The demo classifier's name on the gateways: a first version at start, the retrained one deployed by a flow. */
     static final String DEMO_MODEL = "demo-cls";
-    /** The datacenter inference pool: the gateway runtime in the datacenter role, its storage the datacenter endpoint's. */
-    static final String POOL = "dc-pool";
+    /**
+     * The datacenter inference pool: the gateway runtime in the datacenter role, its storage the datacenter endpoint's.
+     * Its device id is the endpoint's name, so a file trigger on the datacenter names the endpoint a transfer reads.
+     */
+    static final String POOL = TransferUp.DATACENTER;
     /** The realm's service account for reporting to the planner (local realm only; its secret is public and local). */
     static final String REPORTER = "continuum-planner-reporter";
     /**
@@ -74,9 +77,21 @@ final class EdgeUp implements AutoCloseable {
     /**
      * How the edge's parts reach each other: the broker ({@code host:port}), the topic root under it, and
      * the environment that logs the cloud's other clients in as the operator (empty for a configured
-     * broker: nothing changes there unless the operator sets {@code CONTINUUM_MQTT_USERNAME/PASSWORD}).
+     * broker: nothing changes there unless the operator sets {@code CONTINUUM_MQTT_USERNAME/PASSWORD}), the
+     * operator secret that signs device credentials, and whether the inference provider embeds the broker.
      */
-    record Link(String broker, String topicRoot, Map<String, String> operatorLogin) {
+    record Link(String broker, String topicRoot, Map<String, String> operatorLogin, String secret, boolean embedded) {
+
+        /** The engine's settings for file triggers on this broker (docs/triggers.md, {@code continuum.edge.*}). */
+        Map<String, String> engineEnv() {
+            Map<String, String> env = new HashMap<>(Map.of("CONTINUUM_EDGE_BROKER", broker, "CONTINUUM_EDGE_TOPIC_ROOT", topicRoot));
+            if (operatorLogin.containsKey("CONTINUUM_MQTT_USERNAME")) {
+                env.put("CONTINUUM_EDGE_USERNAME", operatorLogin.get("CONTINUUM_MQTT_USERNAME"));
+                env.put("CONTINUUM_EDGE_PASSWORD", operatorLogin.get("CONTINUUM_MQTT_PASSWORD"));
+            }
+            return env;
+        }
+
         @Override
         public String toString() {
             return "Link[" + broker + ", " + topicRoot + "]";
@@ -89,42 +104,75 @@ final class EdgeUp implements AutoCloseable {
     private String providerUrl;
     private String plannerUrl;
     private Map<String, String> plannerLogin = Map.of();
-    private Link link;
+    private final Link link;
     private final Map<String, String> bootstrapTokens = new HashMap<>();
 
-    private EdgeUp(Path dataDir) {
+    private EdgeUp(Path dataDir, Link link) {
         this.dir = dataDir.resolve("edge");
+        this.link = link;
         this.modelRoot = dataDir.resolve(TransferUp.DATACENTER);
         this.children = new ChildProcesses(dir);
     }
 
     /**
-     * Starts the edge, or says why not and returns empty (the rest of the platform works without it).
-     * {@code repo} is where the runner jars and the model were built.
+     * Where the edge's broker will be and how the cloud's clients log in to it, decided before anything starts so the
+     * engine, which boots first, is told it for file triggers; empty (saying why) when the edge is not built.
      */
-    static Optional<EdgeUp> start(Path repo, Path dataDir, Map<String, String> providerAuth, PlannerAccess planner,
-                                  InputMoves inputMoves) throws Exception {
-        Optional<Path> providerJar = ChildProcesses.runner(repo.resolve("action-providers/inference/target"), "continuum-inference-provider-");
+    static Optional<Link> plan(Path repo, Path dataDir) throws Exception {
+        Optional<Path> providerJar = providerJar(repo);
+        if (providerJar.isEmpty() || ChildProcesses.runner(repo.resolve("edge-gateway/target"), "continuum-edge-gateway-").isEmpty()
+                || !Files.isRegularFile(repo.resolve(MODEL))) {
+            say("Edge:           skipped — the inference provider, gateway or demo model is not built "
+                    + "(the build fetches the model with npm; is npm installed?)");
+            return Optional.empty();
+        }
+        Path dir = dataDir.resolve("edge");
+        Files.createDirectories(dir);
+        String secret = secret(dir);
+        // unique per data dir: two `up`s on one machine broker do not share sessions or topics
+        String root = "continuum-" + Integer.toHexString(dir.toAbsolutePath().toString().hashCode());
+        String configured = System.getenv(BROKER_KEY);
+        if (configured != null && !configured.isBlank()) {
+            String broker = configured.trim();
+            if (!answers(broker)) {
+                throw new IllegalStateException(BROKER_KEY + "=" + broker + " does not answer");
+            }
+            say("MQTT broker:    " + broker + " (configured by " + BROKER_KEY + ")");
+            return Optional.of(new Link(broker, root, Map.of(), secret, false));
+        }
+        String broker = "127.0.0.1:" + ChildProcesses.freePort();
+        // the embedded broker admits only the operator and genuine devices, each on its own topics (ADR 0011)
+        // the user name is BrokerAccess.OPERATOR (deploy does not link the edge modules)
+        Map<String, String> operatorLogin = Map.of("CONTINUUM_MQTT_USERNAME", "_continuum",
+                "CONTINUUM_MQTT_PASSWORD", providerPrints(providerJar.get(), secret, "--broker-password"));
+        say("MQTT broker:    starting embedded Moquette on " + broker + ", login required (set " + BROKER_KEY + "=host:port to use yours)");
+        return Optional.of(new Link(broker, root, operatorLogin, secret, true));
+    }
+
+    /**
+     * Starts the edge on the broker {@link #plan} chose. {@code repo} is where the runner jars and the model were built.
+     */
+    static EdgeUp start(Path repo, Path dataDir, Link link, Map<String, String> providerAuth, PlannerAccess planner,
+                        InputMoves inputMoves) throws Exception {
         Path plannerJar = repo.resolve("placement/planner-service/target/quarkus-app/quarkus-run.jar");
         if (planner != null && !Files.isRegularFile(plannerJar)) {
             say("Planner:        skipped — " + plannerJar + " is not built; inference is placed inside the provider");
             planner = null;
         }
-        Optional<Path> gatewayJar = ChildProcesses.runner(repo.resolve("edge-gateway/target"), "continuum-edge-gateway-");
-        Path model = repo.resolve(MODEL);
-        if (providerJar.isEmpty() || gatewayJar.isEmpty() || !Files.isRegularFile(model)) {
-            say("Edge:           skipped — the inference provider, gateway or demo model is not built "
-                    + "(the build fetches the model with npm; is npm installed?)");
-            return Optional.empty();
-        }
-        EdgeUp edge = new EdgeUp(dataDir);
+        Path gatewayJar = ChildProcesses.runner(repo.resolve("edge-gateway/target"), "continuum-edge-gateway-").orElseThrow();
+        EdgeUp edge = new EdgeUp(dataDir, link);
         try {
-            edge.startAll(providerJar.get(), gatewayJar.get(), model, providerAuth, repo, planner, plannerJar, inputMoves);
-            return Optional.of(edge);
+            edge.startAll(providerJar(repo).orElseThrow(), gatewayJar, repo.resolve(MODEL), providerAuth, repo, planner,
+                    plannerJar, inputMoves);
+            return edge;
         } catch (Exception | Error e) {
             edge.close();
             throw e;
         }
+    }
+
+    private static Optional<Path> providerJar(Path repo) throws IOException {
+        return ChildProcesses.runner(repo.resolve("action-providers/inference/target"), "continuum-inference-provider-");
     }
 
     /** The inference provider's action URL, for flows. */
@@ -168,31 +216,15 @@ final class EdgeUp implements AutoCloseable {
                 throw new IllegalStateException(e.getMessage(), e);
             }
         }));
-        String secret = secret();
-        String configured = System.getenv(BROKER_KEY);
-        String broker;
-        Map<String, String> operatorLogin = Map.of();
+        String secret = link.secret();
+        String broker = link.broker();
+        String root = link.topicRoot();
         List<String> providerArgs = new ArrayList<>();
-        if (configured != null && !configured.isBlank()) {
-            broker = configured.trim();
-            if (!answers(broker)) {
-                throw new IllegalStateException(BROKER_KEY + "=" + broker + " does not answer");
-            }
-            say("MQTT broker:    " + broker + " (configured by " + BROKER_KEY + ")");
-        } else {
-            broker = "127.0.0.1:" + ChildProcesses.freePort();
+        if (link.embedded()) {
             providerArgs.add("--embedded-broker");
-            // the embedded broker admits only the operator and genuine devices, each on its own topics (ADR 0011)
-            // the user name is BrokerAccess.OPERATOR (deploy does not link the edge modules)
-            operatorLogin = Map.of("CONTINUUM_MQTT_USERNAME", "_continuum",
-                    "CONTINUUM_MQTT_PASSWORD", providerPrints(providerJar, secret, "--broker-password"));
-            say("MQTT broker:    starting embedded Moquette on " + broker + ", login required (set " + BROKER_KEY + "=host:port to use yours)");
         }
         int port = ChildProcesses.freePort();
         providerUrl = "http://127.0.0.1:" + port + "/providers/inference";
-        // unique per data dir: two `up`s on one machine broker do not share sessions or topics
-        String root = "continuum-" + Integer.toHexString(dir.toAbsolutePath().toString().hashCode());
-        link = new Link(broker, root, operatorLogin);
         providerArgs.addAll(List.of("--port", String.valueOf(port), "--broker", broker, "--topic-root", root,
                 "--client-id", root + "-inference", "--state-dir", dir.resolve("provider").toString(),
                 // models a flow deploys come from the datacenter endpoint (TransferUp), fetched by the gateways from here
@@ -207,10 +239,9 @@ final class EdgeUp implements AutoCloseable {
             env.putAll(plannerLogin);
         }
         if (inputMoves != null) {
-            // a job placed away from its input has the file moved there first; the pool's storage is the datacenter
-            // endpoint's directory, each gateway's data directory the endpoint named like it (TransferUp)
-            providerArgs.addAll(List.of("--transfer-url", inputMoves.transferUrl(),
-                    "--transfer-endpoints", POOL + "=" + TransferUp.DATACENTER));
+            // a job placed away from its input has the file moved there first; every site's storage is the endpoint
+            // named like it (the pool's is the datacenter endpoint's directory, TransferUp)
+            providerArgs.addAll(List.of("--transfer-url", inputMoves.transferUrl()));
             env.putAll(inputMoves.login());
         }
         Process provider = children.launch("inference-provider", providerJar, providerArgs, env);
@@ -329,7 +360,7 @@ final class EdgeUp implements AutoCloseable {
     }
 
     /** The operator secret that signs device credentials: made once per data dir, readable by the owner only. */
-    private String secret() throws IOException {
+    private static String secret(Path dir) throws IOException {
         Path file = dir.resolve("edge-secret");
         if (!Files.exists(file)) {
             byte[] random = new byte[32];

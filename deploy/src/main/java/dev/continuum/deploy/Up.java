@@ -68,6 +68,17 @@ public final class Up {
         if (planner != null) {
             engineEnv.put("CONTINUUM_UI_PLANNER_URL", planner.url());
         }
+        Path repo = Path.of("").toAbsolutePath();
+        // the broker is chosen before the engine starts: the engine takes file events from it (file triggers)
+        Optional<EdgeUp.Link> edgeLink = Optional.empty();
+        if (options.edge()) {
+            try {
+                edgeLink = EdgeUp.plan(repo, options.dataDir());
+            } catch (IllegalStateException e) {
+                fail("cannot bring the edge up: " + e.getMessage() + " (--no-edge starts without it)");
+            }
+        }
+        edgeLink.ifPresent(link -> engineEnv.putAll(link.engineEnv()));
         Process engine = startEngine(options, db, engineEnv);
         running.add(0, () -> stop(engine));
         // the edge and the transfer provider start while the engine boots; they are stopped before it,
@@ -80,14 +91,14 @@ public final class Up {
             Map<String, String> providerAuth = identity.enabled()
                     ? Map.of("CONTINUUM_AUTH_ENABLED", "true", "CONTINUUM_AUTH_ISSUER", identity.issuer().orElseThrow())
                     : Map.of();
-            Path repo = Path.of("").toAbsolutePath();
             // the transfer provider's port is fixed before the edge starts: the inference provider moves a job's
             // input through it when the planner runs the job away from its data
             int transferPort = ChildProcesses.freePort();
             EdgeUp.InputMoves inputMoves = TransferUp.jar(repo).isEmpty() ? null : new EdgeUp.InputMoves(
                     TransferUp.providerUrl(transferPort) + "/transfer", carrierLogin(identity));
-            edge = options.edge() ? EdgeUp.start(repo, options.dataDir(), providerAuth, planner, inputMoves)
-                    : Optional.empty();
+            if (edgeLink.isPresent()) {
+                edge = Optional.of(EdgeUp.start(repo, options.dataDir(), edgeLink.get(), providerAuth, planner, inputMoves));
+            }
             edge.ifPresent(e -> running.add(0, e));
             if (edge.isPresent()) {
                 transfer = TransferUp.start(repo, options.dataDir(), edge.get(), endpointOwner(identity), providerAuth,
@@ -291,20 +302,74 @@ public final class Up {
     }
 
     /**
-     * The brief's headline flow: the "instrument" beside gw-1 drops a frame into the gateway's storage;
-     * the flow moves it to the datacenter (checksummed) and classifies it on gw-1.
+     * The brief's headline flow, started the way an instrument starts it: a file trigger on gw-1's {@code instrument/}
+     * directory; the "instrument" drops a frame there (written under a temporary name, then renamed, as instruments
+     * do), the gateway reports it once complete, and the run moves it to the datacenter (checksummed) and classifies it
+     * on gw-1.
      */
     private static int runInstrumentExample(String api, LocalIdentity.Setup identity, EdgeUp edge, TransferUp transfer)
             throws Exception {
+        Optional<String> token = demoToken(identity);
+        if (token.isEmpty()) {
+            return 0;
+        }
+        String bearer = token.get();
         String gateway = EdgeUp.GATEWAYS.getFirst();
+        String flowId = publishExample(api, bearer, "/examples/instrument-to-datacenter.json",
+                Map.of("${transfer}", transfer.providerUrl(), "${inference}", edge.providerUrl()));
+        String folder = INSTRUMENT_FILE.substring(0, INSTRUMENT_FILE.lastIndexOf('/') + 1);
+        ObjectNode trigger = JSON.createObjectNode().put("title", "instrument frames on " + gateway).put("flow_id", flowId)
+                .put("run_label", "instrument example");
+        trigger.putObject("source").put("type", "file").put("gateway", gateway).put("path", folder)
+                .put("glob", "frame-*.json").putObject("complete").put("stable_seconds", 1);
+        ((ObjectNode) trigger.get("source")).putArray("ignore").add("*.part");
+        trigger.putObject("input_template").put("gateway.$", "$.endpoint").put("file.$", "$.path");
+        // the trigger an earlier `up` on this data directory made would start a second run for the same frame
+        for (JsonNode earlier : get(api + "/triggers", bearer).path("triggers")) {
+            if (earlier.path("title").asText().equals(trigger.path("title").asText())) {
+                HTTP.send(authorized(HttpRequest.newBuilder(URI.create(api + "/triggers/" + earlier.path("id").asText())), bearer)
+                        .DELETE().build(), HttpResponse.BodyHandlers.discarding());
+            }
+        }
+        String triggerId = post(api + "/triggers", JSON.writeValueAsString(trigger), 201, bearer).path("id").asText();
+        say("File trigger:   " + triggerId + " starts it for each complete " + folder + "frame-*.json on " + gateway
+                + " (./continuum cli trigger events " + triggerId + ")");
+
         Path dropped = edge.dataDir(gateway).resolve(INSTRUMENT_FILE);
         Files.createDirectories(dropped.getParent());
-        Files.writeString(dropped, EdgeUp.exampleFrame());
+        Files.deleteIfExists(dropped); // a file left by an earlier `up` is not new
+        Path partial = dropped.resolveSibling(dropped.getFileName() + ".part");
+        Files.writeString(partial, EdgeUp.exampleFrame());
+        // the watch list reaches the gateway over MQTT; a file present before it arrives counts as new all the same
+        Files.move(partial, dropped, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         say("Instrument:     dropped " + dropped + " (" + Files.size(dropped) + " bytes); it should arrive as "
                 + transfer.datacenter().resolve(gateway).resolve(INSTRUMENT_FILE));
-        return runExample(api, identity, "/examples/instrument-to-datacenter.json",
-                Map.of("${transfer}", transfer.providerUrl(), "${inference}", edge.providerUrl()),
-                "{\"body\":{\"gateway\":\"" + gateway + "\",\"file\":\"" + INSTRUMENT_FILE + "\"},\"label\":\"instrument example\"}");
+
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
+        Progress progress = Progress.onStdout();
+        JsonNode started = null;
+        while (started == null && Instant.now().isBefore(deadline)) {
+            for (JsonNode event : get(api + "/triggers/" + triggerId + "/events", bearer).path("events")) {
+                if (event.path("outcome").asText().equals("started")) {
+                    started = event;
+                } else if (event.path("outcome").asText().equals("rejected")) {
+                    progress.done();
+                    say("File trigger:   the event was rejected: " + event.path("reason").asText());
+                    return 1;
+                }
+            }
+            if (started == null) {
+                progress.show("                waiting for " + gateway + " to report the frame complete ...");
+                Thread.sleep(250);
+            }
+        }
+        progress.done();
+        if (started == null) {
+            say("File trigger:   no run started within 60 s of the drop; see " + edge.dataDir(gateway).getParent() + "'s log");
+            return 1;
+        }
+        say("File trigger:   " + gateway + " reported " + INSTRUMENT_FILE + " complete; it started run " + started.path("run_id").asText());
+        return succeeded(followRun(api, bearer, started.path("run_id").asText()));
     }
 
     /**
@@ -412,13 +477,29 @@ public final class Up {
     /** Deploys and runs one example flow to its end; null when skipped (no demo user to run it as). */
     private static JsonNode runExampleToEnd(String api, LocalIdentity.Setup identity, String resource,
                                             Map<String, String> placeholders, String start) throws Exception {
+        Optional<String> token = demoToken(identity);
+        if (token.isEmpty()) {
+            return null;
+        }
+        String bearer = token.get();
+        String flowId = publishExample(api, bearer, resource, placeholders);
+        JsonNode run = post(api + "/flows/" + flowId + "/run", start, 201, bearer);
+        return followRun(api, bearer, run.path("run_id").asText());
+    }
+
+    /** The demo user's token ("" with sign-in off); empty, saying why, when there is no demo user to act as. */
+    private static Optional<String> demoToken(LocalIdentity.Setup identity) {
         Optional<String> token = identity.enabled() ? identity.demoToken() : Optional.of("");
         if (token.isEmpty()) {
             say("Example:        skipped: the demo users exist only in the Keycloak that `up` starts. Sign in with"
                     + " `./continuum cli login` and deploy deploy/src/main/resources/examples/hello-continuum.json.");
-            return null;
         }
-        String bearer = token.get();
+        return token;
+    }
+
+    /** Publishes an example flow with its placeholders filled in; its id. */
+    private static String publishExample(String api, String bearer, String resource, Map<String, String> placeholders)
+            throws Exception {
         String flow;
         try (InputStream in = Up.class.getResourceAsStream(resource)) {
             flow = new String(in.readAllBytes(), StandardCharsets.UTF_8);
@@ -429,12 +510,16 @@ public final class Up {
         JsonNode created = post(api + "/flows", flow, 201, bearer);
         String flowId = created.path("id").asText();
         say("Example flow:   " + flowId + " (" + created.path("title").asText() + ")");
-        JsonNode run = post(api + "/flows/" + flowId + "/run", start, 201, bearer);
-        String runId = run.path("run_id").asText();
+        return flowId;
+    }
+
+    /** Shows a run's progress until it ends (at most 5 minutes: a training run on a busy machine); its last document. */
+    private static JsonNode followRun(String api, String bearer, String runId) throws Exception {
         say("Run:            " + runId + " started" + (bearer.isEmpty() ? "" : " as " + LocalIdentity.DEMO_USER)
                 + "; watch it with: ./continuum cli watch " + runId + " (after ./continuum cli login)");
         say("In the browser: " + api + "/#/runs/" + runId);
-        Instant deadline = Instant.now().plus(Duration.ofMinutes(5)); // a training run on a busy machine
+        Instant deadline = Instant.now().plus(Duration.ofMinutes(5));
+        JsonNode run = get(api + "/runs/" + runId, bearer);
         String status = run.path("status").asText();
         Progress progress = Progress.onStdout();
         while (status.equals("ACTIVE") && Instant.now().isBefore(deadline)) {

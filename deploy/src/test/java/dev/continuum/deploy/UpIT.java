@@ -35,7 +35,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * PostgreSQL and the engine with sign-in required, an embedded MQTT broker, the inference provider, two
  * gateways and the transfer provider with their storage, runs the example flows as the demo scientist
  * (the second classifies a frame on a gateway with the real ONNX model; the third moves a file the
- * "instrument" dropped on gw-1 to the datacenter directory and classifies it on gw-1), and
+ * "instrument" dropped on gw-1 to the datacenter directory and classifies it on gw-1, started by a file trigger on
+ * gw-1 — the engine takes file events from the broker up starts), and
  * stops everything again. While it is up, the API refuses a call without a token and accepts the
  * scientist's. No log the stack wrote holds a secret or token it used ({@link SecretsInLogs}). Run again on the
  * same data directory, it finds the first start's data and vault key.
@@ -71,15 +72,18 @@ class UpIT {
                     .containsPattern("\"device\" : \"gw-[12]\"")
                     .contains("\"model_digest\" : \"sha256:");
             assertThat(text).as("the datacenter pool and the planner started; where the edge example ran and why")
-                    .containsPattern("Datacenter:\\s+inference pool dc-pool online with model ocr-cls@1")
+                    .containsPattern("Datacenter:\\s+inference pool datacenter online with model ocr-cls@1")
                     .containsPattern("Planner:\\s+http://127\\.0\\.0\\.1:\\d+ places every inference job")
                     .containsPattern("Ran on:\\s+gw-1, placed by the planner service")
                     .containsPattern("  predicted:\\s+\\d+ ms = transfer 0 \\+ queue \\d+ \\+ compute \\d+ ms")
                     .containsPattern("  actual:\\s+\\d+ ms = transfer \\d+ \\+ queue \\d+ \\+ compute \\d+ ms")
                     .containsPattern("  why:\\s+gw-1: predicted \\d+ ms, the fastest of 2 sites that can run ocr-cls@1")
-                    .containsPattern("  instead:\\s+dc-pool: ruled out|  instead:\\s+dc-pool: \\d+ ms = transfer \\d+ ms");
+                    .containsPattern("  instead:\\s+datacenter: ruled out|  instead:\\s+datacenter: \\d+ ms = transfer \\d+ ms");
             plannerPort = assertThePlannerLoggedTheEdgeExample(text);
             assertTheWebUiReachesThePlanner(text, "http://127.0.0.1:" + apiPort);
+            assertThat(text).as("the instrument example: started by a file trigger on gw-1 when the frame was complete")
+                    .containsPattern("File trigger:\\s+[0-9a-f-]{36} starts it for each complete instrument/frame-\\*\\.json on gw-1")
+                    .containsPattern("File trigger:\\s+gw-1 reported instrument/frame-0001\\.json complete; it started run [0-9a-f-]{36}");
             assertThat(text).as("the instrument example: transferred with BLAKE3 verification, classified on gw-1")
                     .contains("Instrument to datacenter")
                     .containsPattern("Endpoints:\\s+datacenter = .*owner scientist")
@@ -185,11 +189,13 @@ class UpIT {
         secrets.addFilesNamed(dataDir, "vault.key");
         assertThat(secrets.origins()).as("the secrets up handed its processes were found")
                 .contains("KC_BOOTSTRAP_ADMIN_PASSWORD", "CONTINUUM_AUTH_CLIENT_SECRET", "CONTINUUM_AUTH_VAULT_KEY",
-                        "CONTINUUM_EDGE_SECRET", "CONTINUUM_MQTT_PASSWORD", "CONTINUUM_BOOTSTRAP_TOKEN",
+                        // the broker's operator password, handed to the engine first (file triggers), then as
+                        // CONTINUUM_MQTT_PASSWORD to the other cloud clients: one secret, named where first seen
+                        "CONTINUUM_EDGE_SECRET", "CONTINUUM_EDGE_PASSWORD", "CONTINUUM_BOOTSTRAP_TOKEN",
                         "CONTINUUM_PLANNER_CLIENT_SECRET", "device-credential", "the scientist's refresh token");
         List<Path> logs = SecretsInLogs.logsUnder(dataDir);
         assertThat(logs.stream().map(l -> l.getFileName().toString())).as("the logs searched")
-                .contains("engine.log", "keycloak.log", "planner.log", "inference-provider.log", "gw-1.log", "dc-pool.log",
+                .contains("engine.log", "keycloak.log", "planner.log", "inference-provider.log", "gw-1.log", "datacenter.log",
                         "transfer-provider.log", "gw-1-storage.log", "training-provider.log");
         List<String> found = new ArrayList<>();
         logs.forEach(log -> found.addAll(secrets.foundIn(log)));
@@ -279,7 +285,7 @@ class UpIT {
         JsonNode decision = JSON.readTree(log.body()).path("placements").path(0);
         assertThat(decision.path("runId").asText()).isEqualTo(started.group(1));
         assertThat(decision.path("site").asText()).isEqualTo("gw-1");
-        assertThat(decision.at("/decision/alternatives/0/site").asText()).isEqualTo("dc-pool");
+        assertThat(decision.at("/decision/alternatives/0/site").asText()).isEqualTo("datacenter");
         assertThat(get(planner.group(1) + "/placements", null).statusCode()).as("the planner wants a token").isEqualTo(401);
         return URI.create(planner.group(1)).getPort();
     }
@@ -301,7 +307,7 @@ class UpIT {
             // the training provider's local backend reports itself as site "local"
             trainingPartitions |= site.path("name").asText().equals("local") && !site.path("partitions").isEmpty();
         }
-        assertThat(names).as(inventory.body()).contains("gw-1", "gw-2", "dc-pool");
+        assertThat(names).as(inventory.body()).contains("gw-1", "gw-2", "datacenter");
         assertThat(trainingPartitions).as("the training provider reported its partitions: " + inventory.body()).isTrue();
     }
 
