@@ -43,7 +43,7 @@ final class DurabilityRig implements AutoCloseable {
 
     private final String name;
     private final Path workDir;
-    private final Map<String, String> database;
+    private Map<String, String> database;
     private final Path engineJar;
     private final ChildProcess provider;
     private final int providerPort;
@@ -113,6 +113,17 @@ final class DurabilityRig implements AutoCloseable {
 
     EffectsLog effects() {
         return effects;
+    }
+
+    /**
+     * Engines started from now on, and the rig's own reads, use this database instead (e.g. one restored from a
+     * backup); the providers, their effects log and the engines already running stay as they are.
+     */
+    DurabilityRig useDatabase(Map<String, String> other) {
+        this.database = Map.copyOf(other);
+        say("from now on database %s on %s:%s", other.get("continuum.db.name"), other.get("continuum.db.host"),
+                other.get("continuum.db.port"));
+        return this;
     }
 
     /** System properties every engine started from now on gets, e.g. {@code mp.messaging...=...} to turn a channel on. */
