@@ -3,6 +3,7 @@ package dev.continuum.auth.vault;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -62,5 +63,60 @@ class TokenVaultTest {
     @Test
     void shouldNeverPrintItsKey() {
         assertThat(vault.toString()).isEqualTo("TokenVault[AES-256-GCM]");
+    }
+
+    @Test
+    void shouldKeepOpeningWhatThePreviousKeySealedAfterARotationAndSealWithTheNewKey() {
+        String oldKey = TokenVault.newBase64Key();
+        String newKey = TokenVault.newBase64Key();
+        byte[] beforeRotation = TokenVault.fromBase64Key(oldKey).seal("grant-1", "run:1");
+
+        TokenVault rotated = TokenVault.fromBase64Keys(newKey, List.of(oldKey));
+        byte[] afterRotation = rotated.seal("grant-2", "run:2");
+
+        assertThat(rotated.open(beforeRotation, "run:1")).isEqualTo("grant-1");
+        assertThat(rotated.sealedWithCurrentKey(beforeRotation)).as("worth sealing again").isFalse();
+        assertThat(rotated.sealedWithCurrentKey(afterRotation)).isTrue();
+        assertThat(TokenVault.fromBase64Key(newKey).open(afterRotation, "run:2")).as("the new key alone opens new values")
+                .isEqualTo("grant-2");
+        assertThatThrownBy(() -> TokenVault.fromBase64Key(oldKey).open(afterRotation, "run:2"))
+                .isInstanceOf(TokenVault.VaultException.class);
+    }
+
+    @Test
+    void shouldSayAPreviousKeyIsMissingWhenItIsRetiredTooEarly() {
+        String oldKey = TokenVault.newBase64Key();
+        byte[] sealed = TokenVault.fromBase64Key(oldKey).seal("grant", "run:1");
+
+        assertThatThrownBy(() -> TokenVault.fromBase64Key(TokenVault.newBase64Key()).open(sealed, "run:1"))
+                .isInstanceOf(TokenVault.VaultException.class).hasMessageContaining("previous key no longer configured");
+    }
+
+    @Test
+    void shouldOpenValuesSealedBeforeKeyIdsWithTheCurrentOrAPreviousKey() throws Exception {
+        String oldKey = TokenVault.newBase64Key();
+        byte[] legacy = sealWithoutKeyId(oldKey, "grant", "run:1");
+
+        assertThat(TokenVault.fromBase64Key(oldKey).open(legacy, "run:1")).isEqualTo("grant");
+        assertThat(TokenVault.fromBase64Keys(TokenVault.newBase64Key(), List.of(oldKey)).open(legacy, "run:1")).isEqualTo("grant");
+        assertThat(TokenVault.fromBase64Key(oldKey).sealedWithCurrentKey(legacy)).isFalse();
+    }
+
+    @Test
+    void shouldNameTheSettingWhenAPreviousKeyIsNotBase64() {
+        assertThatThrownBy(() -> TokenVault.fromBase64Keys(TokenVault.newBase64Key(), List.of("not base64!")))
+                .hasMessageContaining("continuum.auth.vault-previous-keys");
+    }
+
+    /** Version 1 of the layout, as vaults before key ids wrote it: version byte, nonce, ciphertext+tag. */
+    private static byte[] sealWithoutKeyId(String base64Key, String secret, String context) throws Exception {
+        byte[] nonce = new byte[12];
+        new java.security.SecureRandom().nextBytes(nonce);
+        javax.crypto.Cipher cipher = javax.crypto.Cipher.getInstance("AES/GCM/NoPadding");
+        cipher.init(javax.crypto.Cipher.ENCRYPT_MODE, new javax.crypto.spec.SecretKeySpec(java.util.Base64.getDecoder().decode(base64Key), "AES"),
+                new javax.crypto.spec.GCMParameterSpec(128, nonce));
+        cipher.updateAAD(context.getBytes(StandardCharsets.UTF_8));
+        byte[] sealed = cipher.doFinal(secret.getBytes(StandardCharsets.UTF_8));
+        return java.nio.ByteBuffer.allocate(1 + 12 + sealed.length).put((byte) 1).put(nonce).put(sealed).array();
     }
 }

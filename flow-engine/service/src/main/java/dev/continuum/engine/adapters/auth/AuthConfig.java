@@ -36,6 +36,13 @@ public interface AuthConfig {
     Optional<String> vaultKey();
 
     /**
+     * The vault keys before a rotation (base64, comma-separated): they only open; the engine seals anew with
+     * {@link #vaultKey()} as it renews grants and reads webhook secrets. Drop one once nothing sealed with it is left
+     * (docs/operations.md, "Rotating the vault key").
+     */
+    Optional<List<String>> vaultPreviousKeys();
+
+    /**
      * Which identity-provider client each provider is, by URL prefix of the resolved ActionUrl:
      * "https://provider.example.org/=>client-id scope". Built-ins, /providers/transfer and
      * /providers/inference need no entry (docs/auth.md, "Delegated tokens").

@@ -1,5 +1,6 @@
 package dev.continuum.engine.adapters.persistence;
 
+import dev.continuum.auth.vault.TokenVault;
 import dev.continuum.engine.adapters.auth.EngineVault;
 import dev.continuum.engine.app.triggers.WebhookSecrets;
 import io.smallrye.mutiny.Uni;
@@ -41,19 +42,33 @@ public class PgWebhookSecrets implements WebhookSecrets {
 
     @Override
     public Uni<List<String>> active(UUID triggerId) {
+        TokenVault keys = vault.vault();
         return pool.preparedQuery("SELECT secret_id, sealed FROM trigger_secrets WHERE trigger_id = $1 "
                         + "ORDER BY created_at DESC, secret_id LIMIT $2")
                 .execute(Tuple.of(triggerId, ACTIVE))
-                .map(rows -> {
+                .flatMap(rows -> {
                     List<String> open = new ArrayList<>();
+                    List<Tuple> sealAgain = new ArrayList<>();
                     rows.forEach(row -> {
+                        String secretId = row.getUUID(0).toString();
+                        byte[] sealed = row.getBuffer(1).getBytes();
                         try {
-                            open.add(vault.vault().open(row.getBuffer(1).getBytes(), context(triggerId, row.getUUID(0).toString())));
-                        } catch (dev.continuum.auth.vault.TokenVault.VaultException e) {
+                            String secret = keys.open(sealed, context(triggerId, secretId));
+                            open.add(secret);
+                            if (!keys.sealedWithCurrentKey(sealed)) {
+                                // sealed before a vault key rotation: sealed anew, so the previous key can be retired
+                                sealAgain.add(Tuple.of(triggerId, row.getUUID(0), io.vertx.core.buffer.Buffer.buffer(
+                                        keys.seal(secret, context(triggerId, secretId)))));
+                            }
+                        } catch (TokenVault.VaultException e) {
                             // sealed under another vault key (a restart without continuum.auth.vault-key): rotate to recover
                         }
                     });
-                    return open;
+                    if (sealAgain.isEmpty()) {
+                        return Uni.createFrom().item(open);
+                    }
+                    return pool.preparedQuery("UPDATE trigger_secrets SET sealed = $3 WHERE trigger_id = $1 AND secret_id = $2")
+                            .executeBatch(sealAgain).replaceWith(open);
                 });
     }
 
