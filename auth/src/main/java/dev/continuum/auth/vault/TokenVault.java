@@ -21,8 +21,10 @@ import java.util.List;
  * the SHA-256 of the key), 12-byte nonce, ciphertext+tag; values of version 1 (no key id) still open.
  * <p>
  * Rotation: a vault has one current key, which seals, and any number of previous keys, which only open — so values
- * sealed before a rotation keep opening while the engine re-seals them with the current key as it renews them
- * ({@link #sealedWithCurrentKey}). See docs/decisions/0005-token-storage.md and docs/operations.md.
+ * sealed before a rotation keep opening while the engine seals them anew with the current key as it uses them
+ * ({@link #shouldSealAgain}). Without previous keys the vault writes version 1, which engines from before key ids
+ * open too, so a rolling upgrade to this version loses no grant; during a rotation it writes version 2. See
+ * docs/decisions/0005-token-storage.md and docs/operations.md.
  */
 public final class TokenVault {
 
@@ -115,6 +117,9 @@ public final class TokenVault {
             cipher.init(Cipher.ENCRYPT_MODE, current.secret(), new GCMParameterSpec(TAG_BITS, nonce));
             cipher.updateAAD(context.getBytes(StandardCharsets.UTF_8));
             byte[] sealed = cipher.doFinal(secret.getBytes(StandardCharsets.UTF_8));
+            if (previous.isEmpty()) {
+                return ByteBuffer.allocate(1 + NONCE_BYTES + sealed.length).put(FORMAT_WITHOUT_KEY_ID).put(nonce).put(sealed).array();
+            }
             return ByteBuffer.allocate(1 + KEY_ID_BYTES + NONCE_BYTES + sealed.length).put(FORMAT).putInt(current.id())
                     .put(nonce).put(sealed).array();
         } catch (GeneralSecurityException e) {
@@ -145,12 +150,12 @@ public final class TokenVault {
     }
 
     /**
-     * Whether the value was sealed with this vault's current key; a value sealed with a previous key (or before key
-     * ids) is worth sealing again, so the previous key can be retired.
+     * During a rotation (previous keys configured), whether the value is not yet sealed with the current key — sealing
+     * it again lets the previous keys be retired. Always false outside a rotation.
      */
-    public boolean sealedWithCurrentKey(byte[] sealed) {
-        return sealed != null && sealed.length > KEY_ID_BYTES && sealed[0] == FORMAT
-                && ByteBuffer.wrap(sealed, 1, KEY_ID_BYTES).getInt() == current.id();
+    public boolean shouldSealAgain(byte[] sealed) {
+        return !previous.isEmpty() && !(sealed != null && sealed.length > KEY_ID_BYTES && sealed[0] == FORMAT
+                && ByteBuffer.wrap(sealed, 1, KEY_ID_BYTES).getInt() == current.id());
     }
 
     private java.util.stream.Stream<Key> keys() {

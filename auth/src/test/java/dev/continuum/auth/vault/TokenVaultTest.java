@@ -75,8 +75,8 @@ class TokenVaultTest {
         byte[] afterRotation = rotated.seal("grant-2", "run:2");
 
         assertThat(rotated.open(beforeRotation, "run:1")).isEqualTo("grant-1");
-        assertThat(rotated.sealedWithCurrentKey(beforeRotation)).as("worth sealing again").isFalse();
-        assertThat(rotated.sealedWithCurrentKey(afterRotation)).isTrue();
+        assertThat(rotated.shouldSealAgain(beforeRotation)).as("sealed with the previous key").isTrue();
+        assertThat(rotated.shouldSealAgain(afterRotation)).isFalse();
         assertThat(TokenVault.fromBase64Key(newKey).open(afterRotation, "run:2")).as("the new key alone opens new values")
                 .isEqualTo("grant-2");
         assertThatThrownBy(() -> TokenVault.fromBase64Key(oldKey).open(afterRotation, "run:2"))
@@ -86,7 +86,8 @@ class TokenVaultTest {
     @Test
     void shouldSayAPreviousKeyIsMissingWhenItIsRetiredTooEarly() {
         String oldKey = TokenVault.newBase64Key();
-        byte[] sealed = TokenVault.fromBase64Key(oldKey).seal("grant", "run:1");
+        // sealed during an earlier rotation, with oldKey then current
+        byte[] sealed = TokenVault.fromBase64Keys(oldKey, List.of(TokenVault.newBase64Key())).seal("grant", "run:1");
 
         assertThatThrownBy(() -> TokenVault.fromBase64Key(TokenVault.newBase64Key()).open(sealed, "run:1"))
                 .isInstanceOf(TokenVault.VaultException.class).hasMessageContaining("previous key no longer configured");
@@ -99,7 +100,16 @@ class TokenVaultTest {
 
         assertThat(TokenVault.fromBase64Key(oldKey).open(legacy, "run:1")).isEqualTo("grant");
         assertThat(TokenVault.fromBase64Keys(TokenVault.newBase64Key(), List.of(oldKey)).open(legacy, "run:1")).isEqualTo("grant");
-        assertThat(TokenVault.fromBase64Key(oldKey).sealedWithCurrentKey(legacy)).isFalse();
+        assertThat(TokenVault.fromBase64Keys(TokenVault.newBase64Key(), List.of(oldKey)).shouldSealAgain(legacy)).isTrue();
+        assertThat(TokenVault.fromBase64Key(oldKey).shouldSealAgain(legacy)).as("no rotation under way").isFalse();
+    }
+
+    @Test
+    void shouldWriteTheLayoutOfEnginesBeforeKeyIdsWhenNoRotationIsUnderWaySoARollingUpgradeLosesNothing() {
+        byte[] sealed = vault.seal("grant", "run:1");
+
+        assertThat(sealed[0]).isEqualTo((byte) 1);
+        assertThat(sealed).hasSize(1 + 12 + "grant".length() + 16);
     }
 
     @Test

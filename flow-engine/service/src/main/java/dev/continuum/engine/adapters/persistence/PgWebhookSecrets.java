@@ -55,7 +55,7 @@ public class PgWebhookSecrets implements WebhookSecrets {
                         try {
                             String secret = keys.open(sealed, context(triggerId, secretId));
                             open.add(secret);
-                            if (!keys.sealedWithCurrentKey(sealed)) {
+                            if (keys.shouldSealAgain(sealed)) {
                                 // sealed before a vault key rotation: sealed anew, so the previous key can be retired
                                 sealAgain.add(Tuple.of(triggerId, row.getUUID(0), io.vertx.core.buffer.Buffer.buffer(
                                         keys.seal(secret, context(triggerId, secretId)))));
