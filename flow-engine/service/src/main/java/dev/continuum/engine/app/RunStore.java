@@ -104,6 +104,12 @@ public interface RunStore {
     /** Removes a finished run and its log; false when it does not exist or is not finished. */
     Uni<Boolean> delete(UUID runId);
 
+    /**
+     * Removes up to {@code limit} runs that finished before {@code cutoff} — every owner's when {@code owner} is
+     * empty, else that owner's — with their logs and sealed grants; how many it removed.
+     */
+    Uni<Integer> purgeFinished(Instant cutoff, java.util.Optional<String> owner, int limit);
+
     Uni<java.util.Map<String, Long>> countByStatus();
 
     /** The runs due at {@code now} that no instance holds (the metrics' queue depth and lag). */

@@ -19,6 +19,18 @@ public interface EngineConfig {
 
     Runs runs();
 
+    /** How long finished runs are kept (docs/operations.md, "Retention"). */
+    Retention retention();
+
+    interface Retention {
+        /** A finished run is purged once it finished longer ago than this (e.g. 30d); absent: kept until purged on request. */
+        Optional<Duration> finishedRuns();
+
+        /** How often each instance purges what has expired. */
+        @WithDefault("1h")
+        Duration every();
+    }
+
     Db db();
 
     /**

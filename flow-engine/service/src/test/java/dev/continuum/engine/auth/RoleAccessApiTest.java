@@ -47,6 +47,24 @@ class RoleAccessApiTest {
     }
 
     @Test
+    void shouldPurgeOnlyTheCallersOwnFinishedRunsUnlessAnAdministratorPurges() {
+        String mine = start(scientist, publish(scientist, PASS, ""));
+        String theirs = start(scientist2, publish(scientist2, PASS, ""));
+        Tokens.awaitStatus(scientist, mine, "SUCCEEDED");
+        Tokens.awaitStatus(scientist2, theirs, "SUCCEEDED");
+        String later = "{\"finished_before\":\"" + Instant.now().plus(Duration.ofDays(1)) + "\"}";
+
+        as(scientist2).body(later).when().post("/ops/retention/purge").then().statusCode(200)
+                .body("scope", equalTo("runs owned by scientist2"));
+        as(scientist2).when().get("/runs/" + theirs).then().statusCode(404);
+        as(scientist).when().get("/runs/" + mine).then().statusCode(200);
+        given().contentType(ContentType.JSON).body(later).when().post("/ops/retention/purge").then().statusCode(401);
+
+        as(admin).body(later).when().post("/ops/retention/purge").then().statusCode(200).body("scope", equalTo("all runs"));
+        as(scientist).when().get("/runs/" + mine).then().statusCode(404);
+    }
+
+    @Test
     void shouldHideAPrivateFlowFromAnotherScientistByIdAndInLists() {
         String flow = publish(scientist, PASS, "");
 

@@ -27,6 +27,14 @@ public record EngineSettings(String instance, Duration localFinishGrace) impleme
     }
 
     @Override
+    public Retention retention() {
+        return new Retention() {
+            @Override public Optional<Duration> finishedRuns() { return Optional.empty(); }
+            @Override public Duration every() { return Duration.ofHours(1); }
+        };
+    }
+
+    @Override
     public Runs runs() {
         return new Runs() {
             @Override public Duration leaseDuration() { return LEASE; }

@@ -251,6 +251,16 @@ public final class InMemoryRunStore implements RunStore {
     }
 
     @Override
+    public synchronized Uni<Integer> purgeFinished(Instant cutoff, java.util.Optional<String> owner, int limit) {
+        List<UUID> gone = rows.entrySet().stream()
+                .filter(e -> e.getValue().run.completedAt() != null && e.getValue().run.completedAt().isBefore(cutoff))
+                .filter(e -> owner.isEmpty() || owner.get().equals(e.getValue().run.ownerId()))
+                .limit(limit).map(Map.Entry::getKey).toList();
+        gone.forEach(rows::remove);
+        return Uni.createFrom().item(gone.size());
+    }
+
+    @Override
     public synchronized Uni<Map<String, Long>> countByStatus() {
         Map<String, Long> counts = new LinkedHashMap<>();
         rows.values().forEach(row -> counts.merge(row.run.state().status().name(), 1L, Long::sum));

@@ -382,6 +382,21 @@ public class PgRunStore implements RunStore {
     }
 
     @Override
+    public Uni<Integer> purgeFinished(Instant cutoff, Optional<String> owner, int limit) {
+        // SKIP LOCKED: instances purging at the same time take different runs instead of waiting on each other
+        return pool.preparedQuery("""
+                        WITH gone AS (
+                            DELETE FROM runs WHERE id IN (
+                                SELECT id FROM runs WHERE completed_at < $1 AND ($2::text IS NULL OR owner_id = $2)
+                                ORDER BY completed_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+                            RETURNING id),
+                        grants AS (DELETE FROM run_grants WHERE run_id IN (SELECT id FROM gone))
+                        SELECT count(*) FROM gone""")
+                .execute(Tuple.of(odt(cutoff), owner.orElse(null), limit))
+                .map(rows -> (int) rows.iterator().next().getLong(0).longValue());
+    }
+
+    @Override
     public Uni<Map<String, Long>> countByStatus() {
         return pool.query("SELECT status, count(*) FROM runs GROUP BY status").execute().map(rows -> {
             Map<String, Long> counts = new LinkedHashMap<>();
