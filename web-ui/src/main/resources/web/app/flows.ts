@@ -1,7 +1,9 @@
-// Flows: the list, one flow's definition (graph and JSON) with a start form from its input_schema, and a page to
-// check a new definition, with the validator's problems pinned on the states they concern.
+// Flows: the list, one flow's definition (graph and JSON) with a start form from its input_schema and its versions
+// (who changed what, and a diff of any two), and a page to check a new definition, with the validator's problems
+// pinned on the states they concern.
 import { html, TemplateResult } from 'lit';
 import { api, ApiError, FieldIssue } from './api';
+import { DiffLine, lineDiff } from './diff';
 import { flowGraph, GraphState } from './graph';
 import { emptyForm, FormState, schemaFields, validate } from './schema-form';
 import { App, canStart, json, navigate, when } from './shell';
@@ -42,12 +44,25 @@ function plainStates(definition: any, issues: FieldIssue[] = []): GraphState[] {
   }));
 }
 
+/** The fields of a version that a person edits, in the order a diff shows them. */
+const COMPARED = ['title', 'subtitle', 'description', 'keywords', 'flow_owner', 'flow_owners', 'flow_administrators',
+  'flow_starters', 'flow_viewers', 'run_managers', 'run_monitors', 'input_schema', 'definition'];
+
+function comparable(version: any): string {
+  return JSON.stringify(Object.fromEntries(COMPARED.map(k => [k, version[k] ?? null])), null, 2);
+}
+
 export class FlowPage {
   private flow: any;
   private error = '';
   private form?: FormState;
   private startErrors: FieldIssue[] = [];
   private label = '';
+  private versions: any[] = [];
+  private from = 0;
+  private to = 0;
+  private diff: DiffLine[] | null | undefined;
+  private diffError = '';
 
   constructor(private readonly app: App, private readonly id: string) {}
 
@@ -55,10 +70,51 @@ export class FlowPage {
     try {
       this.flow = await api(`/flows/${this.id}`);
       this.form = emptyForm(this.flow.input_schema);
+      this.versions = (await api<any>(`/flows/${this.id}/versions?limit=100`)).versions;
+      this.to = this.flow.version;
+      this.from = Math.max(1, this.to - 1);
     } catch (e: any) {
       this.error = e.status === 404 ? 'No such flow, or you may not see it.' : e.message;
     }
     this.app.refresh();
+    if (this.versions.length > 1) await this.compare();
+  }
+
+  private async compare(): Promise<void> {
+    this.diffError = '';
+    try {
+      const [before, after] = await Promise.all([this.from, this.to].map(v => api(`/flows/${this.id}/versions/${v}`)));
+      this.diff = lineDiff(comparable(before), comparable(after));
+    } catch (e: any) {
+      this.diff = undefined;
+      this.diffError = e.message;
+    }
+    this.app.refresh();
+  }
+
+  private choose(which: 'from' | 'to', e: Event): void {
+    this[which] = Number((e.target as HTMLSelectElement).value);
+    this.compare();
+  }
+
+  private versionsSection(): TemplateResult {
+    const pick = (which: 'from' | 'to', label: string) => html`<div class="field"><label for="diff-${which}">${label}</label>
+      <select id="diff-${which}" @change=${(e: Event) => this.choose(which, e)}>${this.versions.map(v =>
+        html`<option value=${v.version} ?selected=${v.version === this[which]}>version ${v.version}</option>`)}</select></div>`;
+    const changed = this.diff?.filter(l => l.kind !== 'same').length ?? 0;
+    return html`<section aria-labelledby="versions-title"><h2 id="versions-title">Versions</h2>
+      <table class="versions"><thead><tr><th scope="col">Version</th><th scope="col">Saved</th><th scope="col">By</th><th scope="col">What changed</th></tr></thead>
+        <tbody>${this.versions.map(v => html`<tr data-version=${v.version}><td>${v.version}</td>
+          <td>${new Date(v.created_at).toLocaleString()}</td><td>${v.created_by ?? 'unknown'}</td><td>${v.summary}</td></tr>`)}</tbody></table>
+      ${when(this.versions.length > 1, () => html`<form class="diff-choice" @submit=${(e: Event) => e.preventDefault()}>
+          ${pick('from', 'Compare version')}${pick('to', 'with version')}</form>
+        ${when(this.diffError, () => html`<p role="alert" class="error">${this.diffError}</p>`)}
+        ${this.diff === null ? html`<p>These versions differ in too many lines to show here.</p>`
+          : this.diff ? html`<p class="diff-count" role="status">Version ${this.from} → version ${this.to}:
+              ${changed === 0 ? 'no differences.' : `${changed} lines differ (- only in ${this.from}, + only in ${this.to}).`}</p>
+            <pre class="diff">${this.diff.map(l =>
+              html`<span class="diff-${l.kind}">${l.kind === 'added' ? '+ ' : l.kind === 'removed' ? '- ' : '  '}${l.text}</span>`)}</pre>` : ''}`)}
+    </section>`;
   }
 
   dispose(): void {}
@@ -94,6 +150,7 @@ export class FlowPage {
             <button type="submit" id="start-run" ?disabled=${Object.keys(this.form!.errors).length > 0}>Start run</button>
           </form></section>` : html`<section><h2>Start a run</h2><p>You may see this flow but not start it.</p></section>`}
       </div>
+      ${this.versionsSection()}
       <details><summary>Definition JSON</summary>${json(f.definition)}</details>
       <details><summary>Input schema</summary>${json(f.input_schema)}</details>`;
   }

@@ -104,7 +104,8 @@ export class RunDetailPage {
     this.markRendered();
     return html`
       <h1>Run ${r.label || r.run_id}</h1>
-      <p class="meta">${statusBadge(r.status)} flow <a href="#/flows/${r.flow_id}">${r.flow_title}</a> · owner ${r.run_owner}
+      <p class="meta">${statusBadge(r.status)} flow <a href="#/flows/${r.flow_id}">${r.flow_title}</a>
+        <span class="flow-version">version ${r.flow_version}</span> · owner ${r.run_owner}
         · started ${new Date(r.start_time).toLocaleString()}${r.completion_time ? html` · completed ${new Date(r.completion_time).toLocaleString()}` : ''}</p>
       ${when(this.error, () => html`<p role="alert" class="error">${this.error}</p>`)}
       ${when(this.notice, () => html`<p role="status" class="notice">${this.notice}</p>`)}

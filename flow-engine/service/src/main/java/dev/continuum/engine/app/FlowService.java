@@ -97,7 +97,7 @@ public class FlowService {
                     or(draft.description(), current.description()), or(draft.keywords(), current.keywords()),
                     draft.roles() != null ? roles(draft.roles()) : current.roles(), definition, schema(schema),
                     current.createdAt(), clock.instant());
-            return flows.addVersion(next).replaceWith(next);
+            return flows.addVersion(next, viewer.id()).replaceWith(next);
         });
     }
 
@@ -154,6 +154,17 @@ public class FlowService {
             });
             return found;
         });
+    }
+
+    /** One page of the flow's versions, newest first, to whoever may see the flow (others hear it does not exist). */
+    public Uni<Slice<FlowVersion.Change>> history(UUID id, FlowStore.VersionQuery query, Viewer viewer) {
+        return visible(id, viewer).flatMap(flow -> flows.history(id, query));
+    }
+
+    /** One version of {@code flow} (as {@link #visible} gave it) as it was saved. */
+    public Uni<FlowVersion> saved(FlowRecord flow, int version) {
+        return flows.findSaved(flow.id(), version).map(found -> found.orElseThrow(() ->
+                EngineError.notFound("Flow version", flow.id() + "/versions/" + version)));
     }
 
     /** One page of the flows the viewer may see, cut by the store. */

@@ -43,8 +43,21 @@ public interface FlowStore {
     /** One page of the flows matching {@code query} that the viewer may see ({@link Access#seesFlow}, in SQL). */
     Uni<Slice<FlowRecord>> list(FlowQuery query, Viewer viewer);
 
-    /** Adds {@code flow.version()} as the new current version. */
-    Uni<Void> addVersion(FlowRecord flow);
+    /** Adds {@code flow.version()} as the new current version, saved by {@code author}. */
+    Uni<Void> addVersion(FlowRecord flow, String author);
+
+    /** A version as it was saved (its metadata then, its author), also of a deleted flow. */
+    Uni<Optional<FlowVersion>> findSaved(UUID id, int version);
+
+    /** Which page of a flow's versions: the one after the sort keys {@code after} (empty: the first). */
+    record VersionQuery(List<String> after, int limit) {
+        public VersionQuery {
+            after = List.copyOf(after);
+        }
+    }
+
+    /** One page of the flow's versions, newest first, each with what it changed from the one before. */
+    Uni<Slice<FlowVersion.Change>> history(UUID id, VersionQuery query);
 
     Uni<Boolean> delete(UUID id);
 }

@@ -100,8 +100,12 @@ public class RunService {
         return start(flowId, pinnedVersion, runId, request, viewer, credentials, Optional.empty());
     }
 
-    private Uni<RunAndFlow> start(UUID flowId, Integer pinnedVersion, UUID runId, StartRequest request, Viewer viewer,
-                                  Credentials credentials, Optional<String> email) {
+    /**
+     * As above, and {@code email} is the starter's address, where notices of the run go by e-mail. A {@code pinnedVersion}
+     * the flow does not have is refused naming {@code flow_version}.
+     */
+    public Uni<RunAndFlow> start(UUID flowId, Integer pinnedVersion, UUID runId, StartRequest request, Viewer viewer,
+                                 Credentials credentials, Optional<String> email) {
         // The current version as last seen here saves a read per start; the insert checks it is still current, and
         // should the flow have changed meanwhile, the start is made again from a fresh read.
         return pinnedVersion != null ? start(flowId, pinnedVersion, runId, request, viewer, credentials, email, false)
@@ -117,8 +121,10 @@ public class RunService {
             if (viewer.restricted() && !Access.startsFlow(current, userId)) {
                 throw new AccessDenied("You may see flow " + flowId + " but not start it: ask an owner to add you to its flow_starters.");
             }
-            return pinnedVersion == null || pinnedVersion == current.version()
-                    ? Uni.createFrom().item(current) : flows.version(flowId, pinnedVersion);
+            return pinnedVersion == null || pinnedVersion == current.version() ? Uni.createFrom().item(current)
+                    : flows.version(flowId, pinnedVersion).onFailure(EngineError.class).transform(e -> EngineError.invalidField(
+                            "/flow_version", "flow " + flowId + " has no version " + pinnedVersion + "; its latest is "
+                                    + current.version() + "."));
         }).flatMap(flow -> {
             JsonNode input = request.body() == null || request.body().isNull()
                     ? JsonNodeFactory.instance.objectNode() : request.body();

@@ -477,7 +477,17 @@ class RunDriverTest {
         }
 
         @Override
-        public Uni<Void> addVersion(FlowRecord flow) {
+        public Uni<Void> addVersion(FlowRecord flow, String author) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Uni<Optional<FlowVersion>> findSaved(UUID id, int version) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Uni<Slice<FlowVersion.Change>> history(UUID id, VersionQuery query) {
             throw new UnsupportedOperationException();
         }
 

@@ -184,7 +184,7 @@ class EndpointAccessApiTest {
             case "flow" -> "flowId";
             case "run" -> "runId";
             default -> "id";
-        }, id, "stateName", "Ask", "token", "x");
+        }, id, "stateName", "Ask", "token", "x", "version", "1");
     }
 
     /** The operation with these path values and a body of the right media type (its content is not the point here). */

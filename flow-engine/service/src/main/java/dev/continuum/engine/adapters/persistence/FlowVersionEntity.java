@@ -29,6 +29,18 @@ public class FlowVersionEntity {
     public String inputSchema;
     @Column(name = "created_at")
     public Instant createdAt;
+    @Column(name = "created_by")
+    public String createdBy;
+    // the flow's metadata as this version saved it (FlowEntity holds the current one)
+    @Column(name = "owner_id")
+    public String ownerId;
+    public String title;
+    public String subtitle;
+    public String description;
+    @ColumnTransformer(read = "cast(keywords as text)", write = "cast(cast(? as text) as jsonb)")
+    public String keywords;
+    @ColumnTransformer(read = "cast(roles as text)", write = "cast(cast(? as text) as jsonb)")
+    public String roles;
 
     public static class Key implements Serializable {
         public UUID flowId;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.continuum.engine.app.FlowQuery;
 import dev.continuum.engine.app.FlowRecord;
 import dev.continuum.engine.app.FlowStore;
+import dev.continuum.engine.app.FlowVersion;
 import dev.continuum.engine.app.Order;
 import dev.continuum.engine.app.Slice;
 import dev.continuum.engine.app.Viewer;
@@ -52,7 +53,7 @@ public class HibernateFlowStore implements FlowStore {
         copyMetadata(flow, entity);
         return sessions.withTransaction(session -> session.persist(entity)
                 .call(session::flush)
-                .call(() -> session.persist(version(flow))));
+                .call(() -> session.persist(version(flow, flow.ownerId()))));
     }
 
     @Override
@@ -211,13 +212,60 @@ public class HibernateFlowStore implements FlowStore {
     }
 
     @Override
-    public Uni<Void> addVersion(FlowRecord flow) {
+    public Uni<Void> addVersion(FlowRecord flow, String author) {
         return sessions.withTransaction(session -> session.find(FlowEntity.class, flow.id())
                 .flatMap(entity -> {
                     copyMetadata(flow, entity);
                     entity.currentVersion = flow.version();
-                    return session.persist(version(flow));
+                    return session.persist(version(flow, author));
                 }));
+    }
+
+    /** A saved version's own columns (alias {@code v}) in the order {@link #toSaved} reads them. */
+    private static String savedColumns(String v) {
+        return String.join(", ", v + ".version", v + ".created_at", v + ".created_by", v + ".owner_id", v + ".title",
+                v + ".subtitle", v + ".description", v + ".keywords::text", v + ".roles::text", v + ".definition::text",
+                v + ".input_schema::text");
+    }
+
+    private static final int SAVED_COLUMNS = 11;
+
+    @Override
+    public Uni<Optional<FlowVersion>> findSaved(UUID id, int version) {
+        return pool.preparedQuery("SELECT f.id, f.created_at, " + savedColumns("v")
+                        + " FROM flows f JOIN flow_versions v ON v.flow_id = f.id WHERE v.flow_id = $1 AND v.version = $2")
+                .execute(Tuple.of(id, version))
+                .map(rows -> rows.iterator().hasNext() ? Optional.of(toSaved(rows.iterator().next(), 2)) : Optional.empty());
+    }
+
+    /** Each version beside the one before it (versions count up from 1 without gaps), so one query says what changed. */
+    @Override
+    public Uni<Slice<FlowVersion.Change>> history(UUID id, VersionQuery query) {
+        Keyset.Params params = new Keyset.Params();
+        List<Keyset.Key> keys = List.of(new Keyset.Key("v.version", "int", true));
+        String where = "v.flow_id = " + params.add(id)
+                + (query.after().isEmpty() ? "" : " AND " + Keyset.after(keys, query.after(), params));
+        String sql = "SELECT f.id, f.created_at, " + savedColumns("v") + ", " + savedColumns("p") + ", " + Keyset.selectKeys(keys)
+                + " FROM flows f JOIN flow_versions v ON v.flow_id = f.id"
+                + " LEFT JOIN flow_versions p ON p.flow_id = v.flow_id AND p.version = v.version - 1"
+                + " WHERE " + where + " ORDER BY " + Keyset.orderBy(keys) + " LIMIT " + params.add(query.limit() + 1);
+        return pool.preparedQuery(sql).execute(Tuple.from(params.values))
+                .map(rows -> Keyset.slice(rows, query.limit(), 2 + 2 * SAVED_COLUMNS, keys.size(), row -> {
+                    FlowVersion version = toSaved(row, 2);
+                    FlowVersion previous = row.getValue(2 + SAVED_COLUMNS) == null ? null : toSaved(row, 2 + SAVED_COLUMNS);
+                    return new FlowVersion.Change(version, version.changedSince(previous));
+                }));
+    }
+
+    /** The flow's id and creation time in columns 0 and 1, a version's {@link #savedColumns} from {@code at}. */
+    private FlowVersion toSaved(io.vertx.mutiny.sqlclient.Row row, int at) {
+        String title = row.getString(at + 4);
+        FlowRecord flow = new FlowRecord(row.getUUID(0), row.getString(at + 3), row.getInteger(at), title,
+                row.getString(at + 5), row.getString(at + 6), title == null ? null : readList(read(row.getString(at + 7))),
+                read(row.getString(at + 8)), read(row.getString(at + 9)), read(row.getString(at + 10)),
+                row.getOffsetDateTime(1).toInstant(), row.getOffsetDateTime(at + 1).toInstant());
+        // title is never null in a flow: a version without one was saved before versions kept their metadata
+        return new FlowVersion(flow, row.getString(at + 2), title != null);
     }
 
     @Override
@@ -242,8 +290,15 @@ public class HibernateFlowStore implements FlowStore {
         entity.updatedAt = flow.updatedAt();
     }
 
-    private FlowVersionEntity version(FlowRecord flow) {
+    private FlowVersionEntity version(FlowRecord flow, String author) {
         FlowVersionEntity version = new FlowVersionEntity();
+        version.createdBy = author;
+        version.ownerId = flow.ownerId();
+        version.title = flow.title();
+        version.subtitle = flow.subtitle();
+        version.description = flow.description();
+        version.keywords = write(json.valueToTree(flow.keywords()));
+        version.roles = write(flow.roles());
         version.flowId = flow.id();
         version.version = flow.version();
         version.definition = write(flow.definition());

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.continuum.engine.app.CurrentCaller;
 import dev.continuum.engine.app.FlowService;
 import dev.continuum.engine.app.FlowService.FlowDraft;
+import dev.continuum.engine.app.FlowStore;
 import dev.continuum.engine.app.RunService;
 import dev.continuum.engine.domain.EngineError;
 import io.smallrye.mutiny.Uni;
@@ -63,7 +64,7 @@ public class FlowResource {
      */
     public record RunBody(JsonNode body, String label, List<String> tags, java.util.Map<String, String> runAs,
                           List<String> runManagers, List<String> runMonitors,
-                          NotificationPolicy activityNotificationPolicy) {
+                          NotificationPolicy activityNotificationPolicy, Integer flowVersion) {
         @Override
         public String toString() {
             return "RunBody[label=" + label + ", run_as=" + (runAs == null ? "none" : runAs.keySet() + " (tokens hidden)") + "]";
@@ -140,6 +141,30 @@ public class FlowResource {
         return flows.visible(Ids.parse(flowId, "flowId"), caller.viewer()).map(flow -> Views.Flow.of(flow, caller.viewer()));
     }
 
+    @GET
+    @Path("/{flowId}/versions")
+    @Operation(summary = "List the flow's versions, newest first, in marker-paged pages: who saved each, when, and "
+            + "which top-level fields it changed")
+    @Extension(name = OpenApiAccess.EXTENSION, value = "flow:view")
+    public Uni<Views.VersionPage> versions(@PathParam("flowId") String flowId, @Context UriInfo uri) {
+        ListParams params = ListParams.of(uri.getQueryParameters(), Listings.VERSION_PARAMS);
+        var query = new FlowStore.VersionQuery(params.after(), params.limit());
+        return flows.history(Ids.parse(flowId, "flowId"), query, caller.viewer())
+                .map(page -> Listings.page(page, Views.VersionEntry::of, query.limit(), params, Views.VersionPage::new));
+    }
+
+    @GET
+    @Path("/{flowId}/versions/{version}")
+    @Operation(summary = "One version of the flow as it was saved: definition, input schema, metadata, who saved it and when")
+    @Extension(name = OpenApiAccess.EXTENSION, value = "flow:view")
+    public Uni<Views.Version> version(@PathParam("flowId") String flowId, @PathParam("version") String version) {
+        var viewer = caller.viewer();
+        // the flow first: of a flow they may not see, a caller learns nothing, whatever version they name
+        return flows.visible(Ids.parse(flowId, "flowId"), viewer).flatMap(current -> flows.saved(current,
+                        ListParams.whole("version", version, 0, 1, Integer.MAX_VALUE))
+                .map(saved -> Views.Version.of(saved, current, viewer)));
+    }
+
     @PUT
     @Path("/{flowId}")
     @Operation(summary = "Update a flow: creates a new version; running runs keep theirs. flow_owner hands it over (owners only)")
@@ -159,14 +184,15 @@ public class FlowResource {
 
     @POST
     @Path("/{flowId}/run")
-    @Operation(summary = "Start a run of the flow's current version with an input")
+    @Operation(summary = "Start a run with an input, of the flow's current version or of the one flow_version names")
     @Extension(name = OpenApiAccess.EXTENSION, value = "flow:start")
     public Uni<Response> run(@PathParam("flowId") String flowId, RunBody body) {
-        RunBody request = body == null ? new RunBody(null, null, null, null, null, null, null) : body;
+        RunBody request = body == null ? new RunBody(null, null, null, null, null, null, null, null) : body;
         var credentials = new RunService.Credentials(caller.accessToken(),
                 request.runAs() == null ? java.util.Map.of() : request.runAs());
-        return runs.start(Ids.parse(flowId, "flowId"), new RunService.StartRequest(request.body(), request.label(), request.tags(),
-                        request.runManagers(), request.runMonitors(), NotificationPolicy.statuses(request.activityNotificationPolicy())),
+        return runs.start(Ids.parse(flowId, "flowId"), request.flowVersion(), java.util.UUID.randomUUID(),
+                        new RunService.StartRequest(request.body(), request.label(), request.tags(), request.runManagers(),
+                                request.runMonitors(), NotificationPolicy.statuses(request.activityNotificationPolicy())),
                         caller.viewer(), credentials, caller.email())
                 .map(run -> Response.created(URI.create("/runs/" + run.run().id())).entity(Views.Run.of(run, caller.viewer(), false)).build());
     }

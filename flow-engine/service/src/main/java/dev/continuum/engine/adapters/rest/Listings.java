@@ -28,6 +28,9 @@ final class Listings {
     static final Set<String> FLOW_PARAMS = Set.of("limit", "per_page", "offset", "orderby", "filter_roles", "filter_role",
             "filter_fulltext", "filter_title", "filter_subtitle", "filter_description", "filter_keywords");
 
+    /** GET /flows/{id}/versions: always newest first, so paging is all there is to choose. */
+    static final Set<String> VERSION_PARAMS = Set.of("limit", "per_page");
+
     private static final Map<String, RunQuery.Field> RUN_FIELDS = byName(RunQuery.Field.values());
     private static final Map<String, FlowQuery.Field> FLOW_FIELDS = byName(FlowQuery.Field.values());
     private static final Map<String, RunQuery.Role> RUN_ROLES = byName(RunQuery.Role.values());

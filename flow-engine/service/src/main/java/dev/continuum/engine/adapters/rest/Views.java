@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.continuum.engine.app.Access;
 import dev.continuum.engine.app.FlowRecord;
+import dev.continuum.engine.app.FlowVersion;
 import dev.continuum.engine.app.RunAndFlow;
 import dev.continuum.engine.app.RunEventRecord;
 import dev.continuum.engine.app.RunRecord;
@@ -45,7 +46,7 @@ final class Views {
                     f.updatedAt(), strongest(userRoles), userRoles, false, true, List.of("Action"), "1.0");
         }
 
-        private static List<String> role(FlowRecord flow, String name, boolean shown) {
+        static List<String> role(FlowRecord flow, String name, boolean shown) {
             List<String> principals = new ArrayList<>();
             if (shown && flow.roles() != null) {
                 flow.roles().path(name).forEach(p -> principals.add(p.asText()));
@@ -57,6 +58,41 @@ final class Views {
         private static String strongest(List<String> roles) {
             return FLOW_ROLE_ORDER.stream().filter(roles::contains).findFirst()
                     .orElse(roles.contains("flow_run_manager") ? "run_manager" : roles.contains("flow_run_monitor") ? "run_monitor" : null);
+        }
+    }
+
+    /**
+     * A version in GET /flows/{id}/versions: who saved it, when, and the top-level fields it changed from the version
+     * before ({@code changes}, API names), also as one line for people ({@code summary}).
+     */
+    record VersionEntry(UUID flowId, int version, Instant createdAt, String createdBy, List<String> changes, String summary) {
+        static VersionEntry of(FlowVersion.Change change) {
+            FlowVersion v = change.version();
+            String summary = v.version() == 1 ? "Created the flow"
+                    : change.changed().isEmpty() ? (v.metadataKnown() ? "Saved without changes" : "Definition and input schema unchanged")
+                    : "Changed " + String.join(", ", change.changed());
+            return new VersionEntry(v.flow().id(), v.version(), v.createdAt(), v.createdBy(), change.changed(), summary);
+        }
+    }
+
+    record VersionPage(List<VersionEntry> versions, int limit, boolean hasNextPage, String marker) {}
+
+    /**
+     * One version as it was saved. Role lists are shown, as on the flow, only to its current administrators; a version
+     * saved before versions kept their metadata shows null for it ({@code metadata_known} false).
+     */
+    record Version(UUID id, int version, Instant createdAt, String createdBy, boolean metadataKnown, String title,
+                   String subtitle, String description, List<String> keywords, JsonNode definition, JsonNode inputSchema,
+                   String flowOwner, List<String> flowOwners, List<String> flowAdministrators, List<String> flowStarters,
+                   List<String> flowViewers, List<String> runManagers, List<String> runMonitors) {
+        static Version of(FlowVersion saved, FlowRecord current, Viewer viewer) {
+            FlowRecord f = saved.flow();
+            boolean shown = !viewer.restricted() || Access.administersFlow(current, viewer.id());
+            return new Version(f.id(), f.version(), saved.createdAt(), saved.createdBy(), saved.metadataKnown(), f.title(),
+                    f.subtitle(), f.description(), f.keywords(), f.definition(), f.inputSchema(), f.ownerId(),
+                    Flow.role(f, "flow_owners", shown), Flow.role(f, "flow_administrators", shown),
+                    Flow.role(f, "flow_starters", shown), Flow.role(f, "flow_viewers", shown),
+                    Flow.role(f, "run_managers", shown), Flow.role(f, "run_monitors", shown));
         }
     }
 
