@@ -172,4 +172,20 @@ class OfflineGrantRunsTest {
         as(Tokens.of(WATCHER)).when().delete("/grants/" + grant).then().statusCode(404);
         as(Tokens.of(PERSON)).body("{}").when().post("/runs/" + run + "/cancel").then().statusCode(200);
     }
+
+    @Test
+    void shouldRefuseAConsentFinishedBySomeoneElseThanThePersonWhoBeganIt() {
+        var answer = Consent.signIn(PERSON, WATCHER);
+
+        assertThat(answer.statusCode()).isEqualTo(403);
+        assertThat(answer.body()).contains("someone other than " + PERSON);
+        as(Tokens.of(WATCHER)).when().get("/grants").then().statusCode(200).body("grants", org.hamcrest.Matchers.empty());
+    }
+
+    @Test
+    void shouldRefuseAConsentCallbackWithAStateTheEngineNeverIssued() {
+        io.restassured.RestAssured.given().queryParam("state", "made-up").queryParam("code", "x")
+                .when().get("/grants/consent/callback").then().statusCode(400)
+                .contentType("application/problem+json").body("errors[0].pointer", equalTo("/state"));
+    }
 }

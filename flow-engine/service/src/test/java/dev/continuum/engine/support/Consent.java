@@ -23,7 +23,16 @@ public final class Consent {
     private Consent() {}
 
     public static String give(String user) {
-        String start = as(Tokens.of(user)).when().post("/grants/consent").then().statusCode(200).extract().path("authorization_url");
+        HttpResponse<String> stored = signIn(user, user);
+        if (stored.statusCode() != 200) {
+            throw new AssertionError("the engine's consent callback answered " + stored.statusCode() + ": " + stored.body());
+        }
+        return io.restassured.path.json.JsonPath.from(stored.body()).getString("id");
+    }
+
+    /** {@code starter} begins the consent, {@code user} signs in at Keycloak; answers the engine callback's answer. */
+    public static HttpResponse<String> signIn(String starter, String user) {
+        String start = as(Tokens.of(starter)).when().post("/grants/consent").then().statusCode(200).extract().path("authorization_url");
         HttpClient browser = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
         try {
             HttpResponse<String> login = browser.send(HttpRequest.newBuilder(URI.create(start)).build(), HttpResponse.BodyHandlers.ofString());
@@ -40,11 +49,7 @@ public final class Consent {
                     .POST(HttpRequest.BodyPublishers.ofString(form)).build(), HttpResponse.BodyHandlers.ofString());
             String back = signedIn.headers().firstValue("Location").orElseThrow(() -> new AssertionError(
                     "Keycloak did not send the browser back after sign-in: HTTP " + signedIn.statusCode()));
-            HttpResponse<String> stored = browser.send(HttpRequest.newBuilder(URI.create(back)).build(), HttpResponse.BodyHandlers.ofString());
-            if (stored.statusCode() != 200) {
-                throw new AssertionError("the engine's consent callback answered " + stored.statusCode() + ": " + stored.body());
-            }
-            return io.restassured.path.json.JsonPath.from(stored.body()).getString("id");
+            return browser.send(HttpRequest.newBuilder(URI.create(back)).build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw new AssertionError("consent failed: " + e, e);
         } catch (InterruptedException e) {

@@ -189,11 +189,10 @@ public class RunTokens implements ProviderTokens {
         if (cached.isPresent()) {
             return Uni.createFrom().item(cached);
         }
-        if (!principal.user()) {
-            return blocking(() -> Optional.of(delegated.tokenFor(runId, principal.key(), audience)));
-        }
-        return blocking(() -> Optional.of(offline.tokenFor(runId, audience)
-                .orElseGet(() -> delegated.tokenFor(runId, principal.key(), audience))));
+        // a run acting through a person's offline grant asks it afresh at every call, so a revocation shows at once
+        return blocking(() -> Optional.of(principal.user()
+                ? offline.tokenFor(runId, audience).orElseGet(() -> delegated.tokenFor(runId, principal.key(), audience))
+                : delegated.tokenFor(runId, principal.key(), audience)));
     }
 
     private Uni<String> serviceToken(Audience audience) {
