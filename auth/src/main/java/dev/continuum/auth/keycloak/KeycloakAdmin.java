@@ -55,6 +55,33 @@ public final class KeycloakAdmin {
         }
     }
 
+    /** Ends the user's sign-in sessions (browser, CLI) and leaves their offline sessions alone, as signing out does. */
+    public void endSignInSessions(String username) {
+        try {
+            for (JsonNode session : JSON.readTree(call("GET", "/users/" + userId(username) + "/sessions", null).body())) {
+                call("DELETE", "/sessions/" + session.path("id").asText(), null);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Changes realm settings (e.g. session lifetimes) from a partial JSON representation. */
+    public void updateRealm(String partialRealmJson) {
+        HttpResponse<String> response = call("PUT", "", partialRealmJson);
+        if (response.statusCode() / 100 != 2) {
+            throw new IllegalStateException("updating the realm failed: HTTP " + response.statusCode() + " " + response.body());
+        }
+    }
+
+    /** Revokes what the user granted the client, offline tokens included (the account console's "Revoke"). */
+    public void revokeConsent(String username, String clientId) {
+        HttpResponse<String> response = call("DELETE", "/users/" + userId(username) + "/consents/" + clientId, null);
+        if (response.statusCode() / 100 != 2) {
+            throw new IllegalStateException("revoking consent failed: HTTP " + response.statusCode() + " " + response.body());
+        }
+    }
+
     public String userId(String username) {
         try {
             JsonNode users = JSON.readTree(call("GET", "/users?exact=true&username="

@@ -110,6 +110,21 @@ public final class TokenClient {
         return post(client, form);
     }
 
+    /** Authorization-code grant: the code the identity provider sent back to {@code redirectUri}. */
+    public TokenResponse authorizationCode(ClientCredentials client, String code, String redirectUri) {
+        Map<String, String> form = new LinkedHashMap<>();
+        form.put("grant_type", "authorization_code");
+        form.put("code", code);
+        form.put("redirect_uri", redirectUri);
+        return post(client, form);
+    }
+
+    /** Where a browser goes to sign in and consent (Keycloak layout: {@code <issuer>/protocol/openid-connect/auth}). */
+    public URI authorizationEndpoint(String clientId, String redirectUri, String scope, String state) {
+        return URI.create(issuer + "/protocol/openid-connect/auth?response_type=code&client_id=" + enc(clientId)
+                + "&redirect_uri=" + enc(redirectUri) + "&scope=" + enc(scope) + "&state=" + enc(state));
+    }
+
     public TokenResponse refresh(ClientCredentials client, String refreshToken, String scope) {
         Map<String, String> form = new LinkedHashMap<>();
         form.put("grant_type", "refresh_token");

@@ -20,7 +20,8 @@ import org.jboss.resteasy.reactive.server.ServerRequestFilter;
  *
  * <p>Provider push callbacks ({@code /runs/{id}/callbacks/{token}}) stay open: the unguessable token in
  * the URL is their credential, handed only to the provider of that one action. So do webhook deliveries
- * ({@code /triggers/{id}/webhook}): their HMAC signature is theirs.
+ * ({@code /triggers/{id}/webhook}): their HMAC signature is theirs. And the identity provider's redirect after a
+ * consent ({@code /grants/consent/callback}): its one-time state, bound to the person who asked, is its credential.
  */
 @ApplicationScoped
 public class AuthGate {
@@ -68,7 +69,7 @@ public class AuthGate {
     @ServerRequestFilter
     public Response requireToken(ContainerRequestContext request) {
         if (!auth.enabled() || !identity.isAnonymous() || isCallback(request.getUriInfo().getPath())
-                || isWebhook(request.getUriInfo().getPath())) {
+                || isWebhook(request.getUriInfo().getPath()) || request.getUriInfo().getPath().equals("/grants/consent/callback")) {
             return null;
         }
         return ProblemMappers.unauthorized("Sign-in required",

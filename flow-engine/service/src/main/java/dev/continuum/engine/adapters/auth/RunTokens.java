@@ -1,12 +1,14 @@
 package dev.continuum.engine.adapters.auth;
 
 import dev.continuum.auth.oidc.ClientCredentials;
+import dev.continuum.auth.oidc.JwtClaims;
 import dev.continuum.auth.oidc.TokenClient;
 import dev.continuum.auth.oidc.TokenRefusedException;
 import dev.continuum.auth.oidc.TokenResponse;
 import dev.continuum.auth.vault.TokenVault;
 import dev.continuum.engine.app.AccessDenied;
 import dev.continuum.engine.app.DelegationUnavailable;
+import dev.continuum.engine.app.PersonGrants;
 import dev.continuum.engine.app.ProviderTokens;
 import dev.continuum.engine.app.SealedGrants;
 import dev.continuum.engine.app.SignInRequired;
@@ -59,12 +61,14 @@ public class RunTokens implements ProviderTokens {
     private final ActionUrlMap urls;
     private final ProviderAudiences audiences;
     private final DelegatedTokens delegated;
+    private final OfflineGrants offline;
+    private final PersonGrants personGrants;
     private final TokenClient idp;
     private final Optional<ClientCredentials> flowClient;
     private final Map<String, ServiceToken> serviceTokens = new ConcurrentHashMap<>();
 
     public RunTokens(AuthConfig auth, ActionUrlMap urls, SelfUrl selfUrl, Vertx vertx, Clock clock,
-                     SealedGrants grants) {
+                     SealedGrants grants, PersonGrants personGrants, OfflineGrants offline) {
         this.enabled = auth.enabled();
         this.hasClientSecret = auth.clientSecret().filter(secret -> !secret.isBlank()).isPresent();
         if (enabled && !hasClientSecret) {
@@ -85,6 +89,8 @@ public class RunTokens implements ProviderTokens {
             return TokenVault.ephemeral();
         });
         this.delegated = new DelegatedTokens(idp, engine, vault, grants, clock, auth.renewBefore());
+        this.personGrants = personGrants;
+        this.offline = offline;
         this.flowClient = auth.flowClientId().isPresent()
                 ? Optional.of(ClientCredentials.confidential(auth.flowClientId().get(), auth.flowClientSecret().orElse("")))
                 : auth.clientSecret().map(secret -> engine);
@@ -120,11 +126,24 @@ public class RunTokens implements ProviderTokens {
                     + "(CONTINUUM_AUTH_CLIENT_SECRET, the engine client's secret) is not set. Nothing was started.");
         }
         return blocking(() -> {
+            if (userToken.isPresent() && actsThroughOfflineGrant(runId, userToken.get())) {
+                needed.remove(Principal.USER);
+            }
             needed.forEach((principal, wanted) -> exchange(runId, principal,
                     principal.user() ? userToken.orElseThrow(() -> new SignInRequired("Sign in: this run needs your token."))
                             : roleTokens.get(principal.runAs()), wanted));
             return null;
         });
+    }
+
+    /** The person gave the engine offline access: the run's own calls derive their tokens from that grant. */
+    private boolean actsThroughOfflineGrant(UUID runId, String userToken) {
+        Optional<String> person = JwtClaims.readUnverified(userToken).username();
+        if (person.isPresent() && offline.link(runId, person.get())) {
+            return true;
+        }
+        personGrants.unlink(runId); // a resume without a grant falls back to this sign-in's session
+        return false;
     }
 
     private void exchange(UUID runId, Principal principal, String subjectToken, Set<Audience> wanted) {
@@ -170,7 +189,10 @@ public class RunTokens implements ProviderTokens {
         if (cached.isPresent()) {
             return Uni.createFrom().item(cached);
         }
-        return blocking(() -> Optional.of(delegated.tokenFor(runId, principal.key(), audience)));
+        // a run acting through a person's offline grant asks it afresh at every call, so a revocation shows at once
+        return blocking(() -> Optional.of(principal.user()
+                ? offline.tokenFor(runId, audience).orElseGet(() -> delegated.tokenFor(runId, principal.key(), audience))
+                : delegated.tokenFor(runId, principal.key(), audience)));
     }
 
     private Uni<String> serviceToken(Audience audience) {
@@ -198,6 +220,7 @@ public class RunTokens implements ProviderTokens {
         }
         return blocking(() -> {
             delegated.forget(runId);
+            personGrants.unlink(runId);
             return null;
         });
     }
