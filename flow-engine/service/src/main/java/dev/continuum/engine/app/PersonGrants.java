@@ -29,6 +29,9 @@ public interface PersonGrants {
 
     void save(UUID id, String person, byte[] sealed);
 
+    /** The same grant sealed anew (a vault key rotation); nothing when it was revoked meanwhile. */
+    void reseal(UUID id, byte[] sealed);
+
     /** The person's newest grant that is not revoked. */
     Optional<Grant> current(String person);
 

@@ -83,6 +83,10 @@ public final class OfflineGrants {
         String offline;
         try {
             offline = vault.open(grant.sealed().orElseThrow(), context(grant.id(), grant.person()));
+            if (vault.shouldSealAgain(grant.sealed().get())) {
+                // sealed before a vault key rotation: sealed anew, so the previous key can be retired
+                grants.reseal(grant.id(), vault.seal(offline, context(grant.id(), grant.person())));
+            }
         } catch (TokenVault.VaultException e) {
             throw new SignInRequired("Consent required: offline grant " + grant.id() + " cannot be opened with this "
                     + "engine's vault key; grant access again (POST /grants/consent) and resume the run.");

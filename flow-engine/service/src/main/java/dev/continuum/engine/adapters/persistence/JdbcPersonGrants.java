@@ -34,6 +34,11 @@ public class JdbcPersonGrants implements PersonGrants {
     }
 
     @Override
+    public void reseal(UUID id, byte[] sealed) {
+        update("UPDATE person_grants SET sealed = ? WHERE id = ? AND revoked_by IS NULL", sealed, id);
+    }
+
+    @Override
     public Optional<Grant> current(String person) {
         return query("SELECT " + COLUMNS + " FROM person_grants g WHERE g.person = ? AND g.revoked_by IS NULL "
                 + "ORDER BY g.created_at DESC LIMIT 1", person).stream().findFirst();
