@@ -50,6 +50,8 @@ class LiveApiTest {
         given().contentType(ContentType.URLENC).formParam("grant_type", "client_credentials")
                 .formParam("client_id", "continuum-instrument").formParam("client_secret", "continuum-instrument-local-secret")
                 .when().post("/ui/token").then().statusCode(400).body("error", equalTo("invalid_request"));
+        given().contentType(ContentType.URLENC).formParam("client_id", "continuum-web")
+                .when().post("/ui/token").then().statusCode(400).body("error", equalTo("invalid_request"));
         given().contentType(ContentType.URLENC).formParam("grant_type", "authorization_code")
                 .formParam("client_id", "continuum-web").formParam("code", "made-up").formParam("code_verifier", "x")
                 .formParam("redirect_uri", base.toString())

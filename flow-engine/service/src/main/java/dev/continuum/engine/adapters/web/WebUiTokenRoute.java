@@ -50,7 +50,9 @@ public class WebUiTokenRoute {
 
     private void forward(RoutingContext rc) {
         MultiMap form = rc.request().formAttributes();
-        if (!GRANTS.contains(form.get("grant_type")) || !ui.clientId().equals(form.get("client_id"))) {
+        // Set.of(...).contains(null) throws: a body without grant_type is refused like a wrong one, not a 500
+        String grant = form.get("grant_type");
+        if (grant == null || !GRANTS.contains(grant) || !ui.clientId().equals(form.get("client_id"))) {
             rc.response().setStatusCode(400).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
                     .end("{\"error\":\"invalid_request\",\"error_description\":\"Only the web UI's client and its two grants "
                             + "(authorization_code, refresh_token) are passed on here.\"}");
