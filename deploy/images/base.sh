@@ -37,6 +37,9 @@ rm -rf "$rootfs"/var/cache/apt/* "$rootfs"/var/lib/apt/lists/* "$rootfs"/var/cac
   "$rootfs"/var/lib/dpkg/*-old "$rootfs"/var/cache/ldconfig/aux-cache "$rootfs"/var/log/* \
   "$rootfs"/usr/share/doc/* "$rootfs"/usr/share/man/* "$rootfs"/usr/share/info/* "$rootfs"/usr/share/locale/* \
   "$rootfs"/usr/share/lintian "$rootfs"/usr/share/bash-completion "$rootfs"/tmp/* "$rootfs"/var/tmp/*
+# Nor these: glibc's iconv modules (Java converts charsets itself), and the class data archive for heaps over 32 GB
+# (without compressed oops), which a JVM that needs it does without, starting slower.
+rm -rf "$rootfs"/usr/lib/x86_64-linux-gnu/gconv "$rootfs"/usr/lib/jvm/java-21-openjdk-amd64/lib/server/classes_nocoops.jsa
 : > "$rootfs/etc/machine-id"
 # the day of the last password change would otherwise be the build's day
 sed -i -E 's/^([^:]*:[^:]*:)[0-9]+:/\1:/' "$rootfs/etc/shadow"
