@@ -45,8 +45,9 @@ import org.junit.jupiter.api.Test;
  * program reads; volumes, ConfigMap keys, secret keys and service accounts a pod names exist; the training provider
  * may manage Jobs and Pods; the engine scales with an HPA; every workload whose program exports spans takes the
  * collector and sampling from one ConfigMap, which an overlay turns on; the inference provider reaches the transfer
- * provider to move inputs between sites. What only a live cluster shows (images, scheduling, Keycloak's import, the overlay's generators
- * through kustomize) is not checked: docs/operations.md "Kubernetes".
+ * provider to move inputs between sites; every Continuum image named is one `./continuum images` builds from the
+ * Deployment's module. What only a live cluster shows (the images running in pods, scheduling, Keycloak's import, the
+ * overlay's generators through kustomize) is not checked: docs/operations.md "Kubernetes".
  */
 class KubernetesManifestsTest {
 
@@ -362,6 +363,27 @@ class KubernetesManifestsTest {
         assertThat(image(engine.getSpec().getTemplate().getSpec().getContainers().get(0))).isEqualTo("continuum/engine");
         assertThat(hpa.getSpec().getMinReplicas()).isGreaterThanOrEqualTo(2);
         assertThat(hpa.getSpec().getMetrics()).isNotEmpty();
+    }
+
+    @Test
+    void shouldNameOnlyImagesThatContinuumImagesBuildsFromTheModuleEachDeploymentNames() throws Exception {
+        // deploy/images/build.sh's table: one row per image, "name module layout port health args"
+        Map<String, Path> built = new java.util.HashMap<>();
+        Matcher row = Pattern.compile("(?m)^  \"([a-z-]+)\\s+([a-z/-]+)\\s").matcher(Files.readString(REPO.resolve("deploy/images/build.sh")));
+        while (row.find()) {
+            built.put("continuum/" + row.group(1), REPO.resolve(row.group(2)).normalize());
+        }
+        String version = Files.readString(REPO.resolve("pom.xml")).replaceFirst("(?s).*?<artifactId>continuum-parent</artifactId>\\s*<version>([^<]+)</version>.*", "$1");
+        JsonNode overlay = YAML.readTree(REPO.resolve("deploy/kubernetes/overlays/production/kustomization.yaml").toFile());
+        Set<String> replaced = new TreeSet<>();
+        overlay.path("images").forEach(i -> replaced.add(i.path("name").asText()));
+        for (Map.Entry<Container, Path> e : continuumContainers().entrySet()) {
+            Container c = e.getKey();
+            assertThat(built).as(c.getName() + ": ./continuum images builds " + image(c) + " from its module")
+                    .containsEntry(image(c), e.getValue());
+            assertThat(c.getImage()).as(c.getName() + " is tagged with the project version").isEqualTo(image(c) + ":" + version);
+            assertThat(replaced).as(c.getName() + ": the production overlay points it at the operator's registry").contains(image(c));
+        }
     }
 
     /** Where the OpenTelemetry exporter settings of every tracing workload come from. */
