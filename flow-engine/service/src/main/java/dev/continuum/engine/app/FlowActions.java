@@ -44,10 +44,17 @@ public class FlowActions {
     /** Starts the child run for {@code requestId}, or answers the one already started for it. */
     public Uni<ActionObservation> run(UUID flowId, String requestId, RunService.StartRequest request, Viewer viewer,
                                       RunService.Credentials credentials, Optional<Parent> parent) {
-        if (requestId == null || requestId.isBlank()) {
-            throw EngineError.invalidField("/request_id", "A request_id is required: it makes a repeated run answer the same action.");
-        }
-        UUID childId = childId(flowId, viewer.id(), requestId);
+        // Who may start the flow is settled before the request is looked at: a stranger learns nothing from its errors.
+        return runs.startable(flowId, viewer).flatMap(flow -> {
+            if (requestId == null || requestId.isBlank()) {
+                throw EngineError.invalidField("/request_id", "A request_id is required: it makes a repeated run answer the same action.");
+            }
+            return childRun(flowId, childId(flowId, viewer.id(), requestId), requestId, request, viewer, credentials, parent);
+        });
+    }
+
+    private Uni<ActionObservation> childRun(UUID flowId, UUID childId, String requestId, RunService.StartRequest request,
+                                            Viewer viewer, RunService.Credentials credentials, Optional<Parent> parent) {
         if (parent.isPresent()) {
             watched.add(childId);
         }
@@ -83,13 +90,17 @@ public class FlowActions {
         return status;
     }
 
-    public Uni<ActionObservation> status(UUID flowId, UUID actionId, Viewer viewer) {
-        return ofFlow(flowId, actionId, viewer).map(FlowActions::observation);
+    /**
+     * The action id is the child run's id; any run the viewer may see answers, whichever flow's path asked (the
+     * run's own roles decide, as at {@code /runs/{id}}).
+     */
+    public Uni<ActionObservation> status(UUID actionId, Viewer viewer) {
+        return runs.get(actionId, viewer).map(FlowActions::observation);
     }
 
     /** Cancels the child run; one already finished just answers its status. */
-    public Uni<ActionObservation> cancel(UUID flowId, UUID actionId, Viewer viewer) {
-        return ofFlow(flowId, actionId, viewer).flatMap(run -> run.state().status().finished()
+    public Uni<ActionObservation> cancel(UUID actionId, Viewer viewer) {
+        return runs.get(actionId, viewer).flatMap(run -> run.state().status().finished()
                 ? Uni.createFrom().item(observation(run))
                 : runs.cancel(actionId, "its parent's action was cancelled", viewer).map(FlowActions::observation));
     }
@@ -98,8 +109,8 @@ public class FlowActions {
      * Releasing the action forgets nothing: the child is a run of its own, with its log, kept until it is released
      * through {@code /runs/{id}/release} like any run.
      */
-    public Uni<ActionObservation> release(UUID flowId, UUID actionId, Viewer viewer) {
-        return status(flowId, actionId, viewer);
+    public Uni<ActionObservation> release(UUID actionId, Viewer viewer) {
+        return status(actionId, viewer);
     }
 
     /** The parent that started a run (none for a run started otherwise) and the children it started. */
@@ -111,17 +122,8 @@ public class FlowActions {
     }
 
     /** The child run's log, oldest first. */
-    public Uni<java.util.List<RunEventRecord>> log(UUID flowId, UUID actionId, int limit, Viewer viewer) {
-        return ofFlow(flowId, actionId, viewer).flatMap(run -> runs.log(actionId, Optional.empty(), false, limit, viewer));
-    }
-
-    private Uni<RunRecord> ofFlow(UUID flowId, UUID actionId, Viewer viewer) {
-        return runs.get(actionId, viewer).map(run -> {
-            if (!run.flowId().equals(flowId)) {
-                throw EngineError.notFound("Action", actionId.toString());
-            }
-            return run;
-        });
+    public Uni<java.util.List<RunEventRecord>> log(UUID actionId, int limit, Viewer viewer) {
+        return runs.log(actionId, Optional.empty(), false, limit, viewer);
     }
 
     /** The link to the parent, written before the child so that no child is ever without it; refused past the limit. */

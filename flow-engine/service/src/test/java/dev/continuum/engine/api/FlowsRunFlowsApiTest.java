@@ -136,6 +136,33 @@ class FlowsRunFlowsApiTest {
                 .body("errors[0].pointer", equalTo("/request_id"));
     }
 
+    @Test
+    void shouldRunTheMapSamplesExampleWithAChildRunPerAcceptedSample() throws Exception {
+        String child = publishExample("calibrate-sample.json", java.util.Map.of());
+        String parent = publishExample("map-samples.json", java.util.Map.of("${child}", actionUrl(child)));
+        String run = Flows.start(parent, "{\"gain\":2,\"samples\":[{\"sample\":\"a\",\"reading\":1},"
+                + "{\"sample\":\"b\",\"reading\":2},{\"sample\":\"c\",\"reading\":\"unreadable\"}]}");
+
+        Flows.awaitStatus(run, Duration.ofSeconds(60), "SUCCEEDED", "FAILED");
+        Flows.run(run).body("status", equalTo("SUCCEEDED"))
+                .body("details.output.calibrated[0].calibrated", equalTo(2))
+                .body("details.output.calibrated[1].calibrated", equalTo(4))
+                .body("details.output.calibrated[2].sample", equalTo("c"))
+                // the child flow's input schema refuses a reading that is no number: its call fails, no child run is made
+                .body("details.output.calibrated[2].failed", equalTo("ActionUnableToRun"));
+        assertEquals(2, children(run).size());
+    }
+
+    /** An example of deploy/ as `up` publishes it: its placeholders replaced, posted as it is. */
+    static String publishExample(String name, java.util.Map<String, String> placeholders) throws Exception {
+        String text = java.nio.file.Files.readString(java.nio.file.Path.of("../../deploy/src/main/resources/examples", name));
+        for (var placeholder : placeholders.entrySet()) {
+            text = text.replace(placeholder.getKey(), placeholder.getValue());
+        }
+        return given().contentType(ContentType.JSON).body(text).when().post("/flows")
+                .then().log().ifValidationFails().statusCode(201).extract().path("id");
+    }
+
     static String startAction(String flowId, String requestId, int n) {
         return given().contentType(ContentType.JSON).body("{\"request_id\":\"" + requestId + "\",\"body\":{\"n\":" + n + "}}")
                 .when().post("/flows/" + flowId + "/actions/run").then().statusCode(201).extract().path("action_id");

@@ -97,9 +97,8 @@ public class HttpActionGateway implements ActionGateway {
         if (FormAction.is(poll.actionUrl())) {
             return Uni.createFrom().item(FormActions.stillWaiting(poll.actionId()));
         }
-        Optional<UUID> flow = flowAt(poll.actionUrl());
-        if (flow.isPresent()) {
-            return flows.status(runId, flow.get(), poll.actionUrl(), poll.runAs(), poll.actionId());
+        if (flowAt(poll.actionUrl()).isPresent()) {
+            return flows.status(runId, poll.actionUrl(), poll.runAs(), poll.actionId());
         }
         return send(runId, "status", poll.actionUrl(), poll.runAs(), Optional.empty(), Fence.NONE,
                 (local, bearer) -> local.status(bearer, poll.actionId()),
@@ -111,9 +110,8 @@ public class HttpActionGateway implements ActionGateway {
         if (FormAction.is(cancel.actionUrl())) {
             return Uni.createFrom().voidItem();
         }
-        Optional<UUID> flow = flowAt(cancel.actionUrl());
-        if (flow.isPresent()) {
-            return flows.cancel(runId, flow.get(), cancel.actionUrl(), cancel.runAs(), cancel.actionId()).replaceWithVoid();
+        if (flowAt(cancel.actionUrl()).isPresent()) {
+            return flows.cancel(runId, cancel.actionUrl(), cancel.runAs(), cancel.actionId()).replaceWithVoid();
         }
         return send(runId, "cancel", cancel.actionUrl(), cancel.runAs(), Optional.empty(), Fence.NONE,
                 (local, bearer) -> local.cancel(bearer, cancel.actionId()),

@@ -69,12 +69,12 @@ public class InProcessFlows {
                 Optional.of(new FlowActions.Parent(parentRunId, action.stateName(), action.token()))));
     }
 
-    Uni<ActionObservation> status(UUID parentRunId, UUID flowId, String actionUrl, String runAs, String actionId) {
-        return asOwner(parentRunId, actionUrl, runAs, (viewer, credentials) -> flows.get().status(flowId, actionId(actionId), viewer));
+    Uni<ActionObservation> status(UUID parentRunId, String actionUrl, String runAs, String actionId) {
+        return asOwner(parentRunId, actionUrl, runAs, (viewer, credentials) -> flows.get().status(actionId(actionId), viewer));
     }
 
-    Uni<ActionObservation> cancel(UUID parentRunId, UUID flowId, String actionUrl, String runAs, String actionId) {
-        return asOwner(parentRunId, actionUrl, runAs, (viewer, credentials) -> flows.get().cancel(flowId, actionId(actionId), viewer));
+    Uni<ActionObservation> cancel(UUID parentRunId, String actionUrl, String runAs, String actionId) {
+        return asOwner(parentRunId, actionUrl, runAs, (viewer, credentials) -> flows.get().cancel(actionId(actionId), viewer));
     }
 
     private interface Call {

@@ -26,7 +26,7 @@ import java.util.Optional;
 
 /**
  * Every flow as a Globus action provider at {@code /flows/{flow_id}/actions}: an action is a child run of the flow,
- * started as the caller. Another engine's Action state reaches a flow here; this engine's own calls go in process
+ * started as the caller, and its action id is the run's id. Another engine's Action state reaches a flow here; this engine's own calls go in process
  * ({@code adapters/providers/InProcessFlows}) with the same answers.
  */
 @Path("/flows/{flowId}/actions")
@@ -68,38 +68,42 @@ public class FlowActionsResource {
     }
 
     @GET
-    @Path("/{actionId}/status")
+    @Path("/{runId}/status")
     @Operation(summary = "The child run as an action status")
     @Extension(name = OpenApiAccess.EXTENSION, value = "run:monitor")
-    public Uni<ActionStatus> status(@PathParam("flowId") String flowId, @PathParam("actionId") String actionId) {
-        return actions.status(Ids.parse(flowId, "flowId"), Ids.parse(actionId, "actionId"), caller.viewer())
+    public Uni<ActionStatus> status(@PathParam("flowId") String flowId, @PathParam("runId") String runId) {
+        Ids.parse(flowId, "flowId");
+        return actions.status(Ids.parse(runId, "runId"), caller.viewer())
                 .map(FlowActionsResource::status);
     }
 
     @POST
-    @Path("/{actionId}/cancel")
+    @Path("/{runId}/cancel")
     @Operation(summary = "Cancel the child run")
     @Extension(name = OpenApiAccess.EXTENSION, value = "run:manage")
-    public Uni<ActionStatus> cancel(@PathParam("flowId") String flowId, @PathParam("actionId") String actionId) {
-        return actions.cancel(Ids.parse(flowId, "flowId"), Ids.parse(actionId, "actionId"), caller.viewer())
+    public Uni<ActionStatus> cancel(@PathParam("flowId") String flowId, @PathParam("runId") String runId) {
+        Ids.parse(flowId, "flowId");
+        return actions.cancel(Ids.parse(runId, "runId"), caller.viewer())
                 .map(FlowActionsResource::status);
     }
 
     @POST
-    @Path("/{actionId}/release")
+    @Path("/{runId}/release")
     @Operation(summary = "Release the action; the child run stays, released only through /runs/{id}/release")
     @Extension(name = OpenApiAccess.EXTENSION, value = "run:monitor")
-    public Uni<ActionStatus> release(@PathParam("flowId") String flowId, @PathParam("actionId") String actionId) {
-        return actions.release(Ids.parse(flowId, "flowId"), Ids.parse(actionId, "actionId"), caller.viewer())
+    public Uni<ActionStatus> release(@PathParam("flowId") String flowId, @PathParam("runId") String runId) {
+        Ids.parse(flowId, "flowId");
+        return actions.release(Ids.parse(runId, "runId"), caller.viewer())
                 .map(FlowActionsResource::status);
     }
 
     @GET
-    @Path("/{actionId}/log")
+    @Path("/{runId}/log")
     @Operation(summary = "The child run's log (its first 100 entries; /runs/{id}/log pages through all)")
     @Extension(name = OpenApiAccess.EXTENSION, value = "run:monitor")
-    public Uni<Log> log(@PathParam("flowId") String flowId, @PathParam("actionId") String actionId) {
-        return actions.log(Ids.parse(flowId, "flowId"), Ids.parse(actionId, "actionId"), 100, caller.viewer())
+    public Uni<Log> log(@PathParam("flowId") String flowId, @PathParam("runId") String runId) {
+        Ids.parse(flowId, "flowId");
+        return actions.log(Ids.parse(runId, "runId"), 100, caller.viewer())
                 .map(events -> new Log(events.stream().map(Views.Event::of).toList()));
     }
 
