@@ -13,7 +13,10 @@ import dev.continuum.engine.domain.EngineError;
 import dev.continuum.engine.domain.ProviderAudiences;
 import dev.continuum.flow.run.ActionObservation;
 import dev.continuum.flow.run.Effect;
+import dev.continuum.engine.app.EventLoop;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Provider;
 
@@ -35,10 +38,12 @@ public class InProcessFlows {
     private final SelfUrl self;
     private final RunStore runs;
     private final ProviderTokens tokens;
+    private final EventLoop loop;
     /** Lazily: the flows' runs are driven by the driver that calls this gateway. */
     private final Provider<FlowActions> flows;
 
-    public InProcessFlows(SelfUrl self, RunStore runs, ProviderTokens tokens, Provider<FlowActions> flows) {
+    public InProcessFlows(SelfUrl self, RunStore runs, ProviderTokens tokens, EventLoop loop, Provider<FlowActions> flows) {
+        this.loop = loop;
         this.self = self;
         this.runs = runs;
         this.tokens = tokens;
@@ -83,14 +88,36 @@ public class InProcessFlows {
 
     /** With authentication off everything belongs to the one local user; on, the owner's token for this call. */
     private Uni<ActionObservation> asOwner(UUID parentRunId, String actionUrl, String runAs, Call call) {
-        return runs.find(parentRunId).flatMap(parent -> {
+        return isolated(() -> runs.find(parentRunId).flatMap(parent -> {
             String owner = parent.orElseThrow(() -> EngineError.notFound("Run", parentRunId.toString())).ownerId();
             if (tokens.tokenless()) {
                 return call.as(Viewer.unrestricted(owner), RunService.Credentials.NONE);
             }
             return tokens.bearer(parentRunId, actionUrl, runAs)
                     .flatMap(bearer -> call.as(Viewer.of(owner), new RunService.Credentials(bearer, Map.of())));
-        }).onFailure().transform(failure -> actionError(actionUrl, failure));
+        })).onFailure().transform(failure -> actionError(actionUrl, failure));
+    }
+
+    /**
+     * The call on a Vert.x context of its own, its answer handed back on the caller's: a parent's turn may start
+     * several children at once (a Map, Parallel branches), and the flow store's Hibernate Reactive session belongs to
+     * a context, which two queries at once must not share ("Illegal pop()"; the turn failed and waited for its lease).
+     */
+    private Uni<ActionObservation> isolated(java.util.function.Supplier<Uni<ActionObservation>> call) {
+        return Uni.createFrom().emitter(emitter -> {
+            Context caller = Vertx.currentContext();
+            loop.execute(() -> call.get().subscribe().with(
+                    answer -> onContext(caller, () -> emitter.complete(answer)),
+                    failure -> onContext(caller, () -> emitter.fail(failure))));
+        });
+    }
+
+    private static void onContext(Context context, Runnable work) {
+        if (context == null) {
+            work.run();
+        } else {
+            context.runOnContext(ignored -> work.run());
+        }
     }
 
     private static UUID actionId(String actionId) {

@@ -55,7 +55,7 @@ class HttpActionGatewayTest {
         gateway = new HttpActionGateway(vertx, settings, ActionUrlMap.parse(List.of(), () -> "http://engine.test/providers"),
                 new SimpleMeterRegistry(), new NoProviderTokens(), new BuiltinProvidersRoutes(new SelfUrl(settings), "jdbc:postgresql://unused/none", "none", Optional.empty()), // none mounted
                 new ActionSpans(OpenTelemetry.noop()),
-                new InProcessFlows(new SelfUrl(settings), null, new NoProviderTokens(), () -> null)); // no flows here
+                new InProcessFlows(new SelfUrl(settings), null, new NoProviderTokens(), Runnable::run, () -> null)); // no flows here
     }
 
     @AfterEach
