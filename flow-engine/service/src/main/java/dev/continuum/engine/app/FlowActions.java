@@ -55,6 +55,7 @@ public class FlowActions {
 
     private Uni<ActionObservation> childRun(UUID flowId, UUID childId, String requestId, RunService.StartRequest request,
                                             Viewer viewer, RunService.Credentials credentials, Optional<Parent> parent) {
+        // watched before the start: a child can finish before its start is answered
         if (parent.isPresent()) {
             watched.add(childId);
         }
@@ -62,7 +63,13 @@ public class FlowActions {
                 ? Uni.createFrom().item(observation(found.get()))
                 : link(childId, requestId, parent)
                         .flatMap(linked -> runs.start(flowId, null, childId, request, viewer, credentials))
-                        .map(started -> observation(started.run())));
+                        .map(started -> observation(started.run())))
+                .invoke(answer -> {
+                    if (!"ACTIVE".equals(answer.status()) && !"INACTIVE".equals(answer.status())) {
+                        watched.remove(childId); // finished already: its answer says so, and no finish event will come
+                    }
+                })
+                .onFailure().invoke(() -> watched.remove(childId));
     }
 
     /**
