@@ -113,6 +113,19 @@ class RunCommandsTest {
     }
 
     @Test
+    void shouldShowTheParentRunAndTheChildRunsOfARunLinkedByFlowCalls() {
+        String parent = "99999999-8888-7777-6666-555555555555";
+        String child = "11111111-2222-3333-4444-666666666666";
+        engine.on("GET", "/runs/" + RUN_ID, 200, EngineJson.succeeded("{}").replace("\"label\":\"trial\"",
+                "\"label\":\"trial\",\"parent_run_id\":\"" + parent + "\",\"parent_state\":\"Calibrate\","
+                        + "\"child_run_ids\":[\"" + child + "\"]"));
+
+        Cli.Result result = Cli.run("--api", engine.api(), "status", RUN_ID);
+
+        assertThat(result.out()).contains("parent   " + parent + " (state Calibrate)\n").contains("children " + child + "\n");
+    }
+
+    @Test
     void shouldShowTimesToTheSecond() {
         engine.on("GET", "/runs/" + RUN_ID, 200, EngineJson.succeeded("{}").replace("05:00:01Z", "05:00:01.183251Z"));
 

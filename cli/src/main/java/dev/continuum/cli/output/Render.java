@@ -37,6 +37,11 @@ public final class Render {
         optional(lines, "tags     ", strings(run.path("tags")));
         optional(lines, "started  ", time(run, "start_time"));
         optional(lines, "ended    ", time(run, "completion_time"));
+        // runs linked by flow calls: the run (and its Action state) that started this one, the runs this one started
+        String parent = text(run, "parent_run_id");
+        optional(lines, "parent   ", parent.isEmpty() || text(run, "parent_state").isEmpty() ? parent
+                : parent + " (state " + text(run, "parent_state") + ")");
+        optional(lines, "children ", strings(run.path("child_run_ids")));
         JsonNode details = run.path("details");
         optional(lines, "waiting  ", text(details, "inactive_reason"));
         lines.addAll(outcome(run));

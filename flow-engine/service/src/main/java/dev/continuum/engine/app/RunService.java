@@ -118,9 +118,7 @@ public class RunService {
                                   Credentials credentials, Optional<String> email, boolean lastSeen) {
         String userId = viewer.id();
         return (lastSeen ? flows.visibleLastSeen(flowId, viewer) : flows.visible(flowId, viewer)).flatMap(current -> {
-            if (viewer.restricted() && !Access.startsFlow(current, userId)) {
-                throw new AccessDenied("You may see flow " + flowId + " but not start it: ask an owner to add you to its flow_starters.");
-            }
+            checkStarter(current, viewer);
             return pinnedVersion == null || pinnedVersion == current.version() ? Uni.createFrom().item(current)
                     : flows.version(flowId, pinnedVersion).onFailure(EngineError.class).transform(e -> EngineError.invalidField(
                             "/flow_version", "flow " + flowId + " has no version " + pinnedVersion + "; its latest is "
@@ -160,6 +158,17 @@ public class RunService {
                         return Uni.createFrom().item(new RunAndFlow(run, flow));
                     });
         });
+    }
+
+    /** The flow, when the viewer may start it: 404 when they may not see it, 403 when they may only see it. */
+    public Uni<FlowRecord> startable(UUID flowId, Viewer viewer) {
+        return flows.visible(flowId, viewer).invoke(flow -> checkStarter(flow, viewer));
+    }
+
+    private static void checkStarter(FlowRecord flow, Viewer viewer) {
+        if (viewer.restricted() && !Access.startsFlow(flow, viewer.id())) {
+            throw new AccessDenied("You may see flow " + flow.id() + " but not start it: ask an owner to add you to its flow_starters.");
+        }
     }
 
     /** The provider calls the flow can make, as delegation sees them. */

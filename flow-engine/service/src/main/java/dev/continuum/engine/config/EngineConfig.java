@@ -130,6 +130,13 @@ public interface EngineConfig {
         @WithDefault("200ms")
         Duration scanInterval();
 
+        /**
+         * How many flow calls deep a run may be: a child run started by an Action state naming a flow lies one parent
+         * link below its parent. A flow that ends up calling itself is refused here (FlowDepthExceeded).
+         */
+        @WithDefault("8")
+        int maxFlowDepth();
+
         /** Runs driven at the same time by one instance. */
         @WithDefault("256")
         int maxConcurrent();

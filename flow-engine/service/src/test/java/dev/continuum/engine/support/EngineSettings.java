@@ -39,6 +39,7 @@ public record EngineSettings(String instance, Duration localFinishGrace) impleme
         return new Runs() {
             @Override public Duration leaseDuration() { return LEASE; }
             @Override public Duration scanInterval() { return Duration.ofMillis(200); }
+            @Override public int maxFlowDepth() { return 8; }
             @Override public int maxConcurrent() { return 256; }
             @Override public Duration pollInitial() { return Duration.ofSeconds(1); }
             @Override public Duration pollMax() { return POLL_MAX; }

@@ -1,6 +1,7 @@
 package dev.continuum.engine.adapters.messaging;
 
 import dev.continuum.engine.app.EventLoop;
+import dev.continuum.engine.app.FlowActions;
 import dev.continuum.engine.app.Notifications;
 import dev.continuum.engine.app.RunChanged;
 import dev.continuum.engine.app.triggers.RunChains;
@@ -27,13 +28,15 @@ public class RunEventFeeds {
     private final Notifications notifications;
     private final EventLoop loop;
     private final RunChains chains;
+    private final FlowActions flowCalls;
     private static final Logger LOG = Logger.getLogger(RunEventFeeds.class);
     /** Many live views listen; changes come from many threads, so the processor is serialized. */
     private final BroadcastProcessor<RunChanged> broadcast = BroadcastProcessor.create();
     private final SerializedProcessor<RunChanged, RunChanged> live = broadcast.serialized();
 
-    public RunEventFeeds(Notifications notifications, EventLoop loop, RunChains chains) {
+    public RunEventFeeds(Notifications notifications, EventLoop loop, RunChains chains, FlowActions flowCalls) {
         this.chains = chains;
+        this.flowCalls = flowCalls;
         this.notifications = notifications;
         this.loop = loop;
     }
@@ -43,6 +46,7 @@ public class RunEventFeeds {
         hand("the notifier", change, this::notifier);
         hand("the live views", change, this::liveViews);
         hand("chaining", change, this::chaining);
+        hand("parent runs", change, this::parents);
     }
 
     private static void hand(String consumer, RunChanged change, Consumer<RunChanged> to) {
@@ -70,6 +74,15 @@ public class RunEventFeeds {
                     outcomes -> { },
                     failure -> LOG.warnf("run %s is %s: run triggers not fired now (%s); the catch-up will", change.runId(),
                             change.status(), failure.getMessage())));
+        }
+    }
+
+    /** A child run that finished tells its parent's waiting Action (FlowActions#finished; polling covers what is lost). */
+    private void parents(RunChanged change) {
+        if (change.statusChanged() && dev.continuum.flow.run.RunStatus.valueOf(change.status()).finished()) {
+            loop.execute(() -> flowCalls.finished(change.runId()).subscribe().with(done -> { },
+                    failure -> LOG.warnf("run %s finished: its parent learns it at its next poll (%s)", change.runId(),
+                            failure.getMessage())));
         }
     }
 

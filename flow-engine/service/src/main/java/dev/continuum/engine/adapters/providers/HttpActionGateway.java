@@ -37,7 +37,8 @@ import java.util.function.Supplier;
 /**
  * Calls providers over the Action Provider API, retrying transport failures (request_id keeps that
  * safe); the engine's own built-in providers are called in process, with the same tokens and answers. A
- * human-input form ({@link FormAction#URL}) is answered here without any call: see {@link FormActions}.
+ * human-input form ({@link FormAction#URL}) is answered here without any call: see {@link FormActions}; a flow of this
+ * engine is run in process as a child run: see {@link InProcessFlows}.
  */
 @ApplicationScoped
 public class HttpActionGateway implements ActionGateway {
@@ -53,10 +54,12 @@ public class HttpActionGateway implements ActionGateway {
     private final int attempts;
     private final Timer latency;
     private final ActionSpans spans;
+    private final InProcessFlows flows;
 
     public HttpActionGateway(Vertx vertx, EngineConfig config, ActionUrlMap urlMap, MeterRegistry metrics, ProviderTokens tokens,
-                             BuiltinProvidersRoutes builtins, ActionSpans spans) {
+                             BuiltinProvidersRoutes builtins, ActionSpans spans, InProcessFlows flows) {
         this.tokens = tokens;
+        this.flows = flows;
         this.spans = spans;
         this.builtins = builtins;
         this.client = new ActionProviderClient(vertx,
@@ -71,6 +74,11 @@ public class HttpActionGateway implements ActionGateway {
     public Uni<ActionObservation> start(UUID runId, Effect.StartAction action, FinishReport report, Fence fence) {
         if (FormAction.is(action.actionUrl())) {
             return Uni.createFrom().item(FormActions.started(action.requestId(), action.body()));
+        }
+        Optional<UUID> flow = flowAt(action.actionUrl());
+        if (flow.isPresent()) {
+            return fence.holds().flatMap(held -> held ? flows.start(runId, flow.get(), action)
+                    : Uni.createFrom().failure(new LeaseLost(runId)));
         }
         ActionRequest request = new ActionRequest(action.requestId(), action.body(), action.label(), action.tags(),
                 List.of(), List.of(), null, null);
@@ -89,6 +97,9 @@ public class HttpActionGateway implements ActionGateway {
         if (FormAction.is(poll.actionUrl())) {
             return Uni.createFrom().item(FormActions.stillWaiting(poll.actionId()));
         }
+        if (flowAt(poll.actionUrl()).isPresent()) {
+            return flows.status(runId, poll.actionUrl(), poll.runAs(), poll.actionId());
+        }
         return send(runId, "status", poll.actionUrl(), poll.runAs(), Optional.empty(), Fence.NONE,
                 (local, bearer) -> local.status(bearer, poll.actionId()),
                 (url, context) -> client.status(url, poll.actionId(), context), HttpActionGateway::observation);
@@ -99,6 +110,9 @@ public class HttpActionGateway implements ActionGateway {
         if (FormAction.is(cancel.actionUrl())) {
             return Uni.createFrom().voidItem();
         }
+        if (flowAt(cancel.actionUrl()).isPresent()) {
+            return flows.cancel(runId, cancel.actionUrl(), cancel.runAs(), cancel.actionId()).replaceWithVoid();
+        }
         return send(runId, "cancel", cancel.actionUrl(), cancel.runAs(), Optional.empty(), Fence.NONE,
                 (local, bearer) -> local.cancel(bearer, cancel.actionId()),
                 (url, context) -> client.cancel(url, cancel.actionId(), context), status -> null);
@@ -106,12 +120,18 @@ public class HttpActionGateway implements ActionGateway {
 
     @Override
     public Uni<Void> release(UUID runId, Effect.ReleaseAction release) {
-        if (FormAction.is(release.actionUrl())) {
+        // A child run outlives its parent's action (see FlowActions#release): nothing to release in process.
+        if (FormAction.is(release.actionUrl()) || flowAt(release.actionUrl()).isPresent()) {
             return Uni.createFrom().voidItem();
         }
         return send(runId, "release", release.actionUrl(), release.runAs(), Optional.empty(), Fence.NONE,
                 (local, bearer) -> local.release(bearer, release.actionId()),
                 (url, context) -> client.release(url, release.actionId(), context), status -> null);
+    }
+
+    /** The flow of this engine that {@code actionUrl} names, called in process rather than over HTTP. */
+    private Optional<UUID> flowAt(String actionUrl) {
+        return flows.flowAt(urlMap.resolve(actionUrl));
     }
 
     /**

@@ -58,6 +58,11 @@ public class ProblemMappers {
         return problem(403, "forbidden", "Not allowed", e.getMessage(), List.of());
     }
 
+    @ServerExceptionMapper
+    public Response flowCallTooDeep(dev.continuum.engine.app.FlowCallTooDeep e) {
+        return problem(409, "flow-depth-exceeded", dev.continuum.engine.app.FlowCallTooDeep.ERROR, e.getMessage(), List.of());
+    }
+
     /** Named one by one, so that these win over the Jackson extension's own mappers for the subtypes. */
     @ServerExceptionMapper(value = {UnrecognizedPropertyException.class, MismatchedInputException.class,
             JsonProcessingException.class}, priority = jakarta.ws.rs.Priorities.USER - 100)

@@ -50,10 +50,12 @@ public class RunResource {
 
     private final RunService runs;
     private final dev.continuum.engine.app.CurrentCaller caller;
+    private final dev.continuum.engine.app.FlowActions flowCalls;
 
-    public RunResource(RunService runs, dev.continuum.engine.app.CurrentCaller caller) {
+    public RunResource(RunService runs, dev.continuum.engine.app.CurrentCaller caller, dev.continuum.engine.app.FlowActions flowCalls) {
         this.runs = runs;
         this.caller = caller;
+        this.flowCalls = flowCalls;
     }
 
     @GET
@@ -75,7 +77,7 @@ public class RunResource {
     public Uni<Views.Run> get(@PathParam("runId") String runId, @QueryParam("include_flow_description") String withFlow) {
         boolean flow = ListParams.bool("include_flow_description", withFlow);
         return runs.get(Ids.parse(runId, "runId"), caller.viewer()).flatMap(runs::withFlow)
-                .map(run -> Views.Run.of(run, caller.viewer(), flow));
+                .flatMap(run -> flowCalls.lineage(run.run().id()).map(lineage -> Views.Run.of(run, caller.viewer(), flow).with(lineage)));
     }
 
     @PUT

@@ -1,5 +1,8 @@
 package dev.continuum.engine.adapters.rest;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.continuum.engine.app.FlowActions;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.continuum.engine.app.Access;
@@ -153,7 +156,19 @@ final class Views {
                String status, String displayStatus, String label, List<String> tags, String runOwner, String createdBy,
                List<String> runManagers, List<String> runMonitors, List<String> manageBy, List<String> monitorBy,
                String userRole, List<String> userRoles, Instant startTime, Instant completionTime, RunDetails details,
-               FlowDescription flowDescription, NotificationPolicy activityNotificationPolicy, List<String> userActions) {
+               FlowDescription flowDescription, NotificationPolicy activityNotificationPolicy, List<String> userActions,
+               @JsonInclude(JsonInclude.Include.NON_NULL) UUID parentRunId,
+               @JsonInclude(JsonInclude.Include.NON_NULL) String parentState,
+               @JsonInclude(JsonInclude.Include.NON_NULL) List<UUID> childRunIds) {
+
+        /** The run with the runs it is linked to by flow calls: the parent that started it, the children it started. */
+        Run with(FlowActions.Lineage lineage) {
+            return new Run(runId, actionId, flowId, flowVersion, flowTitle, flowLastUpdated, status, displayStatus, label,
+                    tags, runOwner, createdBy, runManagers, runMonitors, manageBy, monitorBy, userRole, userRoles, startTime,
+                    completionTime, details, flowDescription, activityNotificationPolicy, userActions,
+                    lineage.parentRunId(), lineage.parentState(), lineage.childRunIds());
+        }
+
         static Run of(RunAndFlow found, Viewer viewer, boolean withFlow) {
             RunRecord r = found.run();
             FlowRecord f = found.flow();
@@ -166,7 +181,7 @@ final class Views {
                     r.label(), r.tags(), r.ownerId(), r.ownerId(), managers, monitors, managers, monitors,
                     strongest(userRoles), userRoles, r.createdAt(), r.completedAt(), RunDetails.of(r.state()),
                     withFlow ? FlowDescription.of(f) : null, new NotificationPolicy(r.state().notifyOn()),
-                    Access.runActions(r, f, viewer));
+                    Access.runActions(r, f, viewer), null, null, null);
         }
 
         /** Globus' deprecated single user_role: owner, else manager (of the run or through its flow), else monitor. */

@@ -54,7 +54,8 @@ class HttpActionGatewayTest {
         EngineSettings settings = new EngineSettings("gateway-test"); // 5 transport attempts
         gateway = new HttpActionGateway(vertx, settings, ActionUrlMap.parse(List.of(), () -> "http://engine.test/providers"),
                 new SimpleMeterRegistry(), new NoProviderTokens(), new BuiltinProvidersRoutes(new SelfUrl(settings), "jdbc:postgresql://unused/none", "none", Optional.empty()), // none mounted
-                new ActionSpans(OpenTelemetry.noop()));
+                new ActionSpans(OpenTelemetry.noop()),
+                new InProcessFlows(new SelfUrl(settings), null, new NoProviderTokens(), Runnable::run, () -> null)); // no flows here
     }
 
     @AfterEach

@@ -116,7 +116,8 @@ class InProcessGatewayTest {
             }
         };
         return new HttpActionGateway(vertx, settings, ActionUrlMap.parse(List.of(), () -> "http://engine.test/providers"),
-                metrics, tokens, builtins, new ActionSpans(OpenTelemetry.noop(), !tracing, true));
+                metrics, tokens, builtins, new ActionSpans(OpenTelemetry.noop(), !tracing, true),
+                new InProcessFlows(new SelfUrl(settings), null, tokens, Runnable::run, () -> null)); // no flows here
     }
 
     private HttpActionGateway gateway(boolean tracing) {
