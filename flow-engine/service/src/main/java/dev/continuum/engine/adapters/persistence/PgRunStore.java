@@ -390,7 +390,8 @@ public class PgRunStore implements RunStore {
                                 SELECT id FROM runs WHERE completed_at < $1 AND ($2::text IS NULL OR owner_id = $2)
                                 ORDER BY completed_at LIMIT $3 FOR UPDATE SKIP LOCKED)
                             RETURNING id),
-                        grants AS (DELETE FROM run_grants WHERE run_id IN (SELECT id FROM gone))
+                        grants AS (DELETE FROM run_grants WHERE run_id IN (SELECT id FROM gone)),
+                        links AS (DELETE FROM run_links WHERE child_run_id IN (SELECT id FROM gone))
                         SELECT count(*) FROM gone""")
                 .execute(Tuple.of(odt(cutoff), owner.orElse(null), limit))
                 .map(rows -> (int) rows.iterator().next().getLong(0).longValue());
