@@ -28,10 +28,25 @@ public final class ProviderAudiences {
 
     private final List<Rule> rules;
     private final Supplier<String> builtinBase;
+    private final Supplier<String> flowsBase;
+    private final Audience engine;
 
-    private ProviderAudiences(List<Rule> rules, Supplier<String> builtinBase) {
+    private ProviderAudiences(List<Rule> rules, Supplier<String> builtinBase, Supplier<String> flowsBase, Audience engine) {
         this.rules = rules;
         this.builtinBase = builtinBase;
+        this.flowsBase = flowsBase;
+        this.engine = engine;
+    }
+
+    /**
+     * As {@link #parse(List, Supplier)}, and a flow of this engine called as an action ({@code flowsBase}/{id}/actions)
+     * takes a token for the engine itself ({@code engine}): the child run starts as the caller with it, and delegates
+     * its own providers' tokens from it as any run start does.
+     */
+    public static ProviderAudiences parse(List<String> pairs, Supplier<String> builtinBase, Supplier<String> flowsBase,
+                                          Audience engine) {
+        ProviderAudiences configured = parse(pairs, builtinBase);
+        return new ProviderAudiences(configured.rules, builtinBase, flowsBase, engine);
     }
 
     /**
@@ -50,7 +65,7 @@ public final class ProviderAudiences {
             rules.add(new Rule(pair.substring(0, arrow).trim(), new Audience(target[0], target[1])));
         }
         rules.sort(Comparator.comparingInt((Rule r) -> r.prefix().length()).reversed());
-        return new ProviderAudiences(List.copyOf(rules), builtinBase);
+        return new ProviderAudiences(List.copyOf(rules), builtinBase, null, null);
     }
 
     /** The audience for a resolved provider URL; empty when nothing says who the provider is. */
@@ -69,6 +84,9 @@ public final class ProviderAudiences {
         }
         if (path.startsWith("/providers/training/") || path.equals("/providers/training")) {
             return Optional.of(TRAINING);
+        }
+        if (engine != null && under(providerUrl, flowsBase.get()).isPresent()) {
+            return Optional.of(engine);
         }
         return under(providerUrl, builtinBase.get()).map(rest -> BUILTIN);
     }

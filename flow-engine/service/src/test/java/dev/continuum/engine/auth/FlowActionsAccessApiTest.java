@@ -58,4 +58,26 @@ class FlowActionsAccessApiTest {
                 .body("status", equalTo("SUCCEEDED"));
         as(scientist).when().get("/runs?filter_flow_id=" + flow).then().statusCode(200).body("runs", hasSize(1));
     }
+
+    @Test
+    void shouldRunAChildFlowInProcessWithSignInOnAndLetItCallItsOwnProviderAsTheParentsOwner() {
+        String child = as(scientist).body("{\"title\":\"child calling echo\",\"definition\":{\"StartAt\":\"Echo\",\"States\":{"
+                        + "\"Echo\":{\"Type\":\"Action\",\"ActionUrl\":\"" + dev.continuum.engine.support.Flows.provider("echo")
+                        + "\",\"Parameters\":{\"said.$\":\"$.word\"},\"ResultPath\":\"$.echoed\",\"End\":true}}}}")
+                .when().post("/flows").then().statusCode(201).extract().path("id");
+        String childUrl = "http://127.0.0.1:" + io.restassured.RestAssured.port + "/flows/" + child + "/actions";
+        String parent = as(scientist).body("{\"title\":\"parent\",\"definition\":{\"StartAt\":\"Call\",\"States\":{"
+                        + "\"Call\":{\"Type\":\"Action\",\"ActionUrl\":\"" + childUrl + "\",\"Parameters\":{\"word.$\":\"$.word\"},"
+                        + "\"ResultPath\":\"$.child\",\"End\":true}}}}")
+                .when().post("/flows").then().statusCode(201).extract().path("id");
+
+        String run = as(scientist).body("{\"body\":{\"word\":\"nested\"}}").when().post("/flows/" + parent + "/run")
+                .then().statusCode(201).extract().path("run_id");
+
+        Tokens.awaitStatus(scientist, run, "SUCCEEDED");
+        String childRun = as(scientist).when().get("/runs/" + run).then().statusCode(200)
+                .body("details.output.child.status", equalTo("SUCCEEDED")).extract().path("child_run_ids[0]");
+        as(scientist).when().get("/runs/" + childRun).then().statusCode(200).body("run_owner", equalTo("scientist"))
+                .body("parent_run_id", equalTo(run)).body("details.output.echoed.details.said", equalTo("nested"));
+    }
 }

@@ -78,7 +78,9 @@ public class RunTokens implements ProviderTokens {
         this.vertx = vertx;
         this.clock = clock;
         this.urls = urls;
-        this.audiences = ProviderAudiences.parse(auth.providerAudiences().orElse(List.of()), selfUrl::providersBase);
+        // continuum-api: the realm's scope that puts the engine in a token's audience (as for triggers' grants)
+        this.audiences = ProviderAudiences.parse(auth.providerAudiences().orElse(List.of()), selfUrl::providersBase,
+                () -> selfUrl.base() + "/flows", new Audience(auth.clientId(), "continuum-api"));
         this.idp = new TokenClient(auth.issuer());
         ClientCredentials engine = ClientCredentials.confidential(auth.clientId(), auth.clientSecret().orElse(""));
         TokenVault vault = auth.vaultKey().map(TokenVault::fromBase64Key).orElseGet(() -> {
