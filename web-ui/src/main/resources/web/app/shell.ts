@@ -30,6 +30,7 @@ export function statusBadge(status: string): TemplateResult {
   return html`<span class="badge status-${status.toLowerCase()}">${status}</span>`;
 }
 
+/** A JSON document, scrollable in itself; focusable, so a keyboard user can scroll a long one (axe: scrollable-region-focusable). */
 export function json(value: unknown): TemplateResult {
-  return html`<pre class="json">${JSON.stringify(value, null, 2)}</pre>`;
+  return html`<pre class="json" tabindex="0">${JSON.stringify(value, null, 2)}</pre>`;
 }

@@ -5,7 +5,8 @@ import dev.continuum.engine.app.FlowActions;
 import dev.continuum.engine.app.FlowService;
 import dev.continuum.engine.app.RunService;
 import dev.continuum.flow.run.ActionObservation;
-import dev.continuum.provider.api.ActionRequest;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.continuum.engine.domain.EngineError;
 import dev.continuum.provider.api.ActionState;
 import dev.continuum.provider.api.ActionStatus;
 import dev.continuum.provider.api.ProviderDescription;
@@ -36,6 +37,14 @@ public class FlowActionsResource {
 
     public record Log(List<Views.Event> entries) {}
 
+    /**
+     * The Action Provider API's run document as this endpoint reads it: the SDK's {@code ActionRequest} fields, read
+     * strictly like every engine body (a number where a time belongs is refused naming the field, not taken as epoch
+     * seconds). {@code release_after} and {@code deadline} are accepted and not acted on: a child run is a run.
+     */
+    public record RunBody(String requestId, JsonNode body, String label, List<String> tags, List<String> manageBy,
+                          List<String> monitorBy, String releaseAfter, String deadline) {}
+
     private final FlowActions actions;
     private final FlowService flows;
     private final CurrentCaller caller;
@@ -59,8 +68,15 @@ public class FlowActionsResource {
     @Path("/run")
     @Operation(summary = "Start the flow as an action: a child run, one per request_id")
     @Extension(name = OpenApiAccess.EXTENSION, value = "flow:start")
-    public Uni<Response> run(@PathParam("flowId") String flowId, ActionRequest body) {
-        ActionRequest request = body == null ? ActionRequest.of(null, null) : body;
+    public Uni<Response> run(@PathParam("flowId") String flowId, RunBody body) {
+        RunBody request = body == null ? new RunBody(null, null, null, null, null, null, null, null) : body;
+        if (request.deadline() != null) {
+            try {
+                java.time.OffsetDateTime.parse(request.deadline());
+            } catch (java.time.format.DateTimeParseException e) {
+                throw EngineError.invalidField("/deadline", "an RFC 3339 time such as 2026-12-31T00:00:00Z");
+            }
+        }
         return actions.run(Ids.parse(flowId, "flowId"), request.requestId(),
                         new RunService.StartRequest(request.body(), request.label(), request.tags(), List.of(), List.of()),
                         caller.viewer(), new RunService.Credentials(caller.accessToken(), java.util.Map.of()), Optional.empty())
