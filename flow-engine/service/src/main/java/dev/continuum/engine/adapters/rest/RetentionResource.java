@@ -56,10 +56,10 @@ public class RetentionResource {
     @Operation(summary = "Release every finished run that finished before a time: the caller's own, or everyone's for an administrator")
     @Extension(name = OpenApiAccess.EXTENSION, value = "signed-in")
     public Uni<PurgeAnswer> purge(PurgeBody body) {
-        Instant cutoff = cutoff(body);
-        boolean everyone = caller.administrator() || !caller.viewer().restricted();
-        return retention.purge(cutoff, caller.viewer(), caller.administrator())
-                .map(p -> new PurgeAnswer(p.runs(), p.finishedBefore().toString(), everyone ? "all runs" : "runs owned by " + caller.userId()));
+        // whose runs were purged is the use case's decision: the answer only reports it
+        return retention.purge(cutoff(body), caller.viewer(), caller.administrator())
+                .map(p -> new PurgeAnswer(p.runs(), p.finishedBefore().toString(),
+                        p.owner().map(owner -> "runs owned by " + owner).orElse("all runs")));
     }
 
     private Instant cutoff(PurgeBody body) {
