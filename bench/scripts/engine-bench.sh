@@ -19,6 +19,10 @@ port=$((18000 + RANDOM % 1000))
 log="$(mktemp -t continuum-bench-engine.XXXXXX.log)"
 psql -q -c "CREATE DATABASE $db" >/dev/null
 if [ -n "${PG_LOG_STATEMENTS:-}" ]; then psql -q -c "ALTER DATABASE $db SET log_statement = 'all'" >/dev/null; echo "database $db logs every statement"; fi
+# The peer's service tasks are in-process delegates that keep no record of their own, so by default the built-ins
+# here keep theirs in memory too; BUILTIN_ACTION_STORE=database measures the engine's default (one record per action in
+# PostgreSQL, shared by every engine; docs/benchmarks.md gives both).
+CONTINUUM_PROVIDERS_BUILTIN_ACTION_STORE="${BUILTIN_ACTION_STORE:-memory}" \
 CONTINUUM_AUTH_ENABLED=false CONTINUUM_DB_HOST="$PGHOST" CONTINUUM_DB_PORT="$PGPORT" CONTINUUM_DB_NAME="$db" \
   QUARKUS_HTTP_PORT=$port CONTINUUM_SELF_URL="http://127.0.0.1:$port" \
   "$java" ${ENGINE_JAVA_OPTS:-} -jar "${ENGINE_APP:-$root/flow-engine/service/target/quarkus-app}/quarkus-run.jar" >"$log" 2>&1 &

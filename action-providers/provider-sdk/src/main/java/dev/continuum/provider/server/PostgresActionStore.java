@@ -36,6 +36,7 @@ public final class PostgresActionStore implements SharedActionStore, AutoCloseab
     private static final Duration DEFAULT_LEASE = Duration.ofSeconds(15);
 
     private final HikariDataSource pool;
+    private final boolean ownsPool;
     private final String table;
     private final String instanceId;
     private final Duration lease;
@@ -45,20 +46,49 @@ public final class PostgresActionStore implements SharedActionStore, AutoCloseab
      * before they existed).
      */
     public PostgresActionStore(String url, String user, String password, String table, String instanceId, Duration lease) {
+        this(url, user, password, table, instanceId, lease, 4);
+    }
+
+    /** As above, with a pool of up to {@code poolSize} connections (shared by every store made {@link #beside} it). */
+    public PostgresActionStore(String url, String user, String password, String table, String instanceId, Duration lease,
+                               int poolSize) {
+        this(pool(url, user, password, table, poolSize), true, table, instanceId, lease);
+    }
+
+    private PostgresActionStore(HikariDataSource pool, boolean ownsPool, String table, String instanceId, Duration lease) {
         if (!TABLE.matcher(Objects.requireNonNull(table, "table")).matches()) {
+            pool.close();
             throw new IllegalArgumentException("table must be a lower-case SQL identifier, not " + table);
         }
+        this.pool = pool;
+        this.ownsPool = ownsPool;
         this.table = table;
         this.instanceId = Objects.requireNonNull(instanceId, "instanceId");
         this.lease = Objects.requireNonNull(lease, "lease");
+        createTable();
+    }
+
+    /**
+     * Another provider's store in {@code table} of the same database, with this one's instance id and lease, on this
+     * one's connections (a process hosting several providers keeps one pool). Closing it leaves the pool open; closing
+     * this store closes the pool.
+     */
+    public PostgresActionStore beside(String table) {
+        return new PostgresActionStore(pool, false, table, instanceId, lease);
+    }
+
+    private static HikariDataSource pool(String url, String user, String password, String name, int size) {
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(url);
         config.setUsername(user);
         config.setPassword(password);
-        config.setMaximumPoolSize(4);
+        config.setMaximumPoolSize(size);
         config.setMinimumIdle(1);
-        config.setPoolName(table);
-        this.pool = new HikariDataSource(config);
+        config.setPoolName(name);
+        return new HikariDataSource(config);
+    }
+
+    private void createTable() {
         run(c -> {
             // Instances starting together on a fresh database would race on CREATE TABLE IF NOT EXISTS (one of them
             // fails on a unique violation in the catalog): a transaction-scoped advisory lock per table orders them.
@@ -257,7 +287,9 @@ public final class PostgresActionStore implements SharedActionStore, AutoCloseab
 
     @Override
     public void close() {
-        pool.close();
+        if (ownsPool) {
+            pool.close();
+        }
     }
 
     private Optional<StoredAction> findByRequest(Connection c, String creatorId, String requestId) throws SQLException {

@@ -198,7 +198,19 @@ public interface EngineConfig {
         /** Append one line per new echo action here (used by crash tests to count effects). */
         Optional<String> echoEffectsLog();
 
+        /**
+         * Where echo, sleep and expression keep their actions: {@code database} (shared by every engine, so a
+         * takeover or restart that repeats a request_id gets the same action) or {@code memory} (this process only:
+         * about half the engine CPU of a run made of built-ins, for benchmarks and single-engine set-ups). Notify,
+         * whose webhook is an effect outside the engine, always keeps its actions in the database.
+         */
+        @WithDefault("database")
+        BuiltinActionStore builtinActionStore();
+
         @WithDefault("10s")
         Duration callTimeout();
     }
+
+    /** Where the built-in providers without an outside effect keep their actions. */
+    enum BuiltinActionStore { DATABASE, MEMORY }
 }

@@ -79,8 +79,12 @@ class EmbeddedEngineBench {
     public static class AsInProduction implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
+            // the peer's service tasks keep no record of their own: by default neither do the built-ins here
+            // (-Dembedded-bench.builtin-action-store=database measures the engine's default)
             return Map.of("quarkus.arc.exclude-types", "dev.continuum.engine.events.RunEventsRecorder,"
-                    + "dev.continuum.engine.support.TestClock,dev.continuum.engine.support.TimeSkipper");
+                    + "dev.continuum.engine.support.TestClock,dev.continuum.engine.support.TimeSkipper",
+                    "continuum.providers.builtin-action-store",
+                    System.getProperty("embedded-bench.builtin-action-store", "memory"));
         }
     }
 

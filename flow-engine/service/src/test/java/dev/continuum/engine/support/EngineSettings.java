@@ -100,6 +100,7 @@ public record EngineSettings(String instance, Duration localFinishGrace) impleme
             @Override public Optional<List<String>> urlMap() { return Optional.empty(); }
             @Override public boolean builtinEnabled() { return false; }
             @Override public Optional<String> echoEffectsLog() { return Optional.empty(); }
+            @Override public BuiltinActionStore builtinActionStore() { return BuiltinActionStore.DATABASE; }
             @Override public Duration callTimeout() { return Duration.ofSeconds(10); }
         };
     }

@@ -17,6 +17,7 @@ import jakarta.enterprise.event.Observes;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -27,22 +28,23 @@ import java.util.UUID;
  * {@code actions:builtin}. The engine calls them in process: an ActionUrl that resolves to this
  * engine's own {@code /providers/NAME} skips HTTP (same token check and answers, a fraction of the CPU).
  * <p>
- * Notify, whose effect (a webhook) is outside the engine, keeps its actions in the engine's database, shared by every
- * engine (ADR 0032): a takeover or a restart that repeats a notify request_id finds the action another engine (or
- * this one's previous life) started and sends nothing; echo, sleep and expression keep theirs in memory.
+ * Each keeps its actions in the engine's database, shared by every engine (ADR 0032): a takeover or a restart that
+ * repeats a request_id finds the action another engine (or this one's previous life) started — notify sends no
+ * second webhook, sleep does not start its wait again, and every one answers the same action id. With
+ * {@code continuum.providers.builtin-action-store=memory} echo, sleep and expression keep theirs in this process.
  */
 @ApplicationScoped
 public class BuiltinProvidersRoutes {
 
-    /** The notify actions of every engine on this database (PostgresActionStore creates the table when missing). */
-    static final String NOTIFY_TABLE = "builtin_notify_actions";
+    /** Up to this many connections serve the four built-ins' actions together. */
+    private static final int STORE_CONNECTIONS = 8;
 
     private final SelfUrl self;
     private final String jdbcUrl;
     private final String dbUser;
     private final Optional<String> dbPassword;
     private volatile Map<String, LocalProvider> local = Map.of();
-    private volatile Optional<PostgresActionStore> notifyStore = Optional.empty();
+    private volatile Optional<PostgresActionStore> stores = Optional.empty();
 
     public BuiltinProvidersRoutes(SelfUrl self, @ConfigProperty(name = "quarkus.datasource.jdbc.url") String jdbcUrl,
                                   @ConfigProperty(name = "quarkus.datasource.username") String dbUser,
@@ -67,10 +69,20 @@ public class BuiltinProvidersRoutes {
             }
             // Its lease is the runs' lease: an action whose engine died is adopted (and its send resumed) as soon as
             // the dead engine's runs are taken over.
-            PostgresActionStore store = new PostgresActionStore(jdbcUrl, dbUser, dbPassword.orElse(""), NOTIFY_TABLE,
-                    config.instanceId().orElse("engine-" + UUID.randomUUID()), config.runs().leaseDuration());
-            notifyStore = Optional.of(store);
-            options = options.withStore("notify", store);
+            PostgresActionStore first = null;
+            for (String name : sharedStoreNames(config.providers().builtinActionStore())) {
+                // one table per provider (PostgresActionStore creates it when missing), so an action id is answered
+                // only at the provider that made it
+                String table = tableOf(name);
+                PostgresActionStore store = first == null
+                        ? new PostgresActionStore(jdbcUrl, dbUser, dbPassword.orElse(""), table,
+                                config.instanceId().orElse("engine-" + UUID.randomUUID()), config.runs().leaseDuration(),
+                                STORE_CONNECTIONS)
+                        : first.beside(table);
+                first = first == null ? store : first;
+                options = options.withStore(name, store);
+            }
+            stores = Optional.of(first);
             if (config.providers().echoEffectsLog().isPresent()) {
                 options = options.withEffectsLog(Path.of(config.providers().echoEffectsLog().get()));
             }
@@ -79,7 +91,17 @@ public class BuiltinProvidersRoutes {
     }
 
     void close(@Observes ShutdownEvent stop) {
-        notifyStore.ifPresent(PostgresActionStore::close);
+        stores.ifPresent(PostgresActionStore::close);
+    }
+
+    /** The built-ins whose actions live in the database: all of them, or notify alone when the others are in memory. */
+    private static List<String> sharedStoreNames(EngineConfig.BuiltinActionStore where) {
+        return where == EngineConfig.BuiltinActionStore.MEMORY ? List.of("notify") : BuiltinProviders.NAMES;
+    }
+
+    /** The table of a built-in's actions: {@code builtin_notify_actions} for notify, and so on. */
+    static String tableOf(String provider) {
+        return "builtin_" + provider + "_actions";
     }
 
     /** The built-in provider at {@code providerUrl}, when that URL is this engine's own (as it is for their tokens). */
