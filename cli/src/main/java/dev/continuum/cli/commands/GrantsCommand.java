@@ -2,6 +2,7 @@ package dev.continuum.cli.commands;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.continuum.cli.ExitCodes;
+import dev.continuum.cli.client.EngineClient;
 import dev.continuum.cli.output.Render;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -38,6 +39,13 @@ public final class GrantsCommand extends EngineCommand {
         return lines;
     }
 
+    /** What revoking {@code grant} means for the person, said the same by {@code grants revoke} and {@code logout --everywhere}. */
+    static String revoked(JsonNode grant) {
+        JsonNode runs = grant.path("runs");
+        return "Revoked offline grant " + Render.text(grant, "id") + (runs.isEmpty() ? ""
+                : "; " + runs.size() + " run(s) acting through it go INACTIVE at their next provider call");
+    }
+
     @Command(name = "revoke", mixinStandardHelpOptions = true,
             description = "Revoke one of your offline grants (DELETE /grants/GRANT_ID): the runs acting through it go INACTIVE at their next provider call.")
     static final class Revoke extends EngineCommand {
@@ -47,8 +55,17 @@ public final class GrantsCommand extends EngineCommand {
 
         @Override
         public Integer call() {
-            root().client().revokeGrant(grantId);
-            show(root().mapper().createObjectNode().put("revoked", grantId), List.of("revoked " + grantId));
+            EngineClient engine = root().client();
+            // listed first, to say which runs the revocation stops; not found here, the DELETE gets the engine's 404
+            JsonNode grant = root().mapper().createObjectNode().put("id", grantId);
+            for (JsonNode listed : engine.grants().path("grants")) {
+                if (grantId.equals(Render.text(listed, "id"))) {
+                    grant = listed;
+                }
+            }
+            engine.revokeGrant(grantId);
+            JsonNode runs = grant.path("runs").isArray() ? grant.get("runs") : root().mapper().createArrayNode();
+            show(root().mapper().createObjectNode().put("revoked", grantId).set("runs", runs), List.of(revoked(grant)));
             return ExitCodes.OK;
         }
     }

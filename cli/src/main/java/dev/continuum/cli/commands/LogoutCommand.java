@@ -62,8 +62,7 @@ public final class LogoutCommand extends EngineCommand {
             String id = Render.text(grant, "id");
             engine.revokeGrant(id);
             revoked.add(grant);
-            text.add("Revoked offline grant " + id + (grant.path("runs").isEmpty() ? ""
-                    : "; " + grant.path("runs").size() + " run(s) acting through it go INACTIVE at their next provider call"));
+            text.add(GrantsCommand.revoked(grant));
         }
         if (text.isEmpty()) {
             text.add("No offline grants to revoke.");

@@ -115,17 +115,20 @@ class CliAgainstEngineTest {
     }
 
     @Test
-    void shouldRevokeOneGrantAndSayWhenItIsNotYoursOrGone() {
+    void shouldRevokeOneGrantSayingWhichRunsItStopsAndSayWhenItIsGone() {
         String grant = Consent.give(PERSON);
         SignedInCli cli = SignedInCli.as(PERSON);
+        String run = cli.run("start", deploy(cli, "nap", NAP)).lastLine();
 
-        assertThat(cli.run("grants", "revoke", grant).out()).isEqualTo("revoked " + grant + "\n");
+        assertThat(cli.run("grants", "revoke", grant).out())
+                .isEqualTo("Revoked offline grant " + grant + "; 1 run(s) acting through it go INACTIVE at their next provider call\n");
 
         as(Tokens.of(PERSON)).when().get("/grants").then().body("grants.find { it.id == '" + grant + "' }.status", equalTo("REVOKED"));
         assertThat(cli.run("grants").out()).contains(grant + "  REVOKED").contains("revoked by " + PERSON);
         Result again = cli.run("grants", "revoke", grant);
         assertThat(again.exitCode()).isEqualTo(3);
         assertThat(again.err()).contains(grant);
+        as(Tokens.of(PERSON)).body("{}").when().post("/runs/" + run + "/cancel").then().statusCode(200);
     }
 
     @Test
