@@ -8,6 +8,9 @@ import dev.continuum.cli.client.EngineClient;
 import dev.continuum.cli.commands.CancelCommand;
 import dev.continuum.cli.commands.DeployCommand;
 import dev.continuum.cli.commands.FlowsCommand;
+import dev.continuum.cli.commands.RedriveCommand;
+import dev.continuum.cli.commands.CompletionCommand;
+import dev.continuum.cli.commands.GrantsCommand;
 import dev.continuum.cli.commands.LoginCommand;
 import dev.continuum.cli.commands.LogoutCommand;
 import dev.continuum.cli.commands.LogsCommand;
@@ -27,6 +30,7 @@ import dev.continuum.cli.signin.SignInStore;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
@@ -45,7 +49,7 @@ import java.util.Map;
                 "  6  sign-in needed: not signed in, sign-in expired, or the engine refused the token (run `continuum login`)"},
         subcommands = {LoginCommand.class, LogoutCommand.class, ValidateCommand.class, DeployCommand.class, UpdateCommand.class, FlowsCommand.class,
                 StartCommand.class, WatchCommand.class, StatusCommand.class, LogsCommand.class, RunsCommand.class,
-                CancelCommand.class, ResumeCommand.class, InputCommand.class, ReleaseCommand.class, TriggerCommand.class,
+                CancelCommand.class, ResumeCommand.class, InputCommand.class, ReleaseCommand.class, TriggerCommand.class, GrantsCommand.class, RedriveCommand.class, CompletionCommand.class,
                 PlacementCommand.class})
 public final class ContinuumCommand implements Runnable {
 
@@ -56,8 +60,20 @@ public final class ContinuumCommand implements Runnable {
             description = "Engine API address; default $CONTINUUM_API, else " + DEFAULT_API + " (now: ${DEFAULT-VALUE}).")
     private String api;
 
-    @Option(names = "--json", scope = ScopeType.INHERIT, description = "Machine-readable JSON output instead of text.")
+    @Option(names = "--json", scope = ScopeType.INHERIT, description = "Machine-readable JSON output instead of text (the same as --output json).")
     private boolean json;
+
+    private String output = "text";
+
+    /** Checked as it is parsed, so a wrong format is a usage error before anything is sent. */
+    @Option(names = {"-o", "--output"}, scope = ScopeType.INHERIT, paramLabel = "text|json", defaultValue = "text",
+            description = "Output format: text (default) or json (the engine's answer as it came, for scripts).")
+    void output(String format) {
+        if (!format.equals("text") && !format.equals("json")) {
+            throw new ParameterException(spec.commandLine(), "--output must be text or json, not '" + format + "'");
+        }
+        output = format;
+    }
 
     @Spec
     private CommandSpec spec;
@@ -88,7 +104,7 @@ public final class ContinuumCommand implements Runnable {
     }
 
     public boolean json() {
-        return json;
+        return json || output.equals("json");
     }
 
     public ObjectMapper mapper() {

@@ -108,6 +108,42 @@ public final class EngineClient {
         send("POST", "/runs/" + segment(runId) + "/release", null);
     }
 
+    /** Changes a run's label, tags, managers or monitors; fields the body leaves out stay as they are. */
+    public JsonNode updateRun(String runId, ObjectNode changes) {
+        return send("PUT", "/runs/" + segment(runId), changes);
+    }
+
+    /** Starts a FAILED run's next attempt; {@code request} may name the state and that state's input. */
+    public JsonNode redrive(String runId, ObjectNode request) {
+        return send("POST", "/runs/" + segment(runId) + "/redrive", request);
+    }
+
+    public void deleteFlow(String flowId) {
+        send("DELETE", "/flows/" + segment(flowId), null);
+    }
+
+    /** One page of a flow's versions, newest first. */
+    public JsonNode flowVersions(String flowId, int limit, Optional<String> marker) {
+        Map<String, String> params = new LinkedHashMap<>();
+        params.put("limit", String.valueOf(limit));
+        marker.ifPresent(m -> params.put("marker", m));
+        return send("GET", "/flows/" + segment(flowId) + "/versions" + query(params), null);
+    }
+
+    /** The caller's offline grants to the engine, newest first, each with the runs acting through it. */
+    public JsonNode grants() {
+        return send("GET", "/grants", null);
+    }
+
+    public void revokeGrant(String grantId) {
+        send("DELETE", "/grants/" + segment(grantId), null);
+    }
+
+    /** Begins an offline-access consent; the answer's {@code authorization_url} is for the person's browser. */
+    public JsonNode beginConsent() {
+        return send("POST", "/grants/consent", null);
+    }
+
     /** Any other call of the API (the trigger commands): {@code body} null for none. */
     public JsonNode call(String method, String path, JsonNode body) {
         return send(method, path, body);

@@ -22,7 +22,7 @@ public final class CancelCommand extends EngineCommand {
 
     @Override
     public Integer call() {
-        JsonNode run = root.client().cancel(runId, Optional.ofNullable(reason));
+        JsonNode run = root().client().cancel(runId, Optional.ofNullable(reason));
         show(run, List.of(Render.text(run, "run_id") + " " + Render.text(run, "status")));
         return ExitCodes.OK;
     }

@@ -25,8 +25,8 @@ public final class DeployCommand extends EngineCommand {
 
     @Override
     public Integer call() {
-        FlowFile flow = FlowFile.read(file, root.api(), root.mapper());
-        JsonNode created = root.client().createFlow(flow.withTitle(title));
+        FlowFile flow = FlowFile.read(file, root().api(), root().mapper());
+        JsonNode created = root().client().createFlow(flow.withTitle(title));
         show(created, List.of(Render.text(created, "id")));
         return ExitCodes.OK;
     }

@@ -4,27 +4,24 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.continuum.cli.ExitCodes;
 import dev.continuum.cli.output.Render;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
-@Command(name = "flows", mixinStandardHelpOptions = true, description = "List published flows (GET /flows).")
+@Command(name = "flows", mixinStandardHelpOptions = true, description = "List published flows (GET /flows).",
+        subcommands = {FlowVersionsCommand.class, FlowDeleteCommand.class})
 public final class FlowsCommand extends EngineCommand {
 
-    @Option(names = "--limit", paramLabel = "N", defaultValue = "100", description = "At most this many (1-1000, default ${DEFAULT-VALUE}).")
-    int limit;
-
-    @Option(names = "--marker", paramLabel = "MARKER", description = "Show the page after the one that printed this marker.")
-    String marker;
+    @Mixin
+    PageOptions page;
 
     @Override
     public Integer call() {
-        JsonNode page = root.client().listFlows(limit, Optional.ofNullable(marker));
-        List<String> text = new ArrayList<>(Render.flowTable(page));
-        Paging.hint(page).ifPresent(text::add);
-        show(page, text);
+        JsonNode answer = root().client().listFlows(page.limit, page.marker());
+        List<String> text = new ArrayList<>(Render.flowTable(answer));
+        Paging.hint(answer).ifPresent(text::add);
+        show(answer, text);
         return ExitCodes.OK;
     }
 }

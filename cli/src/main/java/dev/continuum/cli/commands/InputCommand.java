@@ -31,7 +31,7 @@ public final class InputCommand extends EngineCommand {
     public Integer call() {
         String run = "/runs/" + EngineClient.pathSegment(runId) + "/inputs";
         if (state == null) {
-            JsonNode forms = root.client().call("GET", run, null);
+            JsonNode forms = root().client().call("GET", run, null);
             List<String> lines = new ArrayList<>();
             forms.path("inputs").forEach(form -> lines.add(Render.text(form, "state_name") + "  " + Render.text(form, "title")));
             show(forms, lines.isEmpty() ? List.of("run " + runId + " waits on no form") : lines);
@@ -39,11 +39,11 @@ public final class InputCommand extends EngineCommand {
         }
         String path = run + "/" + EngineClient.pathSegment(state);
         if (answer == null) {
-            JsonNode form = root.client().call("GET", path, null);
+            JsonNode form = root().client().call("GET", path, null);
             show(form, List.of(Render.text(form, "title"), Render.text(form, "description"), Render.pretty(form.path("schema"))));
             return ExitCodes.OK;
         }
-        JsonNode after = root.client().call("POST", path, JsonFiles.fileOrJson(answer, root.mapper()));
+        JsonNode after = root().client().call("POST", path, JsonFiles.fileOrJson(answer, root().mapper()));
         show(after, List.of(Render.text(after, "run_id") + " " + Render.text(after, "status")));
         return ExitCodes.OK;
     }

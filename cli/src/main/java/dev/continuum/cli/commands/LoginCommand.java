@@ -5,7 +5,9 @@ import dev.continuum.auth.oidc.DeviceAuthorization;
 import dev.continuum.auth.oidc.TokenClient;
 import dev.continuum.auth.oidc.TokenRefusedException;
 import dev.continuum.auth.oidc.TokenResponse;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.continuum.cli.ExitCodes;
+import dev.continuum.cli.output.Render;
 import dev.continuum.cli.signin.BearerTokens;
 import dev.continuum.cli.signin.SignIn;
 import dev.continuum.cli.signin.SignInNeeded;
@@ -13,9 +15,12 @@ import dev.continuum.cli.UsageProblem;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
 
 @Command(name = "login", mixinStandardHelpOptions = true,
         description = {"Sign in: prints an address and a code to confirm in a browser (OAuth device authorization, "
@@ -32,13 +37,33 @@ public final class LoginCommand extends EngineCommand {
     @Option(names = "--client-credentials", description = "Check the service account in CONTINUUM_CLIENT_ID / CONTINUUM_CLIENT_SECRET instead of signing a person in.")
     boolean clientCredentials;
 
+    @Option(names = "--offline", description = {"Also give the engine offline access, so your runs keep acting for you after you sign out "
+            + "(authorization code with offline_access, shown as a consent in the browser); signs you in first if you are not.",
+            "See them with `continuum grants`."})
+    boolean offline;
+
     @Override
     public Integer call() throws InterruptedException {
         if (clientCredentials) {
             return checkServiceAccount();
         }
+        Optional<SignIn> signedIn = root().tokens().store().load();
+        SignIn signIn = offline && signedIn.isPresent() ? signedIn.get() : signInOnDevice();
+        if (!offline) {
+            show(root().mapper().createObjectNode().put("username", signIn.username()).put("issuer", signIn.issuer())
+                    .put("kept_in", root().tokens().store().file().toString()), List.of("Signed in as " + signIn.username()
+                    + " at " + signIn.issuer() + " (kept in " + root().tokens().store().file() + ")"));
+            return ExitCodes.OK;
+        }
+        JsonNode grant = new OfflineConsent(root(), prompts()).give();
+        show(grant, List.of("Offline access given: grant " + Render.text(grant, "id") + " for " + signIn.username()
+                + " (see `continuum grants`, revoke with `continuum grants revoke " + Render.text(grant, "id") + "`)"));
+        return ExitCodes.OK;
+    }
+
+    private SignIn signInOnDevice() throws InterruptedException {
         if (issuer == null || issuer.isBlank()) {
-            issuer = BearerTokens.issuer(root.environment());
+            issuer = BearerTokens.issuer(root().environment());
         }
         TokenClient idp = new TokenClient(issuer);
         DeviceAuthorization device;
@@ -49,15 +74,18 @@ public final class LoginCommand extends EngineCommand {
         } catch (TokenRefusedException e) {
             throw new SignInNeeded(issuer + " does not offer device sign-in to continuum-cli (" + e.getMessage() + ")");
         }
-        out().println("To sign in, open this address in a browser and confirm the code " + device.userCode() + ":");
-        out().println("  " + device.verificationUriComplete().orElse(device.verificationUri()));
-        out().println("Waiting for you (up to " + device.expiresIn().toMinutes() + " min) ...");
-        out().flush();
+        PrintWriter say = prompts();
+        say.println("To sign in, open this address in a browser and confirm the code " + device.userCode() + ":");
+        say.println("  " + device.verificationUriComplete().orElse(device.verificationUri()));
+        say.println("Waiting for you (up to " + device.expiresIn().toMinutes() + " min) ...");
+        say.flush();
         TokenResponse tokens = await(idp, device);
         SignIn signIn = BearerTokens.from(issuer, BearerTokens.CLI.clientId(), tokens, Instant.now());
-        root.tokens().store().save(signIn);
-        out().println("Signed in as " + signIn.username() + " at " + issuer + " (kept in " + root.tokens().store().file() + ")");
-        return ExitCodes.OK;
+        root().tokens().store().save(signIn);
+        if (offline) {
+            prompts().println("Signed in as " + signIn.username() + " at " + issuer);
+        }
+        return signIn;
     }
 
     private TokenResponse await(TokenClient idp, DeviceAuthorization device) throws InterruptedException {
@@ -87,11 +115,11 @@ public final class LoginCommand extends EngineCommand {
     }
 
     private Integer checkServiceAccount() {
-        ClientCredentials client = BearerTokens.serviceAccount(root.environment()).orElseThrow(() -> new UsageProblem(
+        ClientCredentials client = BearerTokens.serviceAccount(root().environment()).orElseThrow(() -> new UsageProblem(
                 "--client-credentials needs CONTINUUM_CLIENT_ID and CONTINUUM_CLIENT_SECRET in the environment"));
-        String token = root.tokens().serviceToken(client);
+        String token = root().tokens().serviceToken(client);
         String who = dev.continuum.auth.oidc.JwtClaims.readUnverified(token).username().orElse(client.clientId());
-        out().println("Service account " + client.clientId() + " signs in as " + who + " at " + BearerTokens.issuer(root.environment())
+        out().println("Service account " + client.clientId() + " signs in as " + who + " at " + BearerTokens.issuer(root().environment())
                 + "; every command fetches its own token (nothing is stored).");
         return ExitCodes.OK;
     }

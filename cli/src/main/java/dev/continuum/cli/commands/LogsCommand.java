@@ -19,18 +19,18 @@ public final class LogsCommand extends EngineCommand {
 
     @Override
     public Integer call() {
-        ArrayNode entries = root.mapper().createArrayNode();
+        ArrayNode entries = root().mapper().createArrayNode();
         int marker = 0;
         JsonNode page;
         do {
-            page = root.client().log(runId, marker, PAGE);
+            page = root().client().log(runId, marker, PAGE);
             for (JsonNode entry : page.path("entries")) {
                 entries.add(entry);
                 marker = Math.max(marker, entry.path("seq").asInt());
             }
         } while (page.path("has_next_page").asBoolean(false) && !page.path("entries").isEmpty());
         if (json()) {
-            ObjectNode log = root.mapper().createObjectNode();
+            ObjectNode log = root().mapper().createObjectNode();
             log.put("run_id", runId);
             log.set("entries", entries);
             out().println(Render.pretty(log));

@@ -55,15 +55,8 @@ public final class PlacementCommand implements Runnable {
         @Parameters(paramLabel = "RUN_OR_ACTION_ID")
         String subject;
 
-        @Option(names = "--output", paramLabel = "FORMAT", defaultValue = "text",
-                description = "text (default) or json: the decisions as the planner's API gave them.")
-        String output;
-
         @Override
         public Integer call() {
-            if (!output.equals("text") && !output.equals("json")) {
-                throw new UsageProblem("--output must be text or json, not '" + output + "'");
-            }
             EngineClient client = placement.client();
             ArrayNode all = placement.root.mapper().createArrayNode();
             Optional<String> marker = Optional.empty();
@@ -73,7 +66,7 @@ public final class PlacementCommand implements Runnable {
                 marker = page.hasNonNull("marker") ? Optional.of(page.get("marker").asText()) : Optional.empty();
             } while (marker.isPresent());
             var out = placement.root.out();
-            if (output.equals("json") || placement.root.json()) {
+            if (placement.root.json()) {
                 out.println(Render.pretty(placement.root.mapper().createObjectNode().<JsonNode>set("placements", all)));
             } else if (all.isEmpty()) {
                 out.println("The planner has no decision about " + subject + ".");

@@ -13,9 +13,9 @@ public final class ReleaseCommand extends EngineCommand {
 
     @Override
     public Integer call() {
-        root.client().release(runId);
+        root().client().release(runId);
         if (json()) {
-            out().println(root.mapper().createObjectNode().put("run_id", runId).put("released", true));
+            out().println(root().mapper().createObjectNode().put("run_id", runId).put("released", true));
         } else {
             out().println("released " + runId);
         }

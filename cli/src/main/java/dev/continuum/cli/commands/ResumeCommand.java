@@ -17,7 +17,7 @@ public final class ResumeCommand extends EngineCommand {
 
     @Override
     public Integer call() {
-        JsonNode run = root.client().resume(runId);
+        JsonNode run = root().client().resume(runId);
         show(run, List.of(Render.text(run, "run_id") + " " + Render.text(run, "status")));
         return ExitCodes.OK;
     }

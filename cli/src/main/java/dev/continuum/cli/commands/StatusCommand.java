@@ -15,7 +15,7 @@ public final class StatusCommand extends EngineCommand {
 
     @Override
     public Integer call() {
-        JsonNode run = root.client().run(runId);
+        JsonNode run = root().client().run(runId);
         show(run, Render.run(run));
         return ExitCodes.OK;
     }

@@ -33,15 +33,11 @@ public final class TriggerCommand implements Runnable {
         throw new UsageProblem("name a trigger command: create, list, show, pause, resume, delete, test or events");
     }
 
-    /** What each trigger command shares: the client, and text or JSON output ({@code --output json} or {@code --json}). */
+    /** What each trigger command shares: the client, and text or JSON output (the global {@code --output json} or {@code --json}). */
     abstract static class Sub implements Callable<Integer> {
 
         @ParentCommand
         TriggerCommand parent;
-
-        @Option(names = {"-o", "--output"}, paramLabel = "text|json", defaultValue = "text",
-                description = "Output format: text (default) or json (the engine's answer as it came).")
-        String output;
 
         EngineClient client() {
             return parent.root.client();
@@ -52,10 +48,7 @@ public final class TriggerCommand implements Runnable {
         }
 
         Integer show(JsonNode answer, List<String> text) {
-            if (!output.equals("text") && !output.equals("json")) {
-                throw new UsageProblem("--output must be text or json, not '" + output + "'");
-            }
-            if (output.equals("json") || parent.root.json()) {
+            if (parent.root.json()) {
                 parent.root.out().println(Render.pretty(answer));
             } else {
                 text.forEach(parent.root.out()::println);

@@ -28,11 +28,11 @@ public final class UpdateCommand extends EngineCommand {
 
     @Override
     public Integer call() {
-        ObjectNode document = FlowFile.read(file, root.api(), root.mapper()).document();
+        ObjectNode document = FlowFile.read(file, root().api(), root().mapper()).document();
         if (title != null) {
             document.put("title", title);
         }
-        JsonNode updated = root.client().updateFlow(flowId, document);
+        JsonNode updated = root().client().updateFlow(flowId, document);
         show(updated, List.of(Render.text(updated, "id") + " version " + updated.path("version").asInt()));
         return ExitCodes.OK;
     }

@@ -36,7 +36,7 @@ public final class ValidateCommand extends EngineCommand {
         String syntaxError = null;
         FlowFile flow = null;
         try {
-            flow = FlowFile.read(file, root.api(), root.mapper());
+            flow = FlowFile.read(file, root().api(), root().mapper());
             offline = flow.check();
         } catch (FileProblem e) {
             if (e.kind() != FileProblem.Kind.NOT_JSON) {
@@ -57,13 +57,13 @@ public final class ValidateCommand extends EngineCommand {
                 offline.forEach(i -> out().println(IssueText.of(i.pointer(), i.message())));
             }
             serverAnswer.ifPresent(p -> {
-                out().println("engine at " + root.api() + " says:");
+                out().println("engine at " + root().api() + " says:");
                 p.lines().forEach(l -> out().println("  " + l.strip()));
             });
             if (valid) {
-                out().println(file + ": valid" + (server ? " (checked here and by the engine at " + root.api() + ")" : ""));
+                out().println(file + ": valid" + (server ? " (checked here and by the engine at " + root().api() + ")" : ""));
             } else {
-                root.err().println(file + ": invalid, " + count(offline, serverAnswer));
+                root().err().println(file + ": invalid, " + count(offline, serverAnswer));
             }
         }
         return valid ? ExitCodes.OK : ExitCodes.NOT_OK;
@@ -71,13 +71,13 @@ public final class ValidateCommand extends EngineCommand {
 
     /** Empty when the engine accepts the flow; its problem when it does not. Other refusals still fail the command. */
     private Optional<Problem> askServer(FlowFile flow) {
-        ObjectNode body = root.mapper().createObjectNode();
+        ObjectNode body = root().mapper().createObjectNode();
         body.set("definition", flow.definition());
         if (!flow.inputSchema().isMissingNode()) {
             body.set("input_schema", flow.inputSchema());
         }
         try {
-            root.client().validateFlow(body);
+            root().client().validateFlow(body);
             return Optional.empty();
         } catch (ApiProblem refused) {
             if (refused.problem().status() == 400) {
@@ -89,7 +89,7 @@ public final class ValidateCommand extends EngineCommand {
 
     /** The same shape as the engine's answer to POST /flows/validate, plus the engine's own when asked. */
     private ObjectNode report(List<ValidationIssue> offline, Optional<Problem> serverAnswer, boolean askedServer) {
-        ObjectNode report = root.mapper().createObjectNode();
+        ObjectNode report = root().mapper().createObjectNode();
         report.put("valid", offline.isEmpty() && serverAnswer.isEmpty());
         report.set("errors", issues(offline.stream().map(i -> new Problem.FieldIssue(i.pointer(), i.message())).toList()));
         if (askedServer) {
@@ -101,7 +101,7 @@ public final class ValidateCommand extends EngineCommand {
     }
 
     private ArrayNode issues(List<Problem.FieldIssue> issues) {
-        ArrayNode array = root.mapper().createArrayNode();
+        ArrayNode array = root().mapper().createArrayNode();
         issues.forEach(i -> array.addObject().put("pointer", i.pointer()).put("message", i.message()));
         return array;
     }

@@ -18,6 +18,6 @@ public final class WatchCommand extends EngineCommand {
 
     @Override
     public Integer call() throws InterruptedException {
-        return new RunFollower(root, runId, follow.intervalSeconds, follow.patienceSeconds).follow();
+        return new RunFollower(root(), runId, follow.intervalSeconds, follow.patienceSeconds).follow();
     }
 }

@@ -33,6 +33,11 @@ public final class Consent {
     /** {@code starter} begins the consent, {@code user} signs in at Keycloak; answers the engine callback's answer. */
     public static HttpResponse<String> signIn(String starter, String user) {
         String start = as(Tokens.of(starter)).when().post("/grants/consent").then().statusCode(200).extract().path("authorization_url");
+        return finish(start, user);
+    }
+
+    /** What a person does with a consent address: open it, sign in as {@code user}; answers the engine callback's answer. */
+    public static HttpResponse<String> finish(String start, String user) {
         HttpClient browser = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
         try {
             HttpResponse<String> login = browser.send(HttpRequest.newBuilder(URI.create(start)).build(), HttpResponse.BodyHandlers.ofString());
