@@ -28,6 +28,22 @@ function shownErrors(form: FormState): boolean {
   return Object.keys(form.errors).some(name => form.touched.has(name));
 }
 
+/** A schema the generator can make fields of: an object with properties. Any other answer is typed as JSON. */
+function hasFields(schema: any): boolean {
+  return Object.keys(schema?.properties ?? {}).length > 0;
+}
+
+const JSON_ANSWER = ''; // the key of the typed JSON in a form without fields (a schema property has a name)
+
+/** The JSON typed for a form without fields; undefined when it is not JSON (a null answer is not offered). */
+function jsonAnswer(form: FormState): unknown {
+  try {
+    return JSON.parse(form.values[JSON_ANSWER] ?? '') ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The property of the answer a JSON pointer names (`/approved`, `/address/city` → `address`), if the form has it. */
 function fieldOf(pointer: string, schema: any): string | undefined {
   const first = pointer.split('/')[1]?.replace(/~1/g, '/').replace(/~0/g, '~');
@@ -65,9 +81,10 @@ export class HumanInputs {
   private async send(state: string, waiting: Waiting): Promise<void> {
     const schema = waiting.input.schema;
     const form = waiting.form!;
-    const answer = validate(schema, form);
-    if (answer === null) {
+    const answer = hasFields(schema) ? validate(schema, form) : jsonAnswer(form);
+    if (answer === null || answer === undefined) {
       Object.keys(schema?.properties ?? {}).forEach(name => form.touched.add(name)); // show every problem at once
+      waiting.problems = answer === undefined ? [{ pointer: '', message: 'The answer is not JSON.' }] : [];
       this.changed();
       return;
     }
@@ -119,9 +136,13 @@ export class HumanInputs {
       this.send(state, waiting);
     };
     return html`<form class="input-form" novalidate @submit=${submit}>
-      ${schemaFields(waiting.input.schema, form, this.changed, `input-${index}`)}
-      ${when(waiting.problems.length, () => html`<ul role="alert" class="error">${waiting.problems.map(i =>
-        html`<li>${i.pointer ? html`<code>${i.pointer}</code> ` : ''}${i.message}</li>`)}</ul>`)}
+      ${hasFields(waiting.input.schema) ? schemaFields(waiting.input.schema, form, this.changed, `input-${index}`) : html`
+        <div class="field"><label for="input-${index}-json">Answer (JSON)</label>
+          <textarea id="input-${index}-json" rows="3" aria-describedby="input-${index}-schema" .value=${form.values[JSON_ANSWER] ?? ''}
+            @input=${(e: Event) => { form.values[JSON_ANSWER] = (e.target as HTMLTextAreaElement).value; }}></textarea>
+          <small id="input-${index}-schema">Schema: ${JSON.stringify(waiting.input.schema)}</small></div>`}
+      ${when(waiting.problems.length, () => html`<div role="alert"><ul class="error">${waiting.problems.map(i =>
+        html`<li>${i.pointer ? html`<code>${i.pointer}</code> ` : ''}${i.message}</li>`)}</ul></div>`)}
       <button type="submit" class="send-input" ?disabled=${waiting.sending || shownErrors(form)}>Send answer</button>
     </form>`;
   }

@@ -54,7 +54,7 @@ export class RunLinks {
   ofState(run: any, state: string): TemplateResult | string {
     const started = this.shown(run.child_run_ids ?? []).filter(c => (c.parent_state ?? '?') === state);
     return when(started.length, () => html`<ul class="state-children">${started.map(c => html`<li data-run=${c.run_id}>
-      <a href="#/runs/${c.run_id}">${label(c)}</a> ${c.status ? statusBadge(c.status) : ''}</li>`)}</ul>`);
+      <a href="#/runs/${c.run_id}">${label(c)}</a>${c.flow_title ? ` (flow ${c.flow_title})` : ''} ${c.status ? statusBadge(c.status) : ''}</li>`)}</ul>`);
   }
 
   private shown(ids: string[]): any[] {

@@ -35,13 +35,17 @@ class ChildRunsAndInputsBrowserTest extends BrowserTest {
               "note":{"type":"string","maxLength":20,"title":"Note"},
               "copies":{"type":"integer","minimum":1,"multipleOf":5,"title":"Copies"}}}""";
 
-    /** Waits for an answer in Approve, then ends; scientist2 is named in selectable_by. */
-    static final String APPROVAL = """
+    /** Waits for an answer to a form of this schema in Approve, then ends; scientist2 is named in selectable_by. */
+    static String approval(String schema) {
+        return """
             {"StartAt":"Approve","States":{
               "Approve":{"Type":"Action","ActionUrl":"%s","WaitTime":3600,
                 "Parameters":{"title":"Approve the copy","description":"Copy /data/x?","schema":%s,"selectable_by":["scientist2"]},
                 "ResultPath":"$.approval","Next":"Done"},
-              "Done":{"Type":"Pass","End":true}}}""".formatted(FormAction.URL, SCHEMA);
+              "Done":{"Type":"Pass","End":true}}}""".formatted(FormAction.URL, schema);
+    }
+
+    static final String APPROVAL = approval(SCHEMA);
 
     static String parentCalling(String childFlow) {
         String url = "http://127.0.0.1:" + RestAssured.port + "/flows/" + childFlow + "/actions";
@@ -56,9 +60,9 @@ class ChildRunsAndInputsBrowserTest extends BrowserTest {
                 .when().post("/flows/" + flowId + "/run").then().statusCode(201).extract().path("run_id");
     }
 
-    /** A run of APPROVAL waiting for its answer, opened by {@code user}; answers the run's id. */
-    String openWaitingRun(String user, String label, String roles) {
-        String run = start(WebUiBrowserTest.publish("scientist", APPROVAL, null, null), label, roles);
+    /** A run waiting for its answer to a form of {@code definition}, opened by {@code user}; answers the run's id. */
+    String openWaitingRun(String definition, String user, String label, String roles) {
+        String run = start(WebUiBrowserTest.publish("scientist", definition, null, null), label, roles);
         Tokens.awaitStatus(Tokens.of("scientist"), run, "INACTIVE");
         signIn(user, "#/runs/" + run);
         return run;
@@ -107,7 +111,7 @@ class ChildRunsAndInputsBrowserTest extends BrowserTest {
 
     @Test
     void shouldAnswerAWaitingRunThroughTheFormCheckedFirstWithTheEnginesFieldErrorsShown() throws IOException {
-        String run = openWaitingRun("scientist", "waiting for approval", "");
+        String run = openWaitingRun(APPROVAL, "scientist", "waiting for approval", "");
         var form = page.locator("section.human-input[data-state=Approve]");
         assertThat(form.locator("h2")).hasText("Waiting for input: Approve the copy");
         assertThat(form.locator(".input-description")).hasText("Copy /data/x?");
@@ -144,8 +148,26 @@ class ChildRunsAndInputsBrowserTest extends BrowserTest {
     }
 
     @Test
+    void shouldTakeAnAnswerTypedAsJsonWhenTheFormsSchemaHasNoFields() throws IOException {
+        String run = openWaitingRun(approval("{\"type\":\"string\",\"enum\":[\"copy\",\"skip\"]}"), "scientist", "one word", "");
+        var form = page.locator("section.human-input[data-state=Approve]");
+
+        form.getByLabel("Answer (JSON)").fill("\"maybe\"");
+        form.locator("button.send-input").click();
+        assertThat(form.locator("ul.error li")).hasText("does not have a value in the enumeration [\"copy\", \"skip\"].");
+        Browser.screenshot(page, "input-json-refused");
+        assertThat(Browser.axeViolations(page)).as("axe-core violations on a JSON answer the engine refused").isEmpty();
+
+        form.getByLabel("Answer (JSON)").fill("\"copy\"");
+        form.locator("button.send-input").click();
+        assertThat(page.locator(".meta .badge")).hasText("SUCCEEDED");
+        as(Tokens.of("scientist")).when().get("/runs/" + run).then()
+                .body("details.output.approval.details", org.hamcrest.Matchers.equalTo("copy"));
+    }
+
+    @Test
     void shouldTellARunMonitorWhyTheyMayNotAnswer() throws IOException {
-        String run = openWaitingRun("admin", "watched", ",\"run_monitors\":[\"admin\"]");
+        String run = openWaitingRun(APPROVAL, "admin", "watched", ",\"run_monitors\":[\"admin\"]");
         var form = page.locator("section.human-input[data-state=Approve]");
         assertThat(form.locator(".input-refusal")).containsText("but not answer its form in state 'Approve'");
         assertThat(form).containsText("May answer: the run's owner scientist, its managers and scientist2.");
