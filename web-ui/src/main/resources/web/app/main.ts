@@ -3,6 +3,7 @@ import { html, render, TemplateResult } from 'lit';
 import { Session, UiConfig } from './auth';
 import { useSession } from './api';
 import { FlowPage, FlowsPage, NewFlowPage } from './flows';
+import { GrantsPage } from './grants';
 import { RunDetailPage } from './run-detail';
 import { filtersOf, RunsPage } from './runs';
 import { DevicesPage } from './devices';
@@ -24,6 +25,7 @@ const PAGES: { path: string; title: string; role: string }[] = [
   { path: 'transfers', title: 'Transfers', role: 'continuum-user' },
   { path: 'devices', title: 'Devices & clusters', role: 'continuum-admin' },
   { path: 'simulator', title: 'Simulator', role: 'continuum-user' },
+  { path: 'grants', title: 'Offline grants', role: 'continuum-user' },
 ];
 
 interface Page { load(): Promise<void>; render(): TemplateResult; dispose(): void; }
@@ -54,6 +56,7 @@ class Ui implements App {
     else if (parts[0] === 'devices') this.page = new DevicesPage(this);
     else if (parts[0] === 'transfers') this.page = new TransfersPage(this);
     else if (parts[0] === 'simulator') this.page = new SimulatorPage(this);
+    else if (parts[0] === 'grants') this.page = new GrantsPage(this);
     else this.page = new RunsPage(this, filtersOf(new URLSearchParams(query ?? '')));
     this.refresh();
     this.page.load();

@@ -1,9 +1,11 @@
-// One run: its flow as a graph coloured by state, a timeline, the live event log, each state's details and the
-// actions the signed-in user may take.
+// One run: its flow as a graph coloured by state, a timeline, the live event log, each state's details, the
+// actions the signed-in user may take, the forms it waits on and the runs it is linked to by flow calls.
 import { html, TemplateResult } from 'lit';
 import { api, live } from './api';
 import { flowGraph, statesFromLog } from './graph';
 import { describeCounts, Group, groupsOf } from './groups';
+import { HumanInputs } from './human-input';
+import { keepLinks, RunLinks } from './run-links';
 import { App, json, navigate, statusBadge, when } from './shell';
 
 type RunAction = 'cancel' | 'resume' | 'release' | 'redrive';
@@ -24,8 +26,17 @@ export class RunDetailPage {
   private marked = false;
   private loading: Promise<void> = Promise.resolve();
   private placements?: any;
+  private following: Promise<void> = Promise.resolve();
+  private readonly links = new RunLinks();
+  private readonly inputs: HumanInputs;
 
-  constructor(private readonly app: App, private readonly id: string) {}
+  constructor(private readonly app: App, private readonly id: string) {
+    this.inputs = new HumanInputs(id, () => app.refresh(), (run, state) => {
+      this.run = keepLinks(run, this.run);
+      this.notice = `Answer sent for ${state}; the run goes on.`;
+      this.loadLog().then(() => this.app.refresh());
+    });
+  }
 
   async load(): Promise<void> {
     try {
@@ -36,13 +47,30 @@ export class RunDetailPage {
     } catch (e: any) {
       this.error = e.status === 404 ? 'No such run, or you may not see it.' : e.message;
     }
-    this.app.refresh();
-    if (!this.run) return;
-    this.stop = live<any>(`/live/runs/${this.id}`, async run => {
-      this.run = run;
-      await this.loadLog();
+    if (!this.run) {
       this.app.refresh();
+      return;
+    }
+    await this.loadRelated();
+    this.app.refresh();
+    this.stop = live<any>(`/live/runs/${this.id}`, run => {
+      this.following = this.following.then(() => this.follow(run), () => this.follow(run)); // in the stream's order
     });
+  }
+
+  /**
+   * A change from the live stream. Its document lacks the run's links (child runs, parent): GET /runs/{id} has them,
+   * children a parent started since included; if that read fails, the links shown so far are kept.
+   */
+  private async follow(run: any): Promise<void> {
+    this.run = await api(`/runs/${this.id}`).catch(() => keepLinks(run, this.run));
+    await Promise.all([this.loadLog(), this.loadRelated()]);
+    this.app.refresh();
+  }
+
+  /** What the run page shows beside the run: its parent and child runs, the forms it waits on. */
+  private async loadRelated(): Promise<void> {
+    await Promise.all([this.links.load(this.run), this.inputs.follow(this.run.details?.inputs)]);
   }
 
   dispose(): void {
@@ -77,7 +105,7 @@ export class RunDetailPage {
         navigate('#/runs');
         return;
       }
-      this.run = await api(`/runs/${this.id}/${action}`, 'POST', action === 'cancel' ? {} : body);
+      this.run = keepLinks(await api(`/runs/${this.id}/${action}`, 'POST', action === 'cancel' ? {} : body), this.run);
       this.redriving = false;
       this.notice = action === 'redrive' ? `Redriven from ${(body as any)?.state ?? 'where it failed'}.` : '';
       await this.loadLog();
@@ -107,6 +135,7 @@ export class RunDetailPage {
       <p class="meta">${statusBadge(r.status)} flow <a href="#/flows/${r.flow_id}">${r.flow_title}</a>
         <span class="flow-version">version ${r.flow_version}</span> · owner ${r.run_owner}
         · started ${new Date(r.start_time).toLocaleString()}${r.completion_time ? html` · completed ${new Date(r.completion_time).toLocaleString()}` : ''}</p>
+      ${this.links.startedBy(r)}
       ${when(this.error, () => html`<p role="alert" class="error">${this.error}</p>`)}
       ${when(this.notice, () => html`<p role="status" class="notice">${this.notice}</p>`)}
       <div class="actions">
@@ -117,6 +146,7 @@ export class RunDetailPage {
         ${when(may.has('release'), () => html`<button id="release-run" @click=${() => this.act('release')}>Release run</button>`)}
       </div>
       ${when(this.redriving && may.has('redrive'), () => this.redriveForm(r))}
+      ${this.inputs.render(r)}
       <div class="detail-grid">
         <section aria-labelledby="graph-title"><h2 id="graph-title">Flow</h2>
           <p class="legend"><span class="badge status-pending">pending</span> <span class="badge status-running">running</span>
@@ -124,6 +154,7 @@ export class RunDetailPage {
             <span class="badge status-stopped">stopped</span></p>
           ${flowGraph(this.definition.definition, states, name => { this.selected = name; this.app.refresh(); }, groups, this.expanded)}
           ${when(groups.length, () => this.groupList(groups))}
+          ${this.links.list(r)}
         </section>
         <section aria-labelledby="state-title"><h2 id="state-title">${this.selected ? `State ${this.selected}` : 'Run input and output'}</h2>
           ${this.selected ? this.stateDetails(this.selected) : html`<h3>Details</h3>${json(r.details)}`}
@@ -214,6 +245,7 @@ export class RunDetailPage {
     const all = this.entries.filter(e => e.details?.state_name === name);
     const events = all.slice(-50); // an inner state of a 2,000-item Map has thousands: its latest
     return html`<button @click=${() => { this.selected = undefined; this.app.refresh(); }}>Show the run's details</button>
+      ${this.links.ofState(this.run, name)}
       ${when(all.length > events.length, () => html`<p>The latest ${events.length} of ${all.length} events.</p>`)}
       ${events.length === 0 ? html`<p>Not reached yet.</p>` : events.map(e => html`<h3>${e.code}</h3>${json(e.details)}`)}`;
   }

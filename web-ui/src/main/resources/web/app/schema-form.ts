@@ -65,12 +65,13 @@ export function validate(schema: any, form: FormState): Record<string, unknown> 
   return Object.keys(form.errors).length ? null : body;
 }
 
-export function schemaFields(schema: any, form: FormState, changed: () => void): TemplateResult {
+/** The form's fields; {@code idPrefix} keeps the ids of two forms on one page apart. */
+export function schemaFields(schema: any, form: FormState, changed: () => void, idPrefix = 'field'): TemplateResult {
   const required: string[] = schema?.required ?? [];
   const props = Object.entries<any>(schema?.properties ?? {});
   if (props.length === 0) return html`<p>This flow takes no declared input.</p>`;
   return html`${props.map(([name, prop]) => {
-    const id = `field-${name}`;
+    const id = `${idPrefix}-${name}`;
     const type = typeOf(prop);
     const error = form.touched.has(name) ? form.errors[name] : undefined;
     const update = (e: Event) => {

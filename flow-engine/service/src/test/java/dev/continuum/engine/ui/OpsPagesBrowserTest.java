@@ -161,7 +161,7 @@ class OpsPagesBrowserTest extends BrowserTest {
         assertThat(page.locator("#not-configured")).containsText("continuum.ui.planner-url");
         var nav = page.getByRole(com.microsoft.playwright.options.AriaRole.NAVIGATION, new Page.GetByRoleOptions().setName("Main"));
         assertThat(nav.getByRole(com.microsoft.playwright.options.AriaRole.LINK)).hasText(
-                new String[] {"Runs", "Flows", "Triggers", "Transfers", "Simulator"});
+                new String[] {"Runs", "Flows", "Triggers", "Transfers", "Simulator", "Offline grants"});
 
         // another user: forget this one's tokens and Keycloak session, and load the page afresh
         page.evaluate("() => sessionStorage.clear()");
@@ -169,12 +169,12 @@ class OpsPagesBrowserTest extends BrowserTest {
         page.navigate("about:blank");
         signIn("admin", "#/devices");
         assertThat(nav.getByRole(com.microsoft.playwright.options.AriaRole.LINK)).hasText(
-                new String[] {"Runs", "Flows", "Triggers", "Transfers", "Devices & clusters", "Simulator"});
+                new String[] {"Runs", "Flows", "Triggers", "Transfers", "Devices & clusters", "Simulator", "Offline grants"});
     }
 
     /** Deliverable 4 for every page but the runs and run pages (RunControlsBrowserTest): axe-core clean and no sideways scrolling, at a tablet's and a laptop's width. */
     @Test
-    void shouldPassAnAxeAccessibilityCheckAndFitATabletOnTheFlowTriggerSimulatorTransfersAndDevicesPages()
+    void shouldPassAnAxeAccessibilityCheckAndFitATabletOnTheFlowTriggerSimulatorTransfersDevicesAndGrantsPages()
             throws IOException, URISyntaxException {
         String trigger = triggerWithEveryOutcome("axe " + UUID.randomUUID().toString().substring(0, 6));
         String flow = WebUiBrowserTest.publish("scientist", WebUiBrowserTest.GREET, WebUiBrowserTest.GREET_SCHEMA, null);
@@ -182,7 +182,7 @@ class OpsPagesBrowserTest extends BrowserTest {
             open(size[0], size[1]);
             signIn("scientist", "#/triggers");
             for (String hash : List.of("#/flows", "#/flows/" + flow, "#/flows/new", "#/triggers", "#/triggers/" + trigger,
-                    "#/simulator", "#/transfers", "#/devices")) {
+                    "#/simulator", "#/transfers", "#/devices", "#/grants")) {
                 page.navigate(base + hash);
                 page.locator("main h1").waitFor();
                 if (hash.equals("#/simulator")) {
@@ -192,6 +192,8 @@ class OpsPagesBrowserTest extends BrowserTest {
                     page.locator("main table tbody tr").first().waitFor();
                 } else if (hash.equals("#/flows/" + flow)) {
                     page.locator("form.start-form").waitFor();
+                } else if (hash.equals("#/grants")) {
+                    page.locator("#no-grants, #grants-active").first().waitFor();
                 } else {
                     page.waitForTimeout(500);
                 }
