@@ -314,6 +314,57 @@ class KubernetesManifestsTest {
         assertThat(Double.parseDouble(merged.get("OTEL_TRACES_SAMPLER_ARG"))).isBetween(0.0, 1.0);
     }
 
+    /**
+     * Every pod tells Prometheus whether to scrape it, and a pod that says yes names the port and path where its
+     * program really serves metrics: a Continuum Quarkus service with Micrometer's Prometheus registry at its
+     * configured path, Keycloak on its management port once KC_METRICS_ENABLED; a pod whose program serves none
+     * (Mosquitto, provider-sdk's launcher) says no rather than point Prometheus at a 404.
+     */
+    @Test
+    void shouldTellPrometheusWhereEveryPodServesItsMetrics() throws Exception {
+        Map<Container, Path> continuum = continuumContainers();
+        Set<String> scraped = new TreeSet<>();
+        for (Deployment d : deployments(resources())) {
+            String name = d.getMetadata().getName();
+            Map<String, String> annotations = d.getSpec().getTemplate().getMetadata().getAnnotations() == null ? Map.of()
+                    : d.getSpec().getTemplate().getMetadata().getAnnotations();
+            assertThat(annotations).as(name + ": its pods say whether Prometheus scrapes them").containsKey(SCRAPE);
+            Container c = d.getSpec().getTemplate().getSpec().getContainers().get(0);
+            Path module = continuum.get(c);
+            String served = module != null ? quarkusMetricsPath(module)
+                    : image(c).equals("quay.io/keycloak/keycloak") && c.getEnv().stream().anyMatch(v ->
+                            v.getName().equals("KC_METRICS_ENABLED") && "true".equals(v.getValue())) ? "/metrics" : null;
+            assertThat(annotations.get(SCRAPE)).as(name + ": scraped exactly when its program serves metrics")
+                    .isEqualTo(String.valueOf(served != null));
+            if (served == null) {
+                continue;
+            }
+            scraped.add(name);
+            assertThat(annotations.get("prometheus.io/path")).as(name + " metrics path").isEqualTo(served);
+            int port = Integer.parseInt(annotations.get("prometheus.io/port"));
+            String expectedPort = module != null ? "http" : "management"; // Keycloak serves /metrics on management only
+            assertThat(c.getPorts()).as(name + ": the annotated port is its " + expectedPort + " port")
+                    .anyMatch(p -> p.getContainerPort() == port && p.getName().equals(expectedPort));
+        }
+        assertThat(scraped).contains("continuum-engine", "continuum-planner", "keycloak");
+    }
+
+    /**
+     * Where a Continuum module's program serves Prometheus metrics: quarkus-micrometer-registry-prometheus at
+     * quarkus.micrometer.export.prometheus.path (Quarkus' default /q/metrics); null when it serves none.
+     */
+    private static String quarkusMetricsPath(Path module) throws Exception {
+        if (!quarkus(module) || !Files.readString(module.resolve("pom.xml"))
+                .contains("<artifactId>quarkus-micrometer-registry-prometheus</artifactId>")) {
+            return null;
+        }
+        return Files.readAllLines(module.resolve("src/main/resources/application.properties")).stream()
+                .filter(l -> l.startsWith("quarkus.micrometer.export.prometheus.path="))
+                .map(l -> l.substring(l.indexOf('=') + 1).strip()).findFirst().orElse("/q/metrics");
+    }
+
+    private static final String SCRAPE = "prometheus.io/scrape";
+
     @Test
     void shouldLetTheInferenceProviderMoveAnInputToAnotherSiteThroughTheTransferProvider() throws Exception {
         List<HasMetadata> resources = resources();
