@@ -350,6 +350,56 @@ class KubernetesManifestsTest {
     }
 
     /**
+     * The production overlay as kubectl's kustomize renders it (in a copy, with the files the operator writes stubbed):
+     * Grafana's dashboard sidecar finds deploy/grafana/continuum.json in a ConfigMap labelled grafana_dashboard,
+     * and every pod keeps its Prometheus annotations and the collector turned on.
+     */
+    @Test
+    void shouldRenderTheOverlayWithTheGrafanaDashboardForTheSidecar() throws Exception {
+        List<HasMetadata> rendered = renderedOverlay();
+        List<ConfigMap> dashboards = rendered.stream().filter(ConfigMap.class::isInstance).map(ConfigMap.class::cast)
+                .filter(m -> m.getMetadata().getLabels() != null && "1".equals(m.getMetadata().getLabels().get("grafana_dashboard")))
+                .toList();
+        assertThat(dashboards).as("ConfigMaps the Grafana sidecar loads").hasSize(1);
+        assertThat(dashboards.get(0).getMetadata().getNamespace()).isEqualTo("continuum");
+        assertThat(dashboards.get(0).getData()).containsOnlyKeys("continuum.json");
+        assertThat(YAML.readTree(dashboards.get(0).getData().get("continuum.json")))
+                .isEqualTo(YAML.readTree(REPO.resolve("deploy/grafana/continuum.json").toFile()));
+        for (Deployment d : deployments(rendered)) {
+            assertThat(d.getSpec().getTemplate().getMetadata().getAnnotations()).as(d.getMetadata().getName()).containsKey(SCRAPE);
+        }
+        assertThat(configMap(rendered, TELEMETRY).getData()).containsEntry("OTEL_SDK_DISABLED", "false");
+    }
+
+    /** deploy/kubernetes/overlays/production through `kubectl kustomize`, in a copy where the operator's files exist. */
+    private static List<HasMetadata> renderedOverlay() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Stream.of(System.getenv("PATH").split(java.io.File.pathSeparator))
+                .anyMatch(dir -> Files.isExecutable(Path.of(dir, "kubectl"))), "kubectl (with its kustomize) is on the PATH");
+        Path copy = Files.createTempDirectory("overlay");
+        for (String dir : List.of("deploy/kubernetes", "deploy/grafana")) {
+            try (Stream<Path> files = Files.walk(REPO.resolve(dir))) {
+                for (Path f : files.filter(Files::isRegularFile).toList()) {
+                    Path to = copy.resolve(REPO.relativize(f).toString());
+                    Files.createDirectories(to.getParent());
+                    Files.copy(f, to);
+                }
+            }
+        }
+        Path overlay = copy.resolve("deploy/kubernetes/overlays/production");
+        for (String operators : List.of("secrets.env", "continuum.passwd", "continuum.acl", "endpoints.json", "realm.json")) {
+            Files.writeString(overlay.resolve(operators), operators.endsWith(".json") ? "{}" : "");
+        }
+        Process kustomize = new ProcessBuilder("kubectl", "kustomize", overlay.toString()).redirectErrorStream(true).start();
+        String out = new String(kustomize.getInputStream().readAllBytes());
+        assertThat(kustomize.waitFor()).as("kubectl kustomize: " + out).isZero();
+        List<HasMetadata> all = new ArrayList<>();
+        for (String doc : out.split("(?m)^---\\s*$")) {
+            all.add((HasMetadata) KUBERNETES.unmarshal(doc));
+        }
+        return all;
+    }
+
+    /**
      * Where a Continuum module's program serves Prometheus metrics: quarkus-micrometer-registry-prometheus at
      * quarkus.micrometer.export.prometheus.path (Quarkus' default /q/metrics); null when it serves none.
      */
