@@ -314,6 +314,107 @@ class KubernetesManifestsTest {
         assertThat(Double.parseDouble(merged.get("OTEL_TRACES_SAMPLER_ARG"))).isBetween(0.0, 1.0);
     }
 
+    /**
+     * Every pod tells Prometheus whether to scrape it, and a pod that says yes names the port and path where its
+     * program really serves metrics: a Continuum Quarkus service with Micrometer's Prometheus registry at its
+     * configured path, Keycloak on its management port once KC_METRICS_ENABLED; a pod whose program serves none
+     * (Mosquitto, provider-sdk's launcher) says no rather than point Prometheus at a 404.
+     */
+    @Test
+    void shouldTellPrometheusWhereEveryPodServesItsMetrics() throws Exception {
+        Map<Container, Path> continuum = continuumContainers();
+        Set<String> scraped = new TreeSet<>();
+        for (Deployment d : deployments(resources())) {
+            String name = d.getMetadata().getName();
+            Map<String, String> annotations = d.getSpec().getTemplate().getMetadata().getAnnotations() == null ? Map.of()
+                    : d.getSpec().getTemplate().getMetadata().getAnnotations();
+            assertThat(annotations).as(name + ": its pods say whether Prometheus scrapes them").containsKey(SCRAPE);
+            Container c = d.getSpec().getTemplate().getSpec().getContainers().get(0);
+            Path module = continuum.get(c);
+            String served = module != null ? quarkusMetricsPath(module)
+                    : image(c).equals("quay.io/keycloak/keycloak") && c.getEnv().stream().anyMatch(v ->
+                            v.getName().equals("KC_METRICS_ENABLED") && "true".equals(v.getValue())) ? "/metrics" : null;
+            assertThat(annotations.get(SCRAPE)).as(name + ": scraped exactly when its program serves metrics")
+                    .isEqualTo(String.valueOf(served != null));
+            if (served == null) {
+                continue;
+            }
+            scraped.add(name);
+            assertThat(annotations.get("prometheus.io/path")).as(name + " metrics path").isEqualTo(served);
+            int port = Integer.parseInt(annotations.get("prometheus.io/port"));
+            String expectedPort = module != null ? "http" : "management"; // Keycloak serves /metrics on management only
+            assertThat(c.getPorts()).as(name + ": the annotated port is its " + expectedPort + " port")
+                    .anyMatch(p -> p.getContainerPort() == port && p.getName().equals(expectedPort));
+        }
+        assertThat(scraped).contains("continuum-engine", "continuum-planner", "keycloak");
+    }
+
+    /**
+     * The production overlay as kubectl's kustomize renders it (in a copy, with the files the operator writes stubbed):
+     * Grafana's dashboard sidecar finds deploy/grafana/continuum.json in a ConfigMap labelled grafana_dashboard,
+     * and every pod keeps its Prometheus annotations and the collector turned on.
+     */
+    @Test
+    void shouldRenderTheOverlayWithTheGrafanaDashboardForTheSidecar() throws Exception {
+        List<HasMetadata> rendered = renderedOverlay();
+        List<ConfigMap> dashboards = rendered.stream().filter(ConfigMap.class::isInstance).map(ConfigMap.class::cast)
+                .filter(m -> m.getMetadata().getLabels() != null && "1".equals(m.getMetadata().getLabels().get("grafana_dashboard")))
+                .toList();
+        assertThat(dashboards).as("ConfigMaps the Grafana sidecar loads").hasSize(1);
+        assertThat(dashboards.get(0).getMetadata().getNamespace()).isEqualTo("continuum");
+        assertThat(dashboards.get(0).getData()).containsOnlyKeys("continuum.json");
+        assertThat(YAML.readTree(dashboards.get(0).getData().get("continuum.json")))
+                .isEqualTo(YAML.readTree(REPO.resolve("deploy/grafana/continuum.json").toFile()));
+        for (Deployment d : deployments(rendered)) {
+            assertThat(d.getSpec().getTemplate().getMetadata().getAnnotations()).as(d.getMetadata().getName()).containsKey(SCRAPE);
+        }
+        assertThat(configMap(rendered, TELEMETRY).getData()).containsEntry("OTEL_SDK_DISABLED", "false");
+    }
+
+    /** deploy/kubernetes/overlays/production through `kubectl kustomize`, in a copy where the operator's files exist. */
+    private static List<HasMetadata> renderedOverlay() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Stream.of(System.getenv("PATH").split(java.io.File.pathSeparator))
+                .anyMatch(dir -> Files.isExecutable(Path.of(dir, "kubectl"))), "kubectl (with its kustomize) is on the PATH");
+        Path copy = Files.createTempDirectory("overlay");
+        for (String dir : List.of("deploy/kubernetes", "deploy/grafana")) {
+            try (Stream<Path> files = Files.walk(REPO.resolve(dir))) {
+                for (Path f : files.filter(Files::isRegularFile).toList()) {
+                    Path to = copy.resolve(REPO.relativize(f).toString());
+                    Files.createDirectories(to.getParent());
+                    Files.copy(f, to);
+                }
+            }
+        }
+        Path overlay = copy.resolve("deploy/kubernetes/overlays/production");
+        for (String operators : List.of("secrets.env", "continuum.passwd", "continuum.acl", "endpoints.json", "realm.json")) {
+            Files.writeString(overlay.resolve(operators), operators.endsWith(".json") ? "{}" : "");
+        }
+        Process kustomize = new ProcessBuilder("kubectl", "kustomize", overlay.toString()).redirectErrorStream(true).start();
+        String out = new String(kustomize.getInputStream().readAllBytes());
+        assertThat(kustomize.waitFor()).as("kubectl kustomize: " + out).isZero();
+        List<HasMetadata> all = new ArrayList<>();
+        for (String doc : out.split("(?m)^---\\s*$")) {
+            all.add((HasMetadata) KUBERNETES.unmarshal(doc));
+        }
+        return all;
+    }
+
+    /**
+     * Where a Continuum module's program serves Prometheus metrics: quarkus-micrometer-registry-prometheus at
+     * quarkus.micrometer.export.prometheus.path (Quarkus' default /q/metrics); null when it serves none.
+     */
+    private static String quarkusMetricsPath(Path module) throws Exception {
+        if (!quarkus(module) || !Files.readString(module.resolve("pom.xml"))
+                .contains("<artifactId>quarkus-micrometer-registry-prometheus</artifactId>")) {
+            return null;
+        }
+        return Files.readAllLines(module.resolve("src/main/resources/application.properties")).stream()
+                .filter(l -> l.startsWith("quarkus.micrometer.export.prometheus.path="))
+                .map(l -> l.substring(l.indexOf('=') + 1).strip()).findFirst().orElse("/q/metrics");
+    }
+
+    private static final String SCRAPE = "prometheus.io/scrape";
+
     @Test
     void shouldLetTheInferenceProviderMoveAnInputToAnotherSiteThroughTheTransferProvider() throws Exception {
         List<HasMetadata> resources = resources();

@@ -15,6 +15,7 @@ import dev.continuum.edge.gateway.testing.CloudSide;
 import dev.continuum.edge.broker.testing.TestBrokers;
 import dev.continuum.edge.gateway.testing.TestModels;
 import dev.continuum.placement.service.support.GatewaysProfile;
+import dev.continuum.telemetry.testing.DashboardQueries;
 import dev.continuum.placement.service.support.KeycloakResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -141,15 +142,17 @@ class GatewayFeedTest {
         assertThat(Await.until(Duration.ofSeconds(30), () -> metric("continuum_gateways{state=\"online\"}") == GATEWAYS.size()))
                 .as("every running gateway counted online").isTrue();
 
-        // deploy/grafana/continuum.json: the gateway metrics it queries are the ones served here
-        String dashboard = Files.readString(Path.of("../../deploy/grafana/continuum.json"));
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\b(continuum_gateway[a-z0-9_]*)\\b").matcher(dashboard);
-        java.util.Set<String> queried = new java.util.TreeSet<>();
-        while (m.find()) {
-            queried.add(m.group(1));
-        }
+        // deploy/grafana/continuum.json, row "Planner": every metric it queries is served here, per site once a
+        // gateway has sent heartbeats with GPU readings
+        java.util.Set<String> queried = DashboardQueries.metrics(Path.of("../.."), "Planner");
+        assertThat(queried).contains("continuum_gateways", "continuum_placement_site_queued",
+                "continuum_placement_site_gpu_utilization_percent");
+        String site = GATEWAYS.keySet().iterator().next();
+        assertThat(Await.until(Duration.ofSeconds(30), () -> metric("continuum_placement_site_gpu_utilization_percent{site=\"" + site + "\"}") >= 0))
+                .as("GPU use of " + site).isTrue();
+        assertThat(metric("continuum_placement_site_queued{site=\"" + site + "\"}")).as("queue of " + site).isGreaterThanOrEqualTo(0);
         String served = given().get("/q/metrics").then().statusCode(200).extract().asString();
-        assertThat(queried).isNotEmpty().allSatisfy(name -> assertThat(served).containsPattern("(?m)^" + name + "[{ ]"));
+        assertThat(queried).allSatisfy(name -> assertThat(served).containsPattern("(?m)^" + name + "[{ ]"));
     }
 
     private static double metric(String series) {

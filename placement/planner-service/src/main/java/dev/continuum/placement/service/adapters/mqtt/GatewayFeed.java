@@ -48,6 +48,7 @@ public class GatewayFeed {
     });
     private MqttLink link;
     private volatile Fleet fleet;
+    private final SiteMetrics siteMetrics;
 
     public GatewayFeed(PlannerSettings settings, LiveInventory inventory, GpuHistory gpuHistory, PlannerService planner,
                        Vertx vertx, MeterRegistry metrics) {
@@ -61,6 +62,7 @@ public class GatewayFeed {
         this.gpuHistory = gpuHistory;
         this.planner = planner;
         this.vertx = vertx;
+        this.siteMetrics = new SiteMetrics(inventory, gpuHistory, metrics);
     }
 
     void start(@Observes StartupEvent started) {
@@ -107,6 +109,7 @@ public class GatewayFeed {
         try {
             boolean changed = inventory.putGateway(FleetSites.cluster(device.deviceId(), device.heartbeat()),
                     FleetSites.status(device, 0));
+            siteMetrics.watchSites();
             if (changed) {
                 planner.inventoryChanged();
             }
