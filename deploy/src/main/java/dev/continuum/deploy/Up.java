@@ -124,6 +124,9 @@ public final class Up {
         if (options.example()) {
             exit = runExample(api, identity, "/examples/hello-continuum.json", Map.of("${providers}", api + "/providers"),
                     "{\"body\":{\"name\":\"Continuum\"},\"label\":\"example\"}");
+            if (exit == 0) {
+                exit = runChildFlowsExample(api, identity);
+            }
             if (edge.isPresent() && exit == 0) {
                 // the frame lies on gw-1 (its instrument's gateway); the planner weighs running there against moving it
                 long frameBytes = Files.size(edge.get().dataDir(EdgeUp.GATEWAYS.getFirst()).resolve(EdgeUp.EXAMPLE_FRAME));
@@ -467,6 +470,30 @@ public final class Up {
     private static int runExample(String api, LocalIdentity.Setup identity, String resource,
                                   Map<String, String> placeholders, String start) throws Exception {
         return succeeded(runExampleToEnd(api, identity, resource, placeholders, start));
+    }
+
+    /**
+     * Flows run flows: publishes the child (calibrate one sample), then a parent that maps it over three samples, each
+     * item an Action naming the child flow's own action URL; prints the child runs the parent's run document lists.
+     */
+    private static int runChildFlowsExample(String api, LocalIdentity.Setup identity) throws Exception {
+        Optional<String> token = demoToken(identity);
+        if (token.isEmpty()) {
+            return 0;
+        }
+        String childId = publishExample(api, token.get(), "/examples/calibrate-sample.json", Map.of());
+        JsonNode run = runExampleToEnd(api, identity, "/examples/map-samples.json",
+                Map.of("${child}", api + "/flows/" + childId + "/actions"),
+                "{\"body\":{\"gain\":1.5,\"samples\":[{\"sample\":\"s-1\",\"reading\":2},"
+                        + "{\"sample\":\"s-2\",\"reading\":4},{\"sample\":\"s-3\",\"reading\":8}]},"
+                        + "\"label\":\"child flows example\"}");
+        if (run != null) {
+            List<String> children = new ArrayList<>();
+            run.path("child_run_ids").forEach(id -> children.add(id.asText()));
+            say("Child runs:     " + children.size() + " of flow " + childId + ", one per sample: "
+                    + String.join(", ", children));
+        }
+        return succeeded(run);
     }
 
     /** 0 when the run succeeded or was skipped (null), else 1: up's exit code after {@code --exit}. */
