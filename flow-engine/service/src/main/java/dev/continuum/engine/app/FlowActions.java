@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.continuum.engine.config.EngineConfig;
+import dev.continuum.engine.domain.CallingRun;
 import dev.continuum.engine.domain.EngineError;
 import dev.continuum.flow.run.ActionObservation;
 import dev.continuum.flow.run.RunState;
@@ -22,8 +23,19 @@ import java.util.UUID;
 @ApplicationScoped
 public class FlowActions {
 
-    /** The run and Action state (and the token it waits on) that call a flow from this engine; links the child to it. */
-    public record Parent(UUID runId, String state, String token) {}
+    /**
+     * The run and Action state (and the token it waits on) that call a flow; links the child to it. A parent of
+     * another engine has no token here: nothing of this engine waits on the child.
+     */
+    public record Parent(UUID runId, String state, String token) {
+        public static Parent remote(CallingRun caller) {
+            return new Parent(caller.runId(), caller.state(), null);
+        }
+
+        boolean onAnotherEngine() {
+            return token == null;
+        }
+    }
 
     private final RunService runs;
     private final RunStore store;
@@ -56,7 +68,7 @@ public class FlowActions {
     private Uni<ActionObservation> childRun(UUID flowId, UUID childId, String requestId, RunService.StartRequest request,
                                             Viewer viewer, RunService.Credentials credentials, Optional<Parent> parent) {
         // watched before the start: a child can finish before its start is answered
-        if (parent.isPresent()) {
+        if (parent.isPresent() && !parent.get().onAnotherEngine()) {
             watched.add(childId);
         }
         return store.find(childId).flatMap(found -> found.isPresent()
@@ -137,6 +149,12 @@ public class FlowActions {
     private Uni<Void> link(UUID childId, String requestId, Optional<Parent> parent) {
         if (parent.isEmpty()) {
             return Uni.createFrom().voidItem();
+        }
+        if (parent.get().onAnotherEngine()) {
+            // A run of this engine calls its flows in process: a caller over HTTP naming one is not believed, or it
+            // could add children to someone else's run. Depth is not known across engines: the link counts from 1.
+            return store.find(parent.get().runId()).flatMap(local -> local.isPresent() ? Uni.createFrom().voidItem()
+                    : links.add(new RunLinks.Link(childId, parent.get().runId(), parent.get().state(), null, requestId, 1)));
         }
         return links.parentOf(parent.get().runId()).flatMap(above -> {
             int depth = above.map(link -> link.depth() + 1).orElse(1);

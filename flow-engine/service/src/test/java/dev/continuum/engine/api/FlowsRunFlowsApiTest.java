@@ -129,6 +129,29 @@ class FlowsRunFlowsApiTest {
     }
 
     @Test
+    void shouldLinkAChildToTheParentRunOfAnotherEngineThatTheCallNames() {
+        String child = Flows.publish(DOUBLER);
+        String remoteParent = java.util.UUID.randomUUID().toString();
+        String localRun = Flows.start(child, "{\"n\":1}");
+
+        String linked = calledBy(child, "remote-1", remoteParent).statusCode(201).extract().path("action_id");
+        String unlinked = calledBy(child, "claims-local-1", localRun).statusCode(201).extract().path("action_id");
+
+        Flows.run(linked).body("parent_run_id", equalTo(remoteParent)).body("parent_state", equalTo("Call"));
+        // a run of this engine calls its flows in process: an HTTP caller naming one would add children to it
+        Flows.run(unlinked).body("parent_run_id", org.hamcrest.Matchers.nullValue());
+        assertEquals(List.of(), children(localRun));
+        calledBy(child, "remote-2", "not-a-run").statusCode(400)
+                .body("errors[0].pointer", equalTo("/headers/Continuum-Parent-Run"));
+    }
+
+    static io.restassured.response.ValidatableResponse calledBy(String flowId, String requestId, String parentRun) {
+        return given().contentType(ContentType.JSON).header("Continuum-Parent-Run", parentRun)
+                .header("Continuum-Parent-State", "Call").body("{\"request_id\":\"" + requestId + "\",\"body\":{\"n\":2}}")
+                .when().post("/flows/" + flowId + "/actions/run").then();
+    }
+
+    @Test
     void shouldRefuseAnActionWithoutRequestIdNamingTheField() {
         String child = Flows.publish(DOUBLER);
         given().contentType(ContentType.JSON).body("{\"body\":{\"n\":1}}")

@@ -31,9 +31,7 @@ class FlowActionsAccessApiTest {
     }
 
     static String publish(String roles) {
-        return as(scientist).body("{\"title\":\"child\",\"definition\":{\"StartAt\":\"P\",\"States\":{\"P\":{\"Type\":\"Pass\","
-                        + "\"End\":true}}}" + roles + "}")
-                .when().post("/flows").then().statusCode(201).extract().path("id");
+        return Tokens.publish(scientist, "child", "{\"StartAt\":\"P\",\"States\":{\"P\":{\"Type\":\"Pass\",\"End\":true}}}", roles);
     }
 
     @Test

@@ -17,6 +17,15 @@ record DurabilityFlow(JsonNode definition, List<String> milestones, boolean orde
 
     static final Set<String> ECHO_STATES = Set.of("Acquire", "Analyse", "Store", "Publish");
 
+    /** A flow definition written as JSON text in a test. */
+    static JsonNode json(String definition) {
+        try {
+            return EngineApi.JSON.readTree(definition);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("the test flow is not JSON", e);
+        }
+    }
+
     /**
      * Pass, echo, sleep (an asynchronous action the engine polls or is called back about), echo,
      * Wait (an engine timer), echo, Choice, echo, Pass: nine states, four counted effects.

@@ -297,9 +297,7 @@ final class DurabilityRig implements AutoCloseable {
     }
 
     private void query(String sql, RowReader reader) {
-        String url = "jdbc:postgresql://" + database.get("continuum.db.host") + ":" + database.get("continuum.db.port") + "/"
-                + database.get("continuum.db.name");
-        try (Connection connection = DriverManager.getConnection(url, database.get("continuum.db.user"), "");
+        try (Connection connection = connect();
              Statement statement = connection.createStatement();
              ResultSet rows = statement.executeQuery(sql)) {
             while (rows.next()) {
@@ -310,11 +308,45 @@ final class DurabilityRig implements AutoCloseable {
         }
     }
 
+    private Connection connect() throws SQLException {
+        String url = "jdbc:postgresql://" + database.get("continuum.db.host") + ":" + database.get("continuum.db.port") + "/"
+                + database.get("continuum.db.name");
+        return DriverManager.getConnection(url, database.get("continuum.db.user"), "");
+    }
+
+    /**
+     * Asks a count again and again on one connection, as fast as the database answers, until it reaches
+     * {@code atLeast}; for moments too short for {@link #awaitCondition} (a kill between two commits of one engine).
+     * Whether it did.
+     */
+    boolean awaitCount(String countSql, long atLeast, Duration within) {
+        Instant deadline = Instant.now().plus(within);
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            while (Instant.now().isBefore(deadline)) {
+                try (ResultSet rows = statement.executeQuery(countSql)) {
+                    if (rows.next() && rows.getLong(1) >= atLeast) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot query the test database: " + e.getMessage(), e);
+        }
+    }
+
     /** The single number a query answers (e.g. a count), read from the database so it works while no engine is up. */
     long number(String sql) {
         long[] found = {0};
         query(sql, rows -> found[0] = rows.getLong(1));
         return found[0];
+    }
+
+    /** The first column of every row a query answers, as text. */
+    List<String> strings(String sql) {
+        List<String> found = new ArrayList<>();
+        query(sql, rows -> found.add(rows.getString(1)));
+        return found;
     }
 
     /** How many runs are in each status, read from the database so it works while no engine is up. */

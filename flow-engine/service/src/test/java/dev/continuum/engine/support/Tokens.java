@@ -37,6 +37,12 @@ public final class Tokens {
         return new TokenClient(KeycloakServer.shared().issuer());
     }
 
+    /** Publishes a flow as the holder of {@code token}; {@code moreFields} (e.g. {@code ,"flow_starters":[...]}) follow the definition. */
+    public static String publish(String token, String title, String definitionJson, String moreFields) {
+        return as(token).body("{\"title\":\"" + title + "\",\"definition\":" + definitionJson + moreFields + "}")
+                .when().post("/flows").then().statusCode(201).extract().path("id");
+    }
+
     /** Polls GET /runs/{id} as the holder of {@code token} until the run is {@code wanted} (30 s at most). */
     public static String awaitStatus(String token, String runId, String wanted) {
         java.time.Instant deadline = java.time.Instant.now().plusSeconds(30);

@@ -6,6 +6,7 @@ import dev.continuum.flow.model.FormAction;
 import dev.continuum.engine.app.ProviderTokens;
 import dev.continuum.engine.config.EngineConfig;
 import dev.continuum.engine.domain.ActionUrlMap;
+import dev.continuum.engine.domain.CallingRun;
 import dev.continuum.flow.run.ActionObservation;
 import dev.continuum.flow.run.Effect;
 import dev.continuum.provider.api.ActionRequest;
@@ -84,7 +85,9 @@ public class HttpActionGateway implements ActionGateway {
                 List.of(), List.of(), null, null);
         return send(runId, "run", action.actionUrl(), action.runAs(), Optional.ofNullable(report.callbackUrl()), fence,
                 (local, bearer) -> local.run(bearer, request, status -> report.listener().accept(JSON.valueToTree(status))),
-                (url, context) -> client.run(url, request, context), HttpActionGateway::observation);
+                (url, context) -> client.run(url, request, context.withTraceHeaders(
+                        new CallingRun(runId, action.stateName()).addTo(context.traceHeaders()))),
+                HttpActionGateway::observation);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.continuum.engine.adapters.providers;
 
+import dev.continuum.auth.oidc.JwtClaims;
 import dev.continuum.engine.app.AccessDenied;
 import dev.continuum.engine.app.ActionGateway.ActionCallException;
 import dev.continuum.engine.app.FlowActions;
@@ -26,8 +27,9 @@ import java.util.UUID;
 
 /**
  * Calls to a flow of this engine ({@code {engine}/flows/{flow_id}/actions}) made without HTTP: the child run is
- * started, watched and cancelled through {@link FlowActions} as the parent run's owner, exactly as the HTTP endpoints
- * would for that owner's token, and linked to its parent run and state. Refusals become the action errors a parent's
+ * started, watched and cancelled through {@link FlowActions} as the Action state's identity (the parent run's owner,
+ * or whoever its {@code RunAs} names), exactly as the HTTP endpoints would for that identity's token, and linked to
+ * its parent run and state. Refusals become the action errors a parent's
  * Catch names: {@code FlowStartDenied}, {@code FlowDepthExceeded}, else {@code ActionUnableToRun}.
  */
 @ApplicationScoped
@@ -86,7 +88,10 @@ public class InProcessFlows {
         Uni<ActionObservation> as(Viewer viewer, RunService.Credentials credentials);
     }
 
-    /** With authentication off everything belongs to the one local user; on, the owner's token for this call. */
+    /**
+     * With authentication off everything belongs to the one local user; on, the call carries the Action's token for
+     * this engine, and the child runs as the identity that token was issued to (see {@link #callerOf}).
+     */
     private Uni<ActionObservation> asOwner(UUID parentRunId, String actionUrl, String runAs, Call call) {
         return isolated(() -> runs.find(parentRunId).flatMap(parent -> {
             String owner = parent.orElseThrow(() -> EngineError.notFound("Run", parentRunId.toString())).ownerId();
@@ -94,7 +99,7 @@ public class InProcessFlows {
                 return call.as(Viewer.unrestricted(owner), RunService.Credentials.NONE);
             }
             return tokens.bearer(parentRunId, actionUrl, runAs)
-                    .flatMap(bearer -> call.as(Viewer.of(owner), new RunService.Credentials(bearer, Map.of())));
+                    .flatMap(bearer -> call.as(Viewer.of(callerOf(owner, runAs, bearer)), new RunService.Credentials(bearer, Map.of())));
         })).onFailure().transform(failure -> actionError(actionUrl, failure));
     }
 
@@ -118,6 +123,19 @@ public class InProcessFlows {
         } else {
             context.runOnContext(ignored -> work.run());
         }
+    }
+
+    /**
+     * The owner for {@code RunAs: User}; for a role or the flow's service account, the user the delegated token names,
+     * so the child is started (and refused) as that identity, as it would be over HTTP. The token came to
+     * {@link ProviderTokens} straight from the identity provider, which is why its claims may be read unverified.
+     */
+    private static String callerOf(String owner, String runAs, Optional<String> bearer) {
+        if (ProviderTokens.Principal.of(runAs).user() || bearer.isEmpty()) {
+            return owner;
+        }
+        JwtClaims claims = JwtClaims.readUnverified(bearer.get());
+        return claims.username().orElseGet(claims::subject);
     }
 
     private static UUID actionId(String actionId) {

@@ -6,6 +6,7 @@ import dev.continuum.engine.app.FlowService;
 import dev.continuum.engine.app.RunService;
 import dev.continuum.flow.run.ActionObservation;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.continuum.engine.domain.CallingRun;
 import dev.continuum.engine.domain.EngineError;
 import dev.continuum.provider.api.ActionState;
 import dev.continuum.provider.api.ActionStatus;
@@ -13,6 +14,7 @@ import dev.continuum.provider.api.ProviderDescription;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -27,8 +29,9 @@ import java.util.Optional;
 
 /**
  * Every flow as a Globus action provider at {@code /flows/{flow_id}/actions}: an action is a child run of the flow,
- * started as the caller, and its action id is the run's id. Another engine's Action state reaches a flow here; this engine's own calls go in process
- * ({@code adapters/providers/InProcessFlows}) with the same answers.
+ * started as the caller, and its action id is the run's id. Another engine's Action state reaches a flow here, naming
+ * its run and state in {@link CallingRun}'s headers, which link the child to that remote parent; this engine's own
+ * calls go in process ({@code adapters/providers/InProcessFlows}) with the same answers.
  */
 @Path("/flows/{flowId}/actions")
 @Produces(MediaType.APPLICATION_JSON)
@@ -68,7 +71,9 @@ public class FlowActionsResource {
     @Path("/run")
     @Operation(summary = "Start the flow as an action: a child run, one per request_id")
     @Extension(name = OpenApiAccess.EXTENSION, value = "flow:start")
-    public Uni<Response> run(@PathParam("flowId") String flowId, RunBody body) {
+    public Uni<Response> run(@PathParam("flowId") String flowId, RunBody body,
+                             @HeaderParam(CallingRun.RUN_HEADER) String parentRun,
+                             @HeaderParam(CallingRun.STATE_HEADER) String parentState) {
         RunBody request = body == null ? new RunBody(null, null, null, null, null, null, null, null) : body;
         if (request.deadline() != null) {
             try {
@@ -79,7 +84,8 @@ public class FlowActionsResource {
         }
         return actions.run(Ids.parse(flowId, "flowId"), request.requestId(),
                         new RunService.StartRequest(request.body(), request.label(), request.tags(), List.of(), List.of()),
-                        caller.viewer(), new RunService.Credentials(caller.accessToken(), java.util.Map.of()), Optional.empty())
+                        caller.viewer(), new RunService.Credentials(caller.accessToken(), java.util.Map.of()),
+                        CallingRun.of(parentRun, parentState).map(FlowActions.Parent::remote))
                 .map(status -> Response.status(201).entity(status(status)).build());
     }
 
