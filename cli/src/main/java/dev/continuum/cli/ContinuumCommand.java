@@ -23,6 +23,7 @@ import dev.continuum.cli.commands.StartCommand;
 import dev.continuum.cli.commands.TriggerCommand;
 import dev.continuum.cli.commands.StatusCommand;
 import dev.continuum.cli.commands.UpdateCommand;
+import dev.continuum.cli.commands.TrainingCommand;
 import dev.continuum.cli.commands.ValidateCommand;
 import dev.continuum.cli.commands.WatchCommand;
 import dev.continuum.cli.signin.BearerTokens;
@@ -50,7 +51,7 @@ import java.util.Map;
         subcommands = {LoginCommand.class, LogoutCommand.class, ValidateCommand.class, DeployCommand.class, UpdateCommand.class, FlowsCommand.class,
                 StartCommand.class, WatchCommand.class, StatusCommand.class, LogsCommand.class, RunsCommand.class,
                 CancelCommand.class, ResumeCommand.class, InputCommand.class, ReleaseCommand.class, TriggerCommand.class, GrantsCommand.class, RedriveCommand.class, CompletionCommand.class,
-                PlacementCommand.class})
+                PlacementCommand.class, TrainingCommand.class})
 public final class ContinuumCommand implements Runnable {
 
     public static final String DEFAULT_API = "http://127.0.0.1:8080";

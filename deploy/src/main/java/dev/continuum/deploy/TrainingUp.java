@@ -47,7 +47,7 @@ final class TrainingUp implements AutoCloseable {
 
     /** Starts the provider, or says why not and returns empty (the rest of the platform works without it). */
     static Optional<TrainingUp> start(Path repo, Path dataDir, Path datacenter, Map<String, String> providerAuth,
-                                      Optional<String> plannerUrl, Map<String, String> plannerLogin) throws Exception {
+                                      Optional<String> plannerUrl, Map<String, String> plannerLogin, int port) throws Exception {
         Optional<Path> jar = runnerJar(repo);
         if (jar.isEmpty()) {
             say("Training:       skipped — the training provider is not built (mvn -B -q install -DskipTests)");
@@ -55,7 +55,7 @@ final class TrainingUp implements AutoCloseable {
         }
         TrainingUp training = new TrainingUp(dataDir, jar.get());
         try {
-            training.startProvider(datacenter, providerAuth, plannerUrl, plannerLogin);
+            training.startProvider(datacenter, providerAuth, plannerUrl, plannerLogin, port);
             return Optional.of(training);
         } catch (Exception | Error e) {
             training.close();
@@ -96,12 +96,16 @@ final class TrainingUp implements AutoCloseable {
         return model;
     }
 
+    /** The provider's base at {@code port}: the address the engine relays operator calls to (/ops/training). */
+    static String providerUrl(int port) {
+        return "http://127.0.0.1:" + port + "/providers/training";
+    }
+
     private void startProvider(Path datacenter, Map<String, String> providerAuth, Optional<String> plannerUrl,
-                               Map<String, String> plannerLogin) throws Exception {
+                               Map<String, String> plannerLogin, int port) throws Exception {
         Files.createDirectories(dir);
         Path roots = Files.createDirectories(datacenter.resolve(TRAINING_DIR));
-        int port = ChildProcesses.freePort();
-        providerUrl = "http://127.0.0.1:" + port + "/providers/training";
+        providerUrl = providerUrl(port);
         List<String> args = new ArrayList<>(List.of("--port", String.valueOf(port), "--work-dir", dir.resolve("work").toString(),
                 "--state-dir", dir.resolve("state").toString(), "--allowed-roots", roots.toString()));
         String backend = backendArgs(System.getenv(), args);

@@ -79,6 +79,12 @@ public final class Up {
             }
         }
         edgeLink.ifPresent(link -> engineEnv.putAll(link.engineEnv()));
+        // the training provider's port is fixed before the engine starts: the engine relays operators' calls to it
+        // (continuum training ..., /ops/training)
+        int trainingPort = ChildProcesses.freePort();
+        if (options.edge()) {
+            engineEnv.put("CONTINUUM_OPS_TRAINING_URL", TrainingUp.providerUrl(trainingPort));
+        }
         Process engine = startEngine(options, db, engineEnv);
         running.add(0, () -> stop(engine));
         // the edge and the transfer provider start while the engine boots; they are stopped before it,
@@ -108,7 +114,7 @@ public final class Up {
             }
             if (transfer.isPresent()) {
                 training = TrainingUp.start(repo, options.dataDir(), transfer.get().datacenter(), providerAuth,
-                        edge.get().plannerUrl(), edge.get().plannerLogin());
+                        edge.get().plannerUrl(), edge.get().plannerLogin(), trainingPort);
                 training.ifPresent(t -> running.add(0, t));
             }
         } catch (IllegalStateException e) {

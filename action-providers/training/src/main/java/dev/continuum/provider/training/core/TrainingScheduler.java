@@ -91,6 +91,11 @@ public final class TrainingScheduler {
         return Optional.ofNullable(jobs.get(id));
     }
 
+    /** Every job this scheduler knows, in the order it was admitted (finished ones too, until the provider restarts). */
+    public synchronized List<TrainingJob> jobs() {
+        return List.copyOf(jobs.values());
+    }
+
     /** A new job, or one found in the store after a restart (then its last run is followed first). */
     public synchronized void admit(TrainingJob job) {
         jobs.put(job.id(), job);

@@ -30,6 +30,20 @@ final class JobJson {
     private JobJson() {
     }
 
+    /**
+     * One line of the operators' job list ({@code GET {base}/jobs}): id, state, where it runs (site, partition,
+     * GPUs), who asked for it and when its first run started; {@link #details} has the rest.
+     */
+    static ObjectNode summary(TrainingJob job, Optional<String> owner) {
+        ObjectNode n = F.objectNode().put("id", job.id()).put("state", job.state().wire());
+        job.placement().ifPresentOrElse(p -> n.put("site", p.site()).put("partition", p.partition()).put("gpus", p.gpus()),
+                () -> n.putNull("site").putNull("partition").put("gpus", 0));
+        n.put("owner", owner.orElse(null));
+        n.put("started", job.runningSince().map(Instant::toString).orElse(null));
+        n.put("attempt", job.attempt());
+        return n;
+    }
+
     static ObjectNode details(TrainingJob job) {
         ObjectNode d = F.objectNode();
         d.put("state", job.state().wire());

@@ -15,7 +15,7 @@ import io.vertx.ext.web.handler.BodyHandler;
 import java.util.Optional;
 
 /**
- * {@code POST {base}/{action_id}/preempt}, {@code POST {base}/{action_id}/resize} with {@code {"gpus": n}} and
+ * {@code GET {base}/jobs} (every job the provider knows, one summary each), {@code POST {base}/{action_id}/preempt}, {@code POST {base}/{action_id}/resize} with {@code {"gpus": n}} and
  * {@code POST {base}/{action_id}/migrate} with {@code {"partition": "p"}}, {@code {"site": "s"}} or both: operators asking for what the planner
  * would otherwise decide. Only callers with the admin role; the answer is 202 with the action's details once the
  * stop is requested.
@@ -34,24 +34,46 @@ final class OperatorRoutes {
     private enum Operation { PREEMPT, RESIZE, MIGRATE }
 
     void mount(Router router, String basePath) {
+        // before the Action Provider API's routes, which would read "jobs" as an action id
+        router.get(basePath + "/jobs").blockingHandler(this::list, false);
         for (Operation op : Operation.values()) {
             router.post(basePath + "/:action_id/" + op.name().toLowerCase(java.util.Locale.ROOT))
                     .handler(BodyHandler.create().setBodyLimit(4096)).blockingHandler(rc -> handle(rc, op), false);
         }
     }
 
-    private void handle(RoutingContext rc, Operation op) {
+    private void list(RoutingContext rc) {
+        if (operator(rc, "list the training jobs").isEmpty()) {
+            return;
+        }
+        var answer = ProviderJson.mapper().createObjectNode();
+        var jobs = answer.putArray("jobs");
+        provider.scheduler().jobs().forEach(job -> jobs.add(JobJson.summary(job, provider.owner(job.id()))));
+        rc.response().putHeader("Content-Type", "application/json").end(answer.toString());
+    }
+
+    /** The caller when they hold the admin role; otherwise the refusal is sent and the answer is empty. */
+    private Optional<Caller> operator(RoutingContext rc, String what) {
         Caller caller;
         try {
             caller = callers.resolve(rc);
         } catch (CallerRejectedException e) {
             problem(rc, e.httpStatus(), e.getMessage(), null);
-            return;
+            return Optional.empty();
         }
         if (!caller.roles().contains(adminRole)) {
-            problem(rc, 403, "Only operators (role " + adminRole + ") may preempt, resize or migrate a training job.", null);
+            problem(rc, 403, "Only operators (role " + adminRole + ") may " + what + ".", null);
+            return Optional.empty();
+        }
+        return Optional.of(caller);
+    }
+
+    private void handle(RoutingContext rc, Operation op) {
+        Optional<Caller> operator = operator(rc, "preempt, resize or migrate a training job");
+        if (operator.isEmpty()) {
             return;
         }
+        Caller caller = operator.get();
         String id = rc.pathParam("action_id");
         Optional<TrainingJob> job = provider.scheduler().job(id);
         if (job.isEmpty()) {

@@ -27,6 +27,8 @@ public final class TrainingProvider implements ActionProvider, AutoCloseable {
     private final TrainingScheduler scheduler;
     private final RequestReader reader;
     private final Map<String, ActionContext> contexts = new ConcurrentHashMap<>();
+    /** Who asked for each job (the action's creator), kept after the job ends so the operators' list can name them. */
+    private final Map<String, String> owners = new ConcurrentHashMap<>();
     private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "training-scheduler");
         t.setDaemon(true);
@@ -65,6 +67,7 @@ public final class TrainingProvider implements ActionProvider, AutoCloseable {
     public ActionStatus start(ActionRequest request, ActionContext ctx) {
         TrainingJob job = TrainingJob.queued(ctx.actionId(), reader.read(request.body(), ctx.actionId()));
         contexts.put(ctx.actionId(), ctx);
+        rememberOwner(ctx.actionId(), ctx.caller().id());
         loop.execute(() -> scheduler.admit(job));
         return ctx.active(display(job), JobJson.details(job));
     }
@@ -80,11 +83,23 @@ public final class TrainingProvider implements ActionProvider, AutoCloseable {
         TrainingJob job = JobJson.restore(ctx.actionId(), reader.read(ctx.request().body(), ctx.actionId()),
                 ctx.status().details());
         contexts.put(ctx.actionId(), ctx);
+        rememberOwner(ctx.actionId(), ctx.status().creatorId());
         loop.execute(() -> scheduler.admit(job));
     }
 
     TrainingScheduler scheduler() {
         return scheduler;
+    }
+
+    private void rememberOwner(String jobId, String creator) {
+        if (creator != null) {
+            owners.put(jobId, creator);
+        }
+    }
+
+    /** The action's creator (the engine's run acts as the person who started it); empty when not known. */
+    java.util.Optional<String> owner(String jobId) {
+        return java.util.Optional.ofNullable(owners.get(jobId));
     }
 
     /** Runs {@code task} on the scheduling thread and waits for it. */

@@ -199,4 +199,39 @@ class TrainingProviderTest {
             assertThat(Path.of(d.path("output_location").asText()).resolve("model.onnx")).exists();
         }
     }
+
+    static HttpResponse<String> get(String url, String caller, String roles) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url));
+        if (caller != null) {
+            b.header("X-Test-Caller", caller);
+        }
+        if (roles != null) {
+            b.header("X-Test-Roles", roles);
+        }
+        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void operatorsListEveryJobWithItsStatePlacementOwnerAndStartOthersAreRefused() throws Exception {
+        try (Served s = new Served()) {
+            String id = run(s, demo("--steps", "400", "--step-millis", "20", "--checkpoint-every", "10"))
+                    .path("action_id").asText();
+            await(s, id, st -> st.path("details").path("state").asText().equals("running"));
+
+            assertThat(get(s.url + "/jobs", "alice", "continuum-user").statusCode()).isEqualTo(403);
+            assertThat(get(s.url + "/jobs", null, null).statusCode()).isEqualTo(403);
+            HttpResponse<String> listed = get(s.url + "/jobs", "ops", "continuum-admin");
+
+            assertThat(listed.statusCode()).as(listed.body()).isEqualTo(200);
+            JsonNode job = JSON.readTree(listed.body()).path("jobs").get(0);
+            assertThat(job.path("id").asText()).isEqualTo(id);
+            assertThat(job.path("state").asText()).isEqualTo("running");
+            assertThat(job.path("partition").asText()).isNotEmpty();
+            assertThat(job.path("site").asText()).isNotEmpty();
+            assertThat(job.path("gpus").asInt()).isEqualTo(1);
+            assertThat(job.path("owner").asText()).isEqualTo("alice");
+            assertThat(java.time.Instant.parse(job.path("started").asText())).isBefore(java.time.Instant.now());
+            post(s.url + "/" + id + "/cancel", null, "alice", null);
+        }
+    }
 }

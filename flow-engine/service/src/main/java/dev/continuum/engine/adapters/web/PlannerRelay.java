@@ -1,6 +1,5 @@
 package dev.continuum.engine.adapters.web;
 
-import dev.continuum.engine.adapters.rest.ProblemMappers;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -17,12 +16,9 @@ import dev.continuum.engine.adapters.rest.OpenApiAccess;
 
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -39,7 +35,7 @@ public class PlannerRelay {
     private static final List<String> LOG_FILTERS = List.of("subject", "kind", "site", "status", "from", "to", "limit", "marker");
 
     private final WebUiConfig ui;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+    private final HttpRelay planner = new HttpRelay("planner");
 
     public PlannerRelay(WebUiConfig ui) {
         this.ui = ui;
@@ -66,25 +62,10 @@ public class PlannerRelay {
 
     private Uni<Response> relay(String path, String authorization) {
         if (ui.plannerUrl().isEmpty()) {
-            return Uni.createFrom().item(problem(503, "not-configured", "No planner configured",
+            return Uni.createFrom().item(HttpRelay.problem(503, "not-configured", "No planner configured",
                     "This engine has no continuum.ui.planner-url, so it knows no placement planner to ask."));
         }
         String base = ui.plannerUrl().get().toString().replaceAll("/+$", "");
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(10))
-                .header("Accept", MediaType.APPLICATION_JSON).GET();
-        if (authorization != null) {
-            request.header(HttpHeaders.AUTHORIZATION, authorization);
-        }
-        return Uni.createFrom().completionStage(() -> http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString()))
-                .map(answer -> Response.status(answer.statusCode())
-                        .type(answer.headers().firstValue("Content-Type").orElse(MediaType.APPLICATION_JSON))
-                        .entity(answer.body()).build())
-                .onFailure().recoverWithItem(failure -> problem(502, "planner-unreachable", "Planner unreachable",
-                        "The planner at " + base + " does not answer (" + failure.getClass().getSimpleName() + ")."));
-    }
-
-    private static Response problem(int status, String type, String title, String detail) {
-        return Response.status(status).type("application/problem+json")
-                .entity(ProblemMappers.problemJson(status, type, title, detail)).build();
+        return planner.send("GET", URI.create(base + path), authorization, Optional.empty());
     }
 }
