@@ -11,56 +11,45 @@ import dev.continuum.engine.domain.EngineError;
 import jakarta.inject.Singleton;
 
 import java.net.URI;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.Base64;
-import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The consent that gives the engine offline access, and its revocation (ADR 0005): a signed-in person asks for it, signs in at the
  * identity provider with {@code scope=openid offline_access continuum-api}, and comes back with a code the engine
- * turns into an offline grant. The state is random and remembered for ten minutes with the person who asked, so
- * a code only becomes a grant of the person who started the consent.
+ * turns into an offline grant. The state carries the person who asked, where to come back and until when, sealed with
+ * the vault key: any engine sharing the key (behind one load balancer) can finish a consent another began, a forged or
+ * altered state does not open, and a code only becomes a grant of the person who started the consent.
  */
 @Singleton
 public final class Consents implements OfflineAccess {
 
     private static final Duration VALID_FOR = Duration.ofMinutes(10);
-    private static final SecureRandom RANDOM = new SecureRandom();
-
-    private record Pending(String person, String redirectUri, Instant until) {}
 
     private final TokenClient idp;
     private final ClientCredentials engine;
     private final OfflineGrants grants;
     private final Clock clock;
-    private final Map<String, Pending> pending = new ConcurrentHashMap<>();
+    private final ConsentState states;
 
-    public Consents(AuthConfig auth, OfflineGrants grants, Clock clock) {
+    public Consents(AuthConfig auth, OfflineGrants grants, EngineVault vault, Clock clock) {
         this.idp = new TokenClient(auth.issuer());
         this.engine = ClientCredentials.confidential(auth.clientId(), auth.clientSecret().orElse(""));
         this.grants = grants;
+        this.states = new ConsentState(vault.vault());
         this.clock = clock;
     }
 
     @Override
     public URI beginConsent(String person, String redirectUri) {
-        Instant now = clock.instant();
-        pending.values().removeIf(p -> p.until().isBefore(now));
-        byte[] bytes = new byte[24];
-        RANDOM.nextBytes(bytes);
-        String state = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
-        pending.put(state, new Pending(person, redirectUri, now.plus(VALID_FOR)));
+        String state = states.seal(new ConsentState.Asked(person, redirectUri, clock.instant().plus(VALID_FOR)));
         return idp.authorizationEndpoint(engine.clientId(), redirectUri, OfflineGrants.CONSENT_SCOPE, state);
     }
 
     @Override
     public UUID completeConsent(String state, String code) {
-        Pending asked = state == null ? null : pending.remove(state);
+        ConsentState.Asked asked = states.open(state).orElse(null);
         if (asked == null || asked.until().isBefore(clock.instant())) {
             throw EngineError.invalidField("/state", "unknown or expired consent; start again with POST /grants/consent");
         }
