@@ -9,14 +9,11 @@ import dev.continuum.provider.transfer.engine.TransferOptions;
 import dev.continuum.provider.transfer.provider.EndpointConfig;
 import dev.continuum.provider.transfer.testing.Http;
 import dev.continuum.telemetry.testing.DashboardQueries;
+import dev.continuum.telemetry.testing.ServedMetrics;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.ext.web.Router;
 import java.nio.file.Files;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -78,7 +75,8 @@ class TransferProviderMainTest {
         int port = ProviderLauncher.serve("continuum-transfer-provider", "127.0.0.1", 0,
                 TransferProviderMain.mount(settings, EndpointConfig.load(endpoints, options.chunkBytes()), options));
         Http http = new Http("http://127.0.0.1:" + port + "/providers/transfer/");
-        double copiedBefore = served(port, "continuum_transfer_bytes_total");
+        String metrics = "http://127.0.0.1:" + port + "/q/metrics";
+        double copiedBefore = ServedMetrics.scrape(metrics).value("continuum_transfer_bytes_total");
 
         String copy = http.run("transfer", ProviderJson.mapper().readTree("""
                 {"source_endpoint_id": "dc", "destination_endpoint_id": "dc",
@@ -90,26 +88,12 @@ class TransferProviderMainTest {
         JsonNode failed = http.await("ls", missing, null, Duration.ofSeconds(30));
         assertThat(failed.path("status").asText()).isEqualTo("FAILED");
 
-        assertThat(served(port, "continuum_transfer_bytes_total") - copiedBefore).as("bytes copied")
-                .isEqualTo(3 * 1024 * 1024);
-        assertThat(served(port, "continuum_provider_actions_total{provider=\"ls\",status=\"FAILED\",}")).isGreaterThanOrEqualTo(1);
+        ServedMetrics served = ServedMetrics.scrape(metrics);
+        assertThat(served.value("continuum_transfer_bytes_total") - copiedBefore).as("bytes copied").isEqualTo(3 * 1024 * 1024);
+        assertThat(served.value("continuum_provider_actions_total{provider=\"ls\",status=\"FAILED\",}")).isGreaterThanOrEqualTo(1);
         // deploy/grafana/continuum.json, row "Providers": every metric it queries is served by a running transfer provider
         Set<String> queried = DashboardQueries.metrics(Path.of("../.."), "Providers");
         assertThat(queried).contains("continuum_provider_actions_total", "continuum_transfer_bytes_total");
-        String metrics = metrics(port);
-        assertThat(queried).allSatisfy(name -> assertThat(metrics).containsPattern("(?m)^" + name + "[{ ]"));
-    }
-
-    private static String metrics(int port) throws Exception {
-        HttpResponse<String> reply = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + port + "/q/metrics")).build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(reply.statusCode()).isEqualTo(200);
-        return reply.body();
-    }
-
-    /** The value of one series as served, 0 when it is not (yet). */
-    private static double served(int port, String series) throws Exception {
-        return metrics(port).lines().filter(line -> line.startsWith(series + " "))
-                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).findFirst().orElse(0);
+        assertThat(queried).allMatch(served::serves);
     }
 }
