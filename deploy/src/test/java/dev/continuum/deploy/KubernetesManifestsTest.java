@@ -317,8 +317,9 @@ class KubernetesManifestsTest {
     /**
      * Every pod tells Prometheus whether to scrape it, and a pod that says yes names the port and path where its
      * program really serves metrics: a Continuum Quarkus service with Micrometer's Prometheus registry at its
-     * configured path, Keycloak on its management port once KC_METRICS_ENABLED; a pod whose program serves none
-     * (Mosquitto, provider-sdk's launcher) says no rather than point Prometheus at a 404.
+     * configured path, a provider started by provider-sdk's launcher at ProviderMetrics' path, both on the http port,
+     * Keycloak on its management port once KC_METRICS_ENABLED; a pod whose program serves none (Mosquitto) says no
+     * rather than point Prometheus at a 404.
      */
     @Test
     void shouldTellPrometheusWhereEveryPodServesItsMetrics() throws Exception {
@@ -331,7 +332,7 @@ class KubernetesManifestsTest {
             assertThat(annotations).as(name + ": its pods say whether Prometheus scrapes them").containsKey(SCRAPE);
             Container c = d.getSpec().getTemplate().getSpec().getContainers().get(0);
             Path module = continuum.get(c);
-            String served = module != null ? quarkusMetricsPath(module)
+            String served = module != null ? metricsPath(module)
                     : image(c).equals("quay.io/keycloak/keycloak") && c.getEnv().stream().anyMatch(v ->
                             v.getName().equals("KC_METRICS_ENABLED") && "true".equals(v.getValue())) ? "/metrics" : null;
             assertThat(annotations.get(SCRAPE)).as(name + ": scraped exactly when its program serves metrics")
@@ -346,7 +347,8 @@ class KubernetesManifestsTest {
             assertThat(c.getPorts()).as(name + ": the annotated port is its " + expectedPort + " port")
                     .anyMatch(p -> p.getContainerPort() == port && p.getName().equals(expectedPort));
         }
-        assertThat(scraped).contains("continuum-engine", "continuum-planner", "keycloak");
+        assertThat(scraped).contains("continuum-engine", "continuum-planner", "keycloak", "continuum-transfer-provider",
+                "continuum-inference-provider", "continuum-training-provider");
     }
 
     /**
@@ -399,8 +401,23 @@ class KubernetesManifestsTest {
         return all;
     }
 
+    /** Where a Continuum module's program serves Prometheus metrics; null when it serves none. */
+    private static String metricsPath(Path module) throws Exception {
+        if (quarkus(module)) {
+            return quarkusMetricsPath(module);
+        }
+        // ProviderLauncher.serve adds ProviderMetrics' route to every provider it starts (provider-sdk)
+        if (sources(module).stream().noneMatch(t -> t.contains("ProviderLauncher.serve("))) {
+            return null;
+        }
+        java.util.regex.Matcher path = java.util.regex.Pattern.compile("String PATH = \"([^\"]+)\"").matcher(Files.readString(
+                REPO.resolve("action-providers/provider-sdk/src/main/java/dev/continuum/provider/server/ProviderMetrics.java")));
+        assertThat(path.find()).as("ProviderMetrics.PATH").isTrue();
+        return path.group(1);
+    }
+
     /**
-     * Where a Continuum module's program serves Prometheus metrics: quarkus-micrometer-registry-prometheus at
+     * Where a Continuum Quarkus module's program serves Prometheus metrics: quarkus-micrometer-registry-prometheus at
      * quarkus.micrometer.export.prometheus.path (Quarkus' default /q/metrics); null when it serves none.
      */
     private static String quarkusMetricsPath(Path module) throws Exception {

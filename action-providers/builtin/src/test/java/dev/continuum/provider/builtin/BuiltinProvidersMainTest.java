@@ -3,6 +3,9 @@ package dev.continuum.provider.builtin;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.continuum.provider.server.ProviderLauncher;
+import dev.continuum.telemetry.testing.DashboardQueries;
+import dev.continuum.telemetry.testing.ServedMetrics;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.ext.web.Router;
@@ -59,6 +62,34 @@ class BuiltinProvidersMainTest {
             }
         } finally {
             vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void shouldServeTheActionsEachProviderFinishedForTheDashboard() throws Exception {
+        int port = ProviderLauncher.serve("continuum-builtin-providers", "127.0.0.1", 0,
+                BuiltinProvidersMain.mount(BuiltinProvidersMain.parse(new String[] {"--port", "0"})));
+        String sleep = "http://127.0.0.1:" + port + "/providers/sleep";
+        String metrics = "http://127.0.0.1:" + port + "/q/metrics";
+        double failedBefore = ServedMetrics.scrape(metrics).value(SLEEP_FAILED);
+
+        String started = post(sleep + "/run", "{\"request_id\":\"" + UUID.randomUUID() + "\",\"body\":{\"seconds\":60}}");
+        String actionId = started.replaceAll("(?s).*\"action_id\"\\s*:\\s*\"([^\"]+)\".*", "$1");
+        assertThat(post(sleep + "/" + actionId + "/cancel", "")).contains("\"FAILED\"");
+
+        ServedMetrics served = ServedMetrics.scrape(metrics);
+        assertThat(served.value(SLEEP_FAILED) - failedBefore).as("the cancelled sleep counted FAILED").isEqualTo(1);
+        // deploy/grafana/continuum.json, row "Providers": the providers' own metrics (not the transfer provider's bytes)
+        assertThat(DashboardQueries.metrics(Path.of("../.."), "Providers")).filteredOn(name -> name.startsWith("continuum_provider_"))
+                .isNotEmpty().allMatch(served::serves);
+    }
+
+    private static final String SLEEP_FAILED = "continuum_provider_actions_total{provider=\"sleep\",status=\"FAILED\",}";
+
+    private static String post(String url, String json) throws Exception {
+        try (HttpClient http = HttpClient.newHttpClient()) {
+            return http.send(HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString()).body();
         }
     }
 

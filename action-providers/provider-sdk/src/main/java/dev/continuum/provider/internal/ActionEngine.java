@@ -16,6 +16,8 @@ import dev.continuum.provider.server.InvalidInputException;
 import dev.continuum.provider.server.ProviderServerOptions;
 import dev.continuum.provider.server.SharedActionStore;
 import dev.continuum.provider.server.StoredAction;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Metrics;
 import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.time.Duration;
@@ -46,6 +48,8 @@ public final class ActionEngine {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     private final ActionProvider provider;
+    /** The provider as its metrics name it: the last segment of the path it is mounted at. */
+    private final String name;
     private final ProviderDescription description;
     private final InputValidator validator;
     private final ActionStore store;
@@ -67,7 +71,8 @@ public final class ActionEngine {
     private final ReadWriteLock closing = new ReentrantReadWriteLock();
     private volatile boolean closed;
 
-    public ActionEngine(ActionProvider provider, ProviderServerOptions options) {
+    public ActionEngine(String name, ActionProvider provider, ProviderServerOptions options) {
+        this.name = Objects.requireNonNull(name, "name");
         this.provider = Objects.requireNonNull(provider, "provider");
         this.description = Objects.requireNonNull(provider.describe(), "provider.describe()");
         this.validator = new InputValidator(description.inputSchema());
@@ -344,6 +349,7 @@ public final class ActionEngine {
         if (!changed.get()) {
             return;
         }
+        countFinished(state);
         DefaultActionContext ctx = live.remove(actionId);
         if (ctx != null) {
             ctx.cancelTimers();
@@ -362,6 +368,17 @@ public final class ActionEngine {
         } else if (finished.callbackUrl() != null) {
             notifier.deliver(finished.callbackUrl(), finished.status());
         }
+    }
+
+    /**
+     * Counts a finish for the dashboard's provider errors (deploy/grafana/continuum.json, row "Providers"), once, by
+     * the instance that stored it. Micrometer's global registry: the launcher serves it (ProviderMetrics); an
+     * embedding without one counts into nothing.
+     */
+    private void countFinished(ActionState state) {
+        Counter.builder("continuum.provider.actions").tag("provider", name).tag("status", state.name())
+                .description("Actions finished by a provider, by final status (FAILED includes cancelled ones)")
+                .register(Metrics.globalRegistry).increment();
     }
 
     void progress(String actionId, ActionState state, String displayStatus, JsonNode details) {

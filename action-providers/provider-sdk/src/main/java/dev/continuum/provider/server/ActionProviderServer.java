@@ -18,9 +18,16 @@ public final class ActionProviderServer {
      * closing it stops the provider (its background work, and any further change of its actions' state).
      */
     public static LocalProvider mount(Router router, String basePath, ActionProvider provider, ProviderServerOptions options) {
-        ActionEngine engine = new ActionEngine(provider, options);
+        ActionEngine engine = new ActionEngine(metricsName(basePath, provider), provider, options);
         new ProviderRoutes(engine, options).mount(router, basePath);
         engine.startBackgroundWork();
         return new LocalProvider(engine, options, basePath);
+    }
+
+    /** "transfer" for {@code /providers/transfer}: the name its URL gives it; its title when mounted at the root. */
+    private static String metricsName(String basePath, ActionProvider provider) {
+        String trimmed = basePath == null ? "" : basePath.replaceAll("/+$", "");
+        String last = trimmed.substring(trimmed.lastIndexOf('/') + 1);
+        return last.isEmpty() ? provider.describe().title() : last;
     }
 }

@@ -16,7 +16,7 @@ import java.util.function.Function;
 
 /**
  * The start-up every provider's {@code main} shares (built-ins, transfer, inference, training): the command
- * line, the trace exporter, Vert.x, a router with {@code GET /health}, the HTTP server, and closing it all when the JVM stops. A
+ * line, the trace exporter, Vert.x, a router with {@code GET /health} and the metrics ({@link ProviderMetrics}), the HTTP server, and closing it all when the JVM stops. A
  * main states its options and mounts its providers; nothing else.
  */
 public final class ProviderLauncher {
@@ -132,7 +132,8 @@ public final class ProviderLauncher {
     /**
      * Installs the trace exporter the {@code OTEL_*} settings ask for ({@link OtlpTraces}: spans of
      * {@code serviceName} over OTLP/HTTP, off by default), starts Vert.x, lets {@code mount} add its routes (a
-     * plain {@code GET /health} answering {@code {"status":"UP"}} is added unless it mounted its own), listens on
+     * plain {@code GET /health} answering {@code {"status":"UP"}} is added unless it mounted its own, and
+     * {@code GET /q/metrics}), listens on
      * host:port and returns the port it got. When the JVM stops, what {@code mount} returned is closed, then
      * Vert.x. When it cannot mount or listen, prints why and exits 1.
      */
@@ -154,6 +155,7 @@ public final class ProviderLauncher {
             router.get("/health").handler(rc -> rc.response().putHeader("Content-Type", "application/json")
                     .end("{\"status\":\"UP\"}"));
         }
+        ProviderMetrics.mount(router);
         try {
             HttpServer server = vertx.createHttpServer().requestHandler(router).listen(port, host)
                     .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);

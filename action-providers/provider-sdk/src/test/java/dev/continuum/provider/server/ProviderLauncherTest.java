@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.continuum.provider.server.ProviderLauncher.Arguments;
+import dev.continuum.provider.testing.ScriptedProvider;
 import dev.continuum.provider.testing.TestHttp;
+import dev.continuum.telemetry.testing.DashboardQueries;
 import java.nio.file.Path;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -68,5 +70,25 @@ class ProviderLauncherTest {
         });
 
         assertThat(TestHttp.get("http://127.0.0.1:" + port + "/health").text()).contains("devices_online");
+    }
+
+    @Test
+    void shouldServeEachProvidersFinishedActionsByStatusForTheDashboard() throws Exception {
+        int port = ProviderLauncher.serve("continuum-test-provider", "127.0.0.1", 0, (vertx, router) ->
+                ActionProviderServer.mount(router, "/providers/metered", new ScriptedProvider(),
+                        ProviderServerOptions.of(vertx).withCallerResolver(rc -> Caller.of("urn:alice")))::close);
+        String base = "http://127.0.0.1:" + port;
+        TestHttp.post(base + "/providers/metered/run", "{\"request_id\":\"m-1\",\"body\":{\"message\":\"m\",\"mode\":\"crash\"}}");
+        TestHttp.post(base + "/providers/metered/run", "{\"request_id\":\"m-2\",\"body\":{\"message\":\"m\"}}");
+
+        // unauthenticated, as the engine's and the planner's: Prometheus scrapes without a token
+        String served = TestHttp.get(base + "/q/metrics").text();
+        assertThat(served).contains("continuum_provider_actions_total{provider=\"metered\",status=\"FAILED\",} 1.0",
+                "continuum_provider_actions_total{provider=\"metered\",status=\"SUCCEEDED\",} 1.0");
+        // deploy/grafana/continuum.json, row "Providers": what every provider serves (the SDK's metrics) is here
+        Set<String> queried = DashboardQueries.metrics(Path.of("../.."), "Providers");
+        assertThat(queried).contains("continuum_provider_actions_total");
+        assertThat(queried).filteredOn(name -> name.startsWith("continuum_provider_"))
+                .allSatisfy(name -> assertThat(served).containsPattern("(?m)^" + name + "[{ ]"));
     }
 }

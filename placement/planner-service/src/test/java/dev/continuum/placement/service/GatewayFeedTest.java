@@ -143,10 +143,19 @@ class GatewayFeedTest {
                 .as("every running gateway counted online").isTrue();
 
         // deploy/grafana/continuum.json, row "Planner": every metric it queries is served here, per site once a
-        // gateway has sent heartbeats with GPU readings
+        // gateway has sent heartbeats with GPU readings and, for the predicted wait, once a job was placed there
         java.util.Set<String> queried = DashboardQueries.metrics(Path.of("../.."), "Planner");
         assertThat(queried).contains("continuum_gateways", "continuum_placement_site_queued",
-                "continuum_placement_site_gpu_utilization_percent");
+                "continuum_placement_site_gpu_utilization_percent", "continuum_placement_site_predicted_wait_seconds");
+        String[] placedAt = new String[1];
+        int[] n = {0};
+        assertThat(Await.until(Duration.ofSeconds(30), () -> {
+            placedAt[0] = place("metrics-" + (++n[0])).getString("site");
+            return GATEWAYS.containsKey(placedAt[0]);
+        })).as("a job placed on a gateway").isTrue();
+        assertThat(Await.until(Duration.ofSeconds(10),
+                () -> metric("continuum_placement_site_predicted_wait_seconds{site=\"" + placedAt[0] + "\"}") >= 0))
+                .as("predicted wait at " + placedAt[0]).isTrue();
         String site = GATEWAYS.keySet().iterator().next();
         assertThat(Await.until(Duration.ofSeconds(30), () -> metric("continuum_placement_site_gpu_utilization_percent{site=\"" + site + "\"}") >= 0))
                 .as("GPU use of " + site).isTrue();

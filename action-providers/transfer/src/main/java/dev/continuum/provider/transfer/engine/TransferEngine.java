@@ -4,6 +4,8 @@ import dev.continuum.provider.transfer.endpoint.Entry;
 import dev.continuum.provider.transfer.endpoint.Storage;
 import dev.continuum.provider.transfer.endpoint.Upload;
 import dev.continuum.paths.EndpointPath;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Metrics;
 import io.opentelemetry.context.Context;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -42,6 +44,14 @@ public final class TransferEngine {
 
         Listener NONE = (code, description) -> { };
     }
+
+    /**
+     * Bytes sent and verified at a destination, all transfers of this process (not those a rerun found already
+     * there): its rate is the dashboard's transfer rate (deploy/grafana/continuum.json, row "Providers"), served by
+     * the launcher with the other provider metrics.
+     */
+    private static final Counter BYTES_COPIED = Counter.builder("continuum.transfer.bytes").baseUnit("bytes")
+            .description("Bytes the transfer provider copied and verified").register(Metrics.globalRegistry);
 
     private final TransferOptions options;
 
@@ -380,6 +390,7 @@ public final class TransferEngine {
                     } else {
                         sendVerified(up, index, offset, length);
                         progress.bytesDone.addAndGet(length);
+                        BYTES_COPIED.increment(length);
                     }
                     if (remaining.decrementAndGet() == 0) {
                         finish(up);

@@ -11,6 +11,9 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The planner online: feeds the pure {@link Planner} the live inventory, requests and completions, one at a time
@@ -24,6 +27,8 @@ public final class PlannerService {
     private final PlacementLog log;
     private final Clock clock;
     private long plannedVersion = -1;
+    /** Per site, the queue wait the last decision placing a job there predicted; read by the metrics at each scrape. */
+    private final Map<String, Long> predictedQueueMillisBySite = new ConcurrentHashMap<>();
 
     public PlannerService(Planner planner, LiveInventory inventory, PlacementLog log, Clock clock) {
         this.planner = planner;
@@ -121,6 +126,12 @@ public final class PlannerService {
         planner.observe(new Observation.InputMoved(requestId, site, transferMillis, now));
     }
 
+    /** The queue wait (ms) predicted by the last decision that placed a job at {@code site}; empty before one. */
+    public OptionalLong lastPredictedQueueMillis(String site) {
+        Long millis = predictedQueueMillisBySite.get(site);
+        return millis == null ? OptionalLong.empty() : OptionalLong.of(millis);
+    }
+
     private List<DecisionRecord> refresh(long now) {
         long version = inventory.version();
         if (version == plannedVersion) {
@@ -131,9 +142,12 @@ public final class PlannerService {
         return decided.isEmpty() ? new ArrayList<>() : log.append(records(decided, Cause.INVENTORY, now));
     }
 
-    private static List<DecisionRecord> records(List<PlacementDecision> decisions, Cause cause, long now) {
+    private List<DecisionRecord> records(List<PlacementDecision> decisions, Cause cause, long now) {
         List<DecisionRecord> out = new ArrayList<>();
         for (PlacementDecision d : decisions) {
+            if (d instanceof PlacementDecision.Placed placed && placed.chosen().latency() != null) {
+                predictedQueueMillisBySite.put(placed.chosen().site(), placed.chosen().latency().queueMillis());
+            }
             out.add(new DecisionRecord(0, d.requestId(), null, null, Instant.ofEpochMilli(now), cause, d));
         }
         return out;

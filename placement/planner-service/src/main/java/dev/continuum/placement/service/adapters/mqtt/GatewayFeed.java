@@ -62,7 +62,7 @@ public class GatewayFeed {
         this.gpuHistory = gpuHistory;
         this.planner = planner;
         this.vertx = vertx;
-        this.siteMetrics = new SiteMetrics(inventory, gpuHistory, metrics);
+        this.siteMetrics = new SiteMetrics(inventory, gpuHistory, planner, metrics);
     }
 
     void start(@Observes StartupEvent started) {
