@@ -27,6 +27,7 @@ export class RunDetailPage {
   private loading: Promise<void> = Promise.resolve();
   private placements?: any;
   private following: Promise<void> = Promise.resolve();
+  private queued?: any;
   private readonly links = new RunLinks();
   private readonly inputs: HumanInputs;
 
@@ -53,9 +54,23 @@ export class RunDetailPage {
     }
     await this.loadRelated();
     this.app.refresh();
-    this.stop = live<any>(`/live/runs/${this.id}`, run => {
-      this.following = this.following.then(() => this.follow(run), () => this.follow(run)); // in the stream's order
-    });
+    this.stop = live<any>(`/live/runs/${this.id}`, run => this.followLatest(run));
+  }
+
+  /**
+   * Follows the stream in its order; an ACTIVE run is sent on every step, faster than the page may read, so changes
+   * that come while one is followed wait as one: the latest.
+   */
+  private followLatest(run: any): void {
+    const waiting = this.queued !== undefined;
+    this.queued = run;
+    if (waiting) return;
+    const next = () => {
+      const latest = this.queued;
+      this.queued = undefined;
+      return this.follow(latest);
+    };
+    this.following = this.following.then(next, next);
   }
 
   /**

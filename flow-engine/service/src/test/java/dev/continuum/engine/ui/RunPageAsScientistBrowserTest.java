@@ -1,0 +1,47 @@
+package dev.continuum.engine.ui;
+
+import dev.continuum.engine.support.AuthOn;
+import com.microsoft.playwright.assertions.LocatorAssertions;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import org.junit.jupiter.api.Test;
+
+import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
+
+/**
+ * The run page as a scientist watching their run, in a real Chromium against the real engine, Keycloak and PostgreSQL
+ * (issue 37): every step shows as it happens while the run is ACTIVE, not only its start and its end.
+ */
+@QuarkusTest
+@TestProfile(AuthOn.class)
+class RunPageAsScientistBrowserTest extends BrowserTest {
+
+    /** Waits 3 s, maps three items of 2 s each (two at a time), then holds for an hour: ACTIVE all the test long. */
+    static final String STEPS = """
+            {"StartAt":"One","States":{
+              "One":{"Type":"Wait","Seconds":3,"Next":"Make"},
+              "Make":{"Type":"Pass","Result":[1,2,3],"ResultPath":"$.items","Next":"Fan"},
+              "Fan":{"Type":"Map","ItemsPath":"$.items","ResultPath":"$.done","MaxConcurrency":2,"Next":"Hold",
+                "Iterator":{"StartAt":"Nap","States":{"Nap":{"Type":"Wait","Seconds":2,"End":true}}}},
+              "Hold":{"Type":"Wait","Seconds":3600,"End":true}}}""";
+
+    /** How long STEPS take to reach Hold, with room for a slow machine. */
+    static final double STEPS_TAKE = 15_000;
+
+    @Test
+    void shouldShowEveryStepOfAnActiveRunAsItHappens() {
+        String flow = WebUiBrowserTest.publish("scientist", STEPS, null, null);
+        signIn("scientist", "#/runs");
+        String run = WebUiBrowserTest.start("scientist", flow, "live");
+        page.navigate(base + "#/runs/" + run);
+        assertThat(page.locator("g.node[data-state=One]")).hasAttribute("data-status", "running");
+        assertThat(page.locator("g.node[data-state=Hold]")).hasAttribute("data-status", "pending");
+
+        // no reload: the live stream alone brings the Map's items and the state after it
+        assertThat(page.locator("li[data-group=Fan] .counts")).hasText("3 succeeded, 0 running, 0 failed, 0 pending",
+                new LocatorAssertions.HasTextOptions().setTimeout(STEPS_TAKE));
+        assertThat(page.locator("g.node[data-state=Hold]")).hasAttribute("data-status", "running");
+        assertThat(page.locator("table.log")).containsText("Hold");
+        assertThat(page.locator(".meta .badge")).hasText("ACTIVE");
+    }
+}
