@@ -6,7 +6,7 @@ import { flowGraph, statesFromLog } from './graph';
 import { describeCounts, Group, groupsOf } from './groups';
 import { HumanInputs } from './human-input';
 import { keepLinks, RunLinks } from './run-links';
-import { App, json, navigate, statusBadge, when } from './shell';
+import { App, duration, json, localTime, navigate, statusBadge, when } from './shell';
 
 type RunAction = 'cancel' | 'resume' | 'release' | 'redrive';
 const LOG_SHOWN = 200; // the newest events in the table; the rest on demand (a 2,000-item Map logs thousands)
@@ -149,8 +149,10 @@ export class RunDetailPage {
       <h1>Run ${r.label || r.run_id}</h1>
       <p class="meta">${statusBadge(r.status)} flow <a href="#/flows/${r.flow_id}">${r.flow_title}</a>
         <span class="flow-version">version ${r.flow_version}</span> · owner ${r.run_owner}
-        · started ${new Date(r.start_time).toLocaleString()}${r.completion_time ? html` · completed ${new Date(r.completion_time).toLocaleString()}` : ''}</p>
+        · started ${localTime(r.start_time)}${r.completion_time ? html` · ended ${localTime(r.completion_time)}, took ${duration(r.start_time, r.completion_time)}` : ''}
+        · run id <code id="run-id">${r.run_id}</code></p>
       ${this.links.startedBy(r)}
+      ${when(r.status === 'FAILED', () => failure(r.details))}
       ${when(this.error, () => html`<p role="alert" class="error">${this.error}</p>`)}
       ${when(this.notice, () => html`<p role="status" class="notice">${this.notice}</p>`)}
       <div class="actions">
@@ -286,4 +288,22 @@ export class RunDetailPage {
         title="${name}: ${s.end - s.start} ms"></span></span>
       <span class="tl-time">${s.end - s.start} ms</span></li>`)}</ol>`;
   }
+}
+
+/**
+ * Why a FAILED run failed, in words at the top of its page: the state, the error and the cause. A cause that is JSON
+ * (an action provider's answer, kept as an escaped string) is shown as a document, wrapped to the page's width.
+ */
+function failure(details: any): TemplateResult {
+  let cause: unknown = details?.cause;
+  try {
+    cause = typeof cause === 'string' && /^\s*[{[]/.test(cause) ? JSON.parse(cause) : cause;
+  } catch {
+    // not JSON after all: shown as the text it is
+  }
+  return html`<section id="run-failure" class="failure" aria-labelledby="failure-title">
+    <h2 id="failure-title">Why it failed</h2>
+    <p>Failed in state <strong>${details?.state_name ?? 'unknown'}</strong> with <strong>${details?.error ?? 'no error name'}</strong>${typeof cause === 'string' ? html`: ${cause}` : '.'}</p>
+    ${when(cause && typeof cause !== 'string', () => html`<div class="cause">${json(cause)}</div>`)}
+  </section>`;
 }

@@ -1,16 +1,22 @@
 package dev.continuum.engine.ui;
 
 import dev.continuum.engine.support.AuthOn;
+import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.assertions.LocatorAssertions;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import org.junit.jupiter.api.Test;
 
+import java.util.regex.Pattern;
+
 import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The run page as a scientist watching their run, in a real Chromium against the real engine, Keycloak and PostgreSQL
- * (issue 37): every step shows as it happens while the run is ACTIVE, not only its start and its end.
+ * (issue 37): every step shows as it happens while the run is ACTIVE, not only its start and its end; a failed run
+ * says why at the top in words, its cause as a document wrapped to the page; the run id is on the page and in the
+ * list, with when each run ended and how long it took.
  */
 @QuarkusTest
 @TestProfile(AuthOn.class)
@@ -43,5 +49,34 @@ class RunPageAsScientistBrowserTest extends BrowserTest {
         assertThat(page.locator("g.node[data-state=Hold]")).hasAttribute("data-status", "running");
         assertThat(page.locator("table.log")).containsText("Hold");
         assertThat(page.locator(".meta .badge")).hasText("ACTIVE");
+    }
+
+    /** Fails in Boom with a cause that is JSON, as an action provider's answer is. */
+    static final String FAILS = """
+            {"StartAt":"Measure","States":{
+              "Measure":{"Type":"Pass","Next":"Boom"},
+              "Boom":{"Type":"Fail","Error":"DetectorOffline",
+                "Cause":"{\\"detector\\":\\"d7\\",\\"reason\\":\\"no signal from the detector for 300 seconds while the beam was on, check the cabling\\"}"}}}""";
+
+    @Test
+    void shouldSayWhyARunFailedAndShowItsIdAndHowLongItTook() {
+        String flow = WebUiBrowserTest.publish("scientist", FAILS, null, null);
+        String run = WebUiBrowserTest.start("scientist", flow, "why-failed");
+        open(768, 1024);
+        signIn("scientist", "#/runs/" + run);
+
+        assertThat(page.locator("#run-failure p")).hasText("Failed in state Boom with DetectorOffline.");
+        assertThat(page.locator("#run-failure pre")).containsText("\"reason\": \"no signal from the detector");
+        assertThat((Boolean) page.locator("#run-failure pre").evaluate("pre => pre.scrollWidth <= pre.clientWidth"))
+                .as("the cause wraps inside its box, not cut off at its edge").isTrue();
+        assertThat(page.locator("#run-id")).hasText(run);
+        assertThat(page.locator(".meta")).containsText("took ");
+
+        page.navigate(base + "#/runs?label=why-failed");
+        Locator row = page.locator("tr[data-run='" + run + "']");
+        assertThat(row.locator("code.run-id")).hasText(run);
+        assertThat(row.locator("td.ended")).containsText(Pattern.compile("took (under 1|\\d+) s"));
+        assertThat(fitsTheWidth()).as("runs page without horizontal scrolling at 768 px").isTrue();
+        Browser.screenshot(page, "failed-run-list");
     }
 }
