@@ -138,7 +138,7 @@ export class RunDetailPage {
   }
 
   render(): TemplateResult {
-    if (!this.run) return html`<h1>Run</h1>${when(this.error, () => html`<p role="alert" class="error">${this.error}</p>`)}<p>Loading…</p>`;
+    if (!this.run) return html`<h1>Run</h1>${this.error ? html`<p role="alert" class="error">${this.error}</p>` : html`<p>Loading…</p>`}`;
     const r = this.run;
     const may = new Set<string>(r.user_actions ?? []); // the engine says what this user may do now
     const going = r.status === 'ACTIVE' || r.status === 'INACTIVE';
@@ -218,7 +218,7 @@ export class RunDetailPage {
   /** Each Map and Parallel state: its items or branches by status, and a toggle that shows its sub-flow on the graph. */
   private groupList(groups: Group[]): TemplateResult {
     return html`<ul class="groups" aria-label="Map and Parallel states">${groups.map(g => html`<li data-group=${g.name}>
-      <strong>${g.name}</strong> (${g.type}, ${g.total} ${g.type === 'Map' ? 'items' : 'branches'}):
+      <strong>${g.name}</strong> (${g.type}, ${g.type === 'Map' && !g.started ? 'items counted when it starts' : `${g.total} ${g.type === 'Map' ? 'items' : 'branches'}`}):
       <span class="counts">${describeCounts(g.counts)}</span>
       <button class="expand" aria-expanded=${this.expanded.has(g.name) ? 'true' : 'false'} aria-label="${this.expanded.has(g.name) ? 'Collapse' : 'Expand'} ${g.name}"
         @click=${() => { this.expanded.has(g.name) ? this.expanded.delete(g.name) : this.expanded.add(g.name); this.app.refresh(); }}>

@@ -3,10 +3,13 @@ package dev.continuum.engine.ui;
 import dev.continuum.engine.support.AuthOn;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.assertions.LocatorAssertions;
+import com.microsoft.playwright.options.AriaRole;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Pattern;
 
 import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
@@ -78,5 +81,54 @@ class RunPageAsScientistBrowserTest extends BrowserTest {
         assertThat(row.locator("td.ended")).containsText(Pattern.compile("took (under 1|\\d+) s"));
         assertThat(fitsTheWidth()).as("runs page without horizontal scrolling at 768 px").isTrue();
         Browser.screenshot(page, "failed-run-list");
+    }
+
+    /** Holds, then runs two branches: the Parallel is not reached while the test looks. */
+    static final String HOLD_THEN_PARALLEL = """
+            {"StartAt":"Hold","States":{
+              "Hold":{"Type":"Wait","Seconds":3600,"Next":"Both"},
+              "Both":{"Type":"Parallel","End":true,"Branches":[
+                {"StartAt":"Left","States":{"Left":{"Type":"Pass","End":true}}},
+                {"StartAt":"Right","States":{"Right":{"Type":"Pass","End":true}}}]}}}""";
+
+    @Test
+    void shouldCountAParallelsBranchesBeforeItStartsAndAskForNothingThatIsNotThere() {
+        List<String> failed = new CopyOnWriteArrayList<>();
+        page.onResponse(response -> {
+            if (response.status() >= 400) {
+                failed.add(response.status() + " " + response.url());
+            }
+        });
+        String run = WebUiBrowserTest.start("scientist", WebUiBrowserTest.publish("scientist", HOLD_THEN_PARALLEL, null, null), "parallel");
+        signIn("scientist", "#/runs/" + run);
+
+        assertThat(page.locator("li[data-group=Both]")).containsText("(Parallel, 2 branches)");
+        assertThat(page.locator("li[data-group=Both] .counts")).hasText("0 succeeded, 0 running, 0 failed, 2 pending");
+        assertThat(page.locator("g.node[data-state=Both] text.type")).hasText("Parallel × 2");
+        assertThat(failed).as("nothing the pages ask for is missing (a favicon included)").isEmpty();
+    }
+
+    @Test
+    void shouldCountTheItemsACancelStoppedAsStoppedNotRunningOrPending() {
+        String run = WebUiBrowserTest.start("scientist", WebUiBrowserTest.publish("scientist", RunControlsBrowserTest.SLOW_MAP, null, null), "cancelled-map");
+        signIn("scientist", "#/runs/" + run);
+        assertThat(page.locator("li[data-group=Fan] .counts")).hasText("0 succeeded, 2 running, 0 failed, 3 pending");
+
+        page.onDialog(dialog -> dialog.accept());
+        page.locator("#cancel-run").click();
+
+        assertThat(page.locator(".meta .badge")).hasText("ENDED");
+        assertThat(page.locator("li[data-group=Fan] .counts")).hasText("0 succeeded, 0 running, 0 failed, 3 pending, 2 stopped");
+        assertThat(page.locator("g.node[data-state=Fan] rect.bar-running")).hasAttribute("width", "0");
+        assertThat(page.locator("g.node[data-state=Fan] rect.bar-stopped")).not().hasAttribute("width", "0");
+    }
+
+    @Test
+    void shouldSayARunYouMayNotSeeIsNotThereWithoutLoadingForever() {
+        String run = WebUiBrowserTest.start("scientist", WebUiBrowserTest.publish("scientist", FAILS, null, null), "not-yours");
+        signIn("scientist2", "#/runs/" + run);
+
+        assertThat(page.getByRole(AriaRole.ALERT)).hasText("No such run, or you may not see it.");
+        assertThat(page.getByText("Loading…")).hasCount(0);
     }
 }
