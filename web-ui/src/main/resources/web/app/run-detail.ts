@@ -9,6 +9,11 @@ import { keepLinks, RunLinks } from './run-links';
 import { App, duration, json, localTime, navigate, statusBadge, when } from './shell';
 
 type RunAction = 'cancel' | 'resume' | 'release' | 'redrive';
+/** The actions that cannot be undone, and what the confirmation says of each; the others need none. */
+const CONFIRM: Partial<Record<RunAction, string>> = {
+  cancel: 'Cancel this run? Its running steps are stopped, and a cancelled run cannot be resumed.',
+  release: 'Delete this run? Its record and event log are deleted for good (the engine calls this releasing the run).',
+};
 const LOG_SHOWN = 200; // the newest events in the table; the rest on demand (a 2,000-item Map logs thousands)
 
 export class RunDetailPage {
@@ -111,7 +116,8 @@ export class RunDetailPage {
   }
 
   private async act(action: RunAction, body?: unknown): Promise<void> {
-    if (action === 'release' && !confirm('Release this run? Its record and log are deleted.')) return;
+    const question = CONFIRM[action];
+    if (question && !confirm(question)) return;
     try {
       this.error = '';
       if (action === 'release') {
@@ -160,7 +166,7 @@ export class RunDetailPage {
         ${when(may.has('resume'), () => html`<button id="resume-run" @click=${() => this.act('resume')}>Resume run</button>`)}
         ${when(may.has('redrive'), () => html`<button id="redrive-run" aria-expanded=${this.redriving ? 'true' : 'false'}
           @click=${() => { this.redriving = !this.redriving; this.app.refresh(); }}>Redrive…</button>`)}
-        ${when(may.has('release'), () => html`<button id="release-run" @click=${() => this.act('release')}>Release run</button>`)}
+        ${when(may.has('release'), () => html`<button class="danger" id="release-run" @click=${() => this.act('release')}>Delete run…</button>`)}
       </div>
       ${when(this.redriving && may.has('redrive'), () => this.redriveForm(r))}
       ${this.inputs.render(r)}

@@ -4,6 +4,7 @@ import dev.continuum.engine.support.AuthOn;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.assertions.LocatorAssertions;
 import com.microsoft.playwright.options.AriaRole;
+import dev.continuum.engine.support.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import org.junit.jupiter.api.Test;
@@ -13,6 +14,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Pattern;
 
 import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
+import static dev.continuum.engine.support.Tokens.as;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -130,5 +132,28 @@ class RunPageAsScientistBrowserTest extends BrowserTest {
 
         assertThat(page.getByRole(AriaRole.ALERT)).hasText("No such run, or you may not see it.");
         assertThat(page.getByText("Loading…")).hasCount(0);
+    }
+
+    @Test
+    void shouldNameDeletingAFinishedRunAndAskBeforeDeletingOrCancelling() {
+        String done = WebUiBrowserTest.start("scientist", WebUiBrowserTest.publish("scientist", FAILS, null, null), "delete-me");
+        String going = WebUiBrowserTest.start("scientist", WebUiBrowserTest.publish("scientist", HOLD_THEN_PARALLEL, null, null), "keep-going");
+        signIn("scientist", "#/runs/" + done);
+        List<String> asked = new CopyOnWriteArrayList<>();
+        page.onDialog(dialog -> {
+            asked.add(dialog.message());
+            dialog.dismiss();
+        });
+
+        assertThat(page.locator("#release-run")).hasText("Delete run…");
+        page.locator("#release-run").click();
+        as(Tokens.of("scientist")).when().get("/runs/" + done).then().statusCode(200); // kept: the question was answered no
+        page.navigate(base + "#/runs/" + going);
+        page.locator("#cancel-run").click();
+        assertThat(page.locator(".meta .badge")).hasText("ACTIVE");
+        assertThat(asked).hasSize(2);
+        assertThat(asked.get(0)).startsWith("Delete this run? Its record and event log are deleted for good");
+        assertThat(asked.get(1)).startsWith("Cancel this run?");
+        as(Tokens.of("scientist")).when().get("/runs/" + going).then().statusCode(200).body("status", org.hamcrest.Matchers.is("ACTIVE"));
     }
 }
