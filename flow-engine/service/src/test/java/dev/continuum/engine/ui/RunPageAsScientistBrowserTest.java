@@ -156,4 +156,12 @@ class RunPageAsScientistBrowserTest extends BrowserTest {
         assertThat(asked.get(1)).startsWith("Cancel this run?");
         as(Tokens.of("scientist")).when().get("/runs/" + going).then().statusCode(200).body("status", org.hamcrest.Matchers.is("ACTIVE"));
     }
+
+    @Test
+    void shouldTellOnTheTriggersPageHowToCreateOne() {
+        signIn("scientist", "#/triggers");
+
+        assertThat(page.locator("#create-trigger")).containsText("continuum trigger create trigger.json");
+        assertThat(page.locator("#create-trigger a")).hasAttribute("href", "/q/swagger-ui");
+    }
 }
