@@ -3,7 +3,7 @@
 import { html, svg, TemplateResult } from 'lit';
 // the WebJar ships the browser bundle (dagre with graphlib and lodash inside)
 import dagre from 'dagre/dist/dagre.min.js';
-import type { Counts, Group } from './groups';
+import { stoppedText, type Counts, type Group } from './groups';
 
 export type StateStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'stopped';
 
@@ -100,12 +100,13 @@ export function flowGraph(definition: any, states: GraphState[], onSelect?: (nam
 }
 
 function countsText(c: Counts, withoutPending = false): string {
-  return `${c.succeeded} succeeded, ${c.running} running, ${c.failed} failed` + (withoutPending ? '' : `, ${c.pending} pending`);
+  return `${c.succeeded} succeeded, ${c.running} running, ${c.failed} failed` + (withoutPending ? '' : `, ${c.pending} pending`)
+    + stoppedText(c);
 }
 
-/** The iterations as one stacked bar: succeeded, running, failed, pending, each as wide as its share. */
+/** The iterations as one stacked bar: succeeded, running, failed, stopped, pending, each as wide as its share. */
 function countsBar(x: number, y: number, w: number, c: Counts, total: number) {
-  const parts: [keyof Counts, number][] = [['succeeded', c.succeeded], ['running', c.running], ['failed', c.failed], ['pending', c.pending]];
+  const parts: [keyof Counts, number][] = [['succeeded', c.succeeded], ['running', c.running], ['failed', c.failed], ['stopped', c.stopped], ['pending', c.pending]];
   let at = x;
   return svg`<g class="counts-bar" aria-hidden="true">${parts.map(([k, v]) => {
     const part = total > 0 ? (v / total) * w : 0;

@@ -2,15 +2,18 @@
 // per status (and, expanded, its iterator's few states with their own counts), never 2,000 nodes.
 import { edgesOf } from './graph';
 
-export interface Counts { pending: number; running: number; succeeded: number; failed: number; }
+/** stopped: started but not finished when the run ended (cancelled, failed elsewhere): neither running nor still to come. */
+export interface Counts { pending: number; running: number; succeeded: number; failed: number; stopped: number; }
 
 export interface InnerState { name: string; type: string; counts: Counts; }
 
 export interface Group {
   name: string;
   type: 'Map' | 'Parallel';
-  /** items (Map) or branches (Parallel) of its latest start; 0 before it started */
+  /** items (Map) or branches (Parallel) of its latest start; before it started a Parallel's branches, a Map's 0 */
   total: number;
+  /** a MapStarted or ParallelStarted is in the log */
+  started: boolean;
   counts: Counts;
   startAt: string[];
   inner: InnerState[];
@@ -24,7 +27,7 @@ function subFlows(state: any): any[] {
   return [];
 }
 
-const zero = (): Counts => ({ pending: 0, running: 0, succeeded: 0, failed: 0 });
+const zero = (): Counts => ({ pending: 0, running: 0, succeeded: 0, failed: 0, stopped: 0 });
 
 /**
  * Counts for each Map and Parallel state of the flow, from its latest MapStarted/ParallelStarted on (a redriven
@@ -48,7 +51,7 @@ export function groupsOf(definition: any, entries: any[], runActive: boolean): G
       innerEdges.push(...edgesOf(flow).map(e => ({ from: e.from, to: e.to })));
     }
     let from = -1;
-    let total = 0;
+    let total = state.Type === 'Parallel' ? flows.length : 0; // a Map's items are known when it starts
     entries.forEach((e, i) => {
       if (e.details?.state_name === name && (e.code === 'MapStarted' || e.code === 'ParallelStarted')) {
         from = i;
@@ -73,15 +76,18 @@ export function groupsOf(definition: any, entries: any[], runActive: boolean): G
     const inner: InnerState[] = [...innerDefs.entries()].map(([n, s]) => {
       const c = per.get(n)!;
       const failedForGood = Math.max(0, c.failed - c.retried - c.caught);
-      const running = runActive ? Math.max(0, c.started - c.completed - c.failed) : 0;
+      const unfinished = Math.max(0, c.started - c.completed - c.failed);
+      const running = runActive ? unfinished : 0;
+      const stopped = runActive ? 0 : unfinished;
       group.running += running;
+      group.stopped += stopped;
       group.failed += failedForGood;
       if (ends.has(n)) group.succeeded += c.completed;
-      return { name: n, type: s?.Type ?? '?', counts: { pending: 0, running, succeeded: c.completed, failed: failedForGood } };
+      return { name: n, type: s?.Type ?? '?', counts: { pending: 0, running, succeeded: c.completed, failed: failedForGood, stopped } };
     });
-    group.pending = Math.max(0, total - group.succeeded - group.failed - group.running);
+    group.pending = Math.max(0, total - group.succeeded - group.failed - group.running - group.stopped);
     groups.push({
-      name, type: state.Type, total, counts: group, inner, innerEdges,
+      name, type: state.Type, total, started: from >= 0, counts: group, inner, innerEdges,
       startAt: flows.map(f => f?.StartAt).filter((s: unknown) => typeof s === 'string'),
     });
   }
@@ -89,5 +95,10 @@ export function groupsOf(definition: any, entries: any[], runActive: boolean): G
 }
 
 export function describeCounts(c: Counts): string {
-  return `${c.succeeded} succeeded, ${c.running} running, ${c.failed} failed, ${c.pending} pending`;
+  return `${c.succeeded} succeeded, ${c.running} running, ${c.failed} failed, ${c.pending} pending${stoppedText(c)}`;
+}
+
+/** ", 2 stopped" when the run ended with items or branches unfinished; nothing otherwise. */
+export function stoppedText(c: Counts): string {
+  return c.stopped ? `, ${c.stopped} stopped` : '';
 }

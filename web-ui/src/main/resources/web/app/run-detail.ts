@@ -6,9 +6,14 @@ import { flowGraph, statesFromLog } from './graph';
 import { describeCounts, Group, groupsOf } from './groups';
 import { HumanInputs } from './human-input';
 import { keepLinks, RunLinks } from './run-links';
-import { App, json, navigate, statusBadge, when } from './shell';
+import { App, duration, json, localTime, navigate, statusBadge, when } from './shell';
 
 type RunAction = 'cancel' | 'resume' | 'release' | 'redrive';
+/** The actions that cannot be undone, and what the confirmation says of each; the others need none. */
+const CONFIRM: Partial<Record<RunAction, string>> = {
+  cancel: 'Cancel this run? Its running steps are stopped, and a cancelled run cannot be resumed.',
+  release: 'Delete this run? Its record and event log are deleted for good (the engine calls this releasing the run).',
+};
 const LOG_SHOWN = 200; // the newest events in the table; the rest on demand (a 2,000-item Map logs thousands)
 
 export class RunDetailPage {
@@ -27,6 +32,7 @@ export class RunDetailPage {
   private loading: Promise<void> = Promise.resolve();
   private placements?: any;
   private following: Promise<void> = Promise.resolve();
+  private queued?: any;
   private readonly links = new RunLinks();
   private readonly inputs: HumanInputs;
 
@@ -53,9 +59,23 @@ export class RunDetailPage {
     }
     await this.loadRelated();
     this.app.refresh();
-    this.stop = live<any>(`/live/runs/${this.id}`, run => {
-      this.following = this.following.then(() => this.follow(run), () => this.follow(run)); // in the stream's order
-    });
+    this.stop = live<any>(`/live/runs/${this.id}`, run => this.followLatest(run));
+  }
+
+  /**
+   * Follows the stream in its order; an ACTIVE run is sent on every step, faster than the page may read, so changes
+   * that come while one is followed wait as one: the latest.
+   */
+  private followLatest(run: any): void {
+    const waiting = this.queued !== undefined;
+    this.queued = run;
+    if (waiting) return;
+    const next = () => {
+      const latest = this.queued;
+      this.queued = undefined;
+      return this.follow(latest);
+    };
+    this.following = this.following.then(next, next);
   }
 
   /**
@@ -96,7 +116,8 @@ export class RunDetailPage {
   }
 
   private async act(action: RunAction, body?: unknown): Promise<void> {
-    if (action === 'release' && !confirm('Release this run? Its record and log are deleted.')) return;
+    const question = CONFIRM[action];
+    if (question && !confirm(question)) return;
     try {
       this.error = '';
       if (action === 'release') {
@@ -123,7 +144,7 @@ export class RunDetailPage {
   }
 
   render(): TemplateResult {
-    if (!this.run) return html`<h1>Run</h1>${when(this.error, () => html`<p role="alert" class="error">${this.error}</p>`)}<p>Loading…</p>`;
+    if (!this.run) return html`<h1>Run</h1>${this.error ? html`<p role="alert" class="error">${this.error}</p>` : html`<p>Loading…</p>`}`;
     const r = this.run;
     const may = new Set<string>(r.user_actions ?? []); // the engine says what this user may do now
     const going = r.status === 'ACTIVE' || r.status === 'INACTIVE';
@@ -134,8 +155,10 @@ export class RunDetailPage {
       <h1>Run ${r.label || r.run_id}</h1>
       <p class="meta">${statusBadge(r.status)} flow <a href="#/flows/${r.flow_id}">${r.flow_title}</a>
         <span class="flow-version">version ${r.flow_version}</span> · owner ${r.run_owner}
-        · started ${new Date(r.start_time).toLocaleString()}${r.completion_time ? html` · completed ${new Date(r.completion_time).toLocaleString()}` : ''}</p>
+        · started ${localTime(r.start_time)}${r.completion_time ? html` · ended ${localTime(r.completion_time)}, took ${duration(r.start_time, r.completion_time)}` : ''}
+        · run id <code id="run-id">${r.run_id}</code></p>
       ${this.links.startedBy(r)}
+      ${when(r.status === 'FAILED', () => failure(r.details))}
       ${when(this.error, () => html`<p role="alert" class="error">${this.error}</p>`)}
       ${when(this.notice, () => html`<p role="status" class="notice">${this.notice}</p>`)}
       <div class="actions">
@@ -143,7 +166,7 @@ export class RunDetailPage {
         ${when(may.has('resume'), () => html`<button id="resume-run" @click=${() => this.act('resume')}>Resume run</button>`)}
         ${when(may.has('redrive'), () => html`<button id="redrive-run" aria-expanded=${this.redriving ? 'true' : 'false'}
           @click=${() => { this.redriving = !this.redriving; this.app.refresh(); }}>Redrive…</button>`)}
-        ${when(may.has('release'), () => html`<button id="release-run" @click=${() => this.act('release')}>Release run</button>`)}
+        ${when(may.has('release'), () => html`<button class="danger" id="release-run" @click=${() => this.act('release')}>Delete run…</button>`)}
       </div>
       ${when(this.redriving && may.has('redrive'), () => this.redriveForm(r))}
       ${this.inputs.render(r)}
@@ -201,7 +224,7 @@ export class RunDetailPage {
   /** Each Map and Parallel state: its items or branches by status, and a toggle that shows its sub-flow on the graph. */
   private groupList(groups: Group[]): TemplateResult {
     return html`<ul class="groups" aria-label="Map and Parallel states">${groups.map(g => html`<li data-group=${g.name}>
-      <strong>${g.name}</strong> (${g.type}, ${g.total} ${g.type === 'Map' ? 'items' : 'branches'}):
+      <strong>${g.name}</strong> (${g.type}, ${g.type === 'Map' && !g.started ? 'items counted when it starts' : `${g.total} ${g.type === 'Map' ? 'items' : 'branches'}`}):
       <span class="counts">${describeCounts(g.counts)}</span>
       <button class="expand" aria-expanded=${this.expanded.has(g.name) ? 'true' : 'false'} aria-label="${this.expanded.has(g.name) ? 'Collapse' : 'Expand'} ${g.name}"
         @click=${() => { this.expanded.has(g.name) ? this.expanded.delete(g.name) : this.expanded.add(g.name); this.app.refresh(); }}>
@@ -271,4 +294,22 @@ export class RunDetailPage {
         title="${name}: ${s.end - s.start} ms"></span></span>
       <span class="tl-time">${s.end - s.start} ms</span></li>`)}</ol>`;
   }
+}
+
+/**
+ * Why a FAILED run failed, in words at the top of its page: the state, the error and the cause. A cause that is JSON
+ * (an action provider's answer, kept as an escaped string) is shown as a document, wrapped to the page's width.
+ */
+function failure(details: any): TemplateResult {
+  let cause: unknown = details?.cause;
+  try {
+    cause = typeof cause === 'string' && /^\s*[{[]/.test(cause) ? JSON.parse(cause) : cause;
+  } catch {
+    // not JSON after all: shown as the text it is
+  }
+  return html`<section id="run-failure" class="failure" aria-labelledby="failure-title">
+    <h2 id="failure-title">Why it failed</h2>
+    <p>Failed in state <strong>${details?.state_name ?? 'unknown'}</strong> with <strong>${details?.error ?? 'no error name'}</strong>${typeof cause === 'string' ? html`: ${cause}` : '.'}</p>
+    ${when(cause && typeof cause !== 'string', () => html`<div class="cause">${json(cause)}</div>`)}
+  </section>`;
 }

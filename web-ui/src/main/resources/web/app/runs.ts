@@ -2,7 +2,7 @@
 // shared link shows the same runs. The first page follows the engine's live stream.
 import { html, TemplateResult } from 'lit';
 import { api, live } from './api';
-import { App, canManage, navigate, statusBadge, when } from './shell';
+import { App, canManage, duration, localTime, navigate, statusBadge, when } from './shell';
 
 const STATUSES = ['ACTIVE', 'INACTIVE', 'SUCCEEDED', 'FAILED', 'ENDED'];
 const PAGE = 25;
@@ -161,18 +161,20 @@ export class RunsPage {
       <div class="table-wrap"><table class="runs">
         <caption class="sr-only">Runs matching the filters</caption>
         <thead><tr><th scope="col"><span class="sr-only">Select</span></th><th scope="col">Label</th><th scope="col">Flow</th>
-          <th scope="col">Status</th><th scope="col">Owner</th><th scope="col">Started</th><th scope="col">Tags</th></tr></thead>
+          <th scope="col">Status</th><th scope="col">Owner</th><th scope="col">Started</th><th scope="col">Ended</th><th scope="col">Tags</th></tr></thead>
         <tbody>
-          ${this.page.runs.length === 0 ? html`<tr><td colspan="7">No runs match.</td></tr>` : ''}
+          ${this.page.runs.length === 0 ? html`<tr><td colspan="8">No runs match.</td></tr>` : ''}
           ${this.page.runs.map(r => html`<tr data-run=${r.run_id} data-status=${r.status}>
             <td>${canManage(r) ? html`<input type="checkbox"
               aria-label="Select run ${r.label || r.run_id}" .checked=${this.selected.has(r.run_id)}
               @change=${(e: Event) => { (e.target as HTMLInputElement).checked ? this.selected.add(r.run_id) : this.selected.delete(r.run_id); this.app.refresh(); }}>` : ''}</td>
-            <td><a href="#/runs/${r.run_id}">${r.label || r.run_id}</a></td>
+            <td><a href="#/runs/${r.run_id}">${r.label || r.run_id}</a><br><code class="run-id">${r.run_id}</code></td>
             <td>${r.flow_title}</td>
             <td>${statusBadge(r.status)}</td>
             <td>${r.run_owner}</td>
-            <td>${r.start_time ? new Date(r.start_time).toLocaleString() : ''}</td>
+            <td>${localTime(r.start_time)}</td>
+            <td class="ended">${r.completion_time ? html`${localTime(r.completion_time)}<br>took ${duration(r.start_time, r.completion_time)}`
+              : 'not yet'}</td>
             <td>${(r.tags ?? []).join(', ')}</td>
           </tr>`)}
         </tbody>

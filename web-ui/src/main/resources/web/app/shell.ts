@@ -34,3 +34,17 @@ export function statusBadge(status: string): TemplateResult {
 export function json(value: unknown): TemplateResult {
   return html`<pre class="json" tabindex="0">${JSON.stringify(value, null, 2)}</pre>`;
 }
+
+/** How long from start to end (now, for a run still going), in words a person reads at a glance: "4 min 12 s". */
+export function duration(start: string, end?: string): string {
+  const seconds = Math.max(0, Math.round(((end ? Date.parse(end) : Date.now()) - Date.parse(start)) / 1000));
+  if (seconds === 0) return 'under 1 s';
+  if (seconds < 60) return `${seconds} s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+  return `${Math.floor(seconds / 3600)} h ${Math.floor((seconds % 3600) / 60)} min`;
+}
+
+/** A time as the page shows it, or nothing for none. */
+export function localTime(time?: string): string {
+  return time ? new Date(time).toLocaleString() : '';
+}

@@ -64,7 +64,8 @@ export class TriggersPage {
             <td><a href="#/flows/${t.flow_id}">${t.flow_version ? `version ${t.flow_version}` : 'latest'}</a></td>
             <td>${t.owner}</td><td>${t.user_role}</td>
             <td>${steerButton(t, () => steer(t, this.app, now => { this.triggers = this.triggers.map(x => x.id === now.id ? now : x); },
-              m => { this.error = m; }))}</td></tr>`)}</tbody></table>`;
+              m => { this.error = m; }))}</td></tr>`)}</tbody></table>
+      ${howToCreate()}`;
   }
 }
 
@@ -122,4 +123,12 @@ export class TriggerPage {
             <td>${new Date(e.received_at).toLocaleString()}</td><td><code>${e.dedup_key}</code></td><td>${this.outcome(e)}</td></tr>`)}
         </tbody></table>`;
   }
+}
+
+/** This page lists and steers triggers; it does not make them: where to, so an empty page is not a dead end. */
+function howToCreate(): TemplateResult {
+  return html`<p id="create-trigger">A trigger starts a flow's runs on events (a file appears, an instrument or script calls,
+    a webhook arrives, another run ends). Create one with the CLI, <code>continuum trigger create trigger.json</code>, or
+    <code>POST /triggers</code> (the API page, <a href="/q/swagger-ui">/q/swagger-ui</a>, shows its fields;
+    <code>docs/triggers.md</code> in Continuum's sources describes each source).</p>`;
 }

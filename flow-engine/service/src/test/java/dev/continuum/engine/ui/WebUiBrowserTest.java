@@ -97,6 +97,7 @@ class WebUiBrowserTest extends BrowserTest {
         signIn("scientist", "#/runs/" + run);
 
         assertThat(page.locator("g.node[data-state=Nap]")).hasClass(java.util.regex.Pattern.compile(".*current.*"));
+        page.onceDialog(dialog -> dialog.accept()); // "Cancel this run? …"
         page.locator("#cancel-run").click();
         assertThat(page.locator(".meta .badge")).hasText("ENDED");
         assertThat(page.locator("#cancel-run")).hasCount(0);
