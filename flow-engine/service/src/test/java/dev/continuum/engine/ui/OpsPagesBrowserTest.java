@@ -148,6 +148,11 @@ class OpsPagesBrowserTest extends BrowserTest {
                     new Page.WaitForConditionOptions().setTimeout(20_000));
 
             assertThat(row).hasCount(0, new com.microsoft.playwright.assertions.LocatorAssertions.HasCountOptions().setTimeout(60_000));
+            var finished = page.locator("table.finished tr[data-status=SUCCEEDED]").filter(
+                    new com.microsoft.playwright.Locator.FilterOptions().setHasText("move big.bin"));
+            assertThat(finished).hasCount(1, // listed with its outcome once it is no longer under way
+                    new com.microsoft.playwright.assertions.LocatorAssertions.HasCountOptions().setTimeout(20_000));
+            assertThat(finished.locator(".bytes")).hasText("96.0 MiB of 96.0 MiB");
             as(Tokens.of("scientist")).when().get("/runs/" + run).then().body("status", equalTo("SUCCEEDED"));
             assertThat(java.nio.file.Files.size(provider.root.resolve("dst/big.bin"))).isEqualTo(96L * TransferProviderRunning.MIB);
         }
