@@ -34,3 +34,16 @@ export function statusBadge(status: string): TemplateResult {
 export function json(value: unknown): TemplateResult {
   return html`<pre class="json" tabindex="0">${JSON.stringify(value, null, 2)}</pre>`;
 }
+
+/** What a user reaches by URL on a page their realm role does not offer them: the answer a hidden object gets. */
+export class NotOfferedPage {
+  constructor(private readonly title: string) {}
+
+  async load(): Promise<void> {}
+
+  dispose(): void {}
+
+  render(): TemplateResult {
+    return html`<h1>${this.title}</h1><p role="alert" class="error" id="not-offered">No such page, or you may not see it.</p>`;
+  }
+}
