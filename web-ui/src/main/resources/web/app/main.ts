@@ -10,7 +10,7 @@ import { DevicesPage } from './devices';
 import { SimulatorPage } from './simulator';
 import { TransfersPage } from './transfers';
 import { TriggerPage, TriggersPage } from './triggers';
-import { App } from './shell';
+import { App, NotOfferedPage } from './shell';
 import './style.css';
 
 /**
@@ -53,6 +53,8 @@ class Ui implements App {
     else if (parts[0] === 'runs' && parts[1]) this.page = new RunDetailPage(this, parts[1]);
     else if (parts[0] === 'triggers' && parts[1]) this.page = new TriggerPage(this, parts[1]);
     else if (parts[0] === 'triggers') this.page = new TriggersPage(this);
+    // a page the navigation hides from this user is not reached by typing its URL either: the same answer as a 404
+    else if (!this.offered(parts[0])) this.page = new NotOfferedPage(PAGES.find(p => p.path === parts[0])!.title);
     else if (parts[0] === 'devices') this.page = new DevicesPage(this);
     else if (parts[0] === 'transfers') this.page = new TransfersPage(this);
     else if (parts[0] === 'simulator') this.page = new SimulatorPage(this);
@@ -62,11 +64,17 @@ class Ui implements App {
     this.page.load();
   }
 
+  /** Whether the navigation offers this page to the user; paths not in it (a run, the runs list) always are. */
+  private offered(path: string): boolean {
+    const page = PAGES.find(p => p.path === path);
+    return !page || !this.session.config.auth_enabled || this.roles().includes(page.role);
+  }
+
   refresh(): void {
     const here = location.hash.split('/')[1]?.split('?')[0] ?? 'runs';
     render(html`
       <header class="top"><a class="brand" href="#/runs">Continuum</a>
-        <nav aria-label="Main">${PAGES.filter(p => !this.session.config.auth_enabled || this.roles().includes(p.role)).map(p =>
+        <nav aria-label="Main">${PAGES.filter(p => this.offered(p.path)).map(p =>
           html`<a href="#/${p.path}" aria-current=${here === p.path ? 'page' : 'false'}>${p.title}</a>`)}</nav>
         <span class="who">Signed in as <strong id="user">${this.user()}</strong>
           ${this.session.config.auth_enabled ? html`<button class="link" @click=${() => this.session.signOut()}>Sign out</button>` : ''}</span>

@@ -48,3 +48,16 @@ export function duration(start: string, end?: string): string {
 export function localTime(time?: string): string {
   return time ? new Date(time).toLocaleString() : '';
 }
+
+/** What a user reaches by URL on a page their realm role does not offer them: the answer a hidden object gets. */
+export class NotOfferedPage {
+  constructor(private readonly title: string) {}
+
+  async load(): Promise<void> {}
+
+  dispose(): void {}
+
+  render(): TemplateResult {
+    return html`<h1>${this.title}</h1><p role="alert" class="error" id="not-offered">No such page, or you may not see it.</p>`;
+  }
+}

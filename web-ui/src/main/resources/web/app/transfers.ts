@@ -1,5 +1,6 @@
 // Transfers: every transfer under way in the active runs you may see, as its provider reports it now (the engine
-// asks on the run's behalf: GET /runs/{id}/actions): a progress bar with bytes, files, rate and ETA.
+// asks on the run's behalf: GET /runs/{id}/actions): a progress bar with bytes, files, rate and ETA. Below, the last
+// transfers that finished in your recent runs, with their outcome, read from the runs' logs.
 import { html, TemplateResult } from 'lit';
 import { api } from './api';
 import { App, statusBadge, when } from './shell';
@@ -9,6 +10,12 @@ interface ActionNow {
   details?: any; error?: string;
 }
 interface Transfer { run: any; action: ActionNow; }
+/** A transfer's last status as its run logged it (ActionCompleted / ActionFailed: docs/api.md, the run log). */
+interface Finished { run: any; state_name: string; time: string; status: string; details: any; }
+
+/** How many finished transfers the page lists, and from how many recent runs it reads them. */
+const FINISHED_SHOWN = 10;
+const RECENT_RUNS = 20;
 
 /** The page reads again this often: each read asks the providers, so not faster. */
 const EVERY_MS = 2000;
@@ -35,15 +42,47 @@ export function duration(seconds: number): string {
 function progress(t: Transfer): TemplateResult {
   const d = t.action.details;
   const done = d.bytes_transferred + (d.bytes_resumed ?? 0);
-  const pct = d.bytes_total > 0 ? Math.min(100, (100 * done) / d.bytes_total) : 100;
   const label = `${t.run.label || t.run.run_id}, ${t.action.state_name}`;
+  // a provider reports 0 bytes in all until it has listed the source: not "0 B of 0 B (100 %)" but "not known yet"
+  if (!(d.bytes_total > 0)) {
+    return html`<progress aria-label="Transfer ${label}" aria-valuetext="size not known yet"></progress>
+      <span class="bytes">${bytes(done)}, size not known yet</span>`;
+  }
+  const pct = Math.min(100, (100 * done) / d.bytes_total);
   return html`<progress max="100" .value=${pct} aria-label="Transfer ${label}" aria-valuetext="${pct.toFixed(0)} percent"></progress>
     <span class="bytes">${bytes(done)} of ${bytes(d.bytes_total)} (${pct.toFixed(0)}%)</span>
     ${when(typeof d.files_total === 'number', () => html`<span class="files">${d.files_transferred ?? 0} of ${d.files_total} files</span>`)}`;
 }
 
+/** The transfers a run's log says ended, newest first. */
+async function finishedIn(run: any): Promise<Finished[]> {
+  const log = await api<any>(`/runs/${run.run_id}/log?reverse_order=true&limit=100`).catch(() => ({ entries: [] }));
+  return (log.entries as any[])
+    .filter(e => (e.code === 'ActionCompleted' || e.code === 'ActionFailed') && typeof e.details?.details?.bytes_total === 'number')
+    .map(e => ({ run, state_name: e.state_name ?? e.details.state_name, time: e.time,
+      status: e.details.status ?? (e.code === 'ActionFailed' ? 'FAILED' : 'SUCCEEDED'), details: e.details.details }));
+}
+
+/** The last transfers that finished in the caller's most recent runs, newest first. */
+async function recentlyFinished(): Promise<Finished[]> {
+  const runs = (await api<any>(`/runs?limit=${RECENT_RUNS}`)).runs as any[];
+  const found = (await Promise.all(runs.map(finishedIn))).flat();
+  return found.sort((a, b) => b.time.localeCompare(a.time)).slice(0, FINISHED_SHOWN);
+}
+
+function finishedRow(f: Finished): TemplateResult {
+  const moved = (f.details.bytes_transferred ?? 0) + (f.details.bytes_resumed ?? 0);
+  return html`<tr data-status=${f.status}>
+    <td><a href="#/runs/${f.run.run_id}">${f.run.label || f.run.run_id}</a></td><td>${f.state_name}</td>
+    <td>${statusBadge(f.status)}</td>
+    <td class="bytes">${bytes(moved)} of ${bytes(f.details.bytes_total)}</td>
+    <td><time datetime=${f.time}>${new Date(f.time).toLocaleString()}</time></td></tr>`;
+}
+
 export class TransfersPage {
   private transfers: Transfer[] = [];
+  private finished: Finished[] = [];
+  private finishedRead = false;
   private error = '';
   private loaded = false;
   private timer?: number;
@@ -57,7 +96,13 @@ export class TransfersPage {
         const actions = (await api<any>(`/runs/${run.run_id}/actions`).catch(() => ({ actions: [] }))).actions as ActionNow[];
         return actions.filter(isTransfer).map(action => ({ run, action }));
       }));
-      this.transfers = found.flat();
+      const underWay = found.flat();
+      // the finished list changes only when a transfer stops being under way: read the logs then, not every turn
+      if (!this.finishedRead || this.transfers.some(t => !underWay.some(u => u.action.action_id === t.action.action_id))) {
+        this.finished = await recentlyFinished();
+        this.finishedRead = true;
+      }
+      this.transfers = underWay;
       this.error = '';
     } catch (e: any) {
       this.error = e.message;
@@ -85,6 +130,13 @@ export class TransfersPage {
             <td class="progress">${progress(t)}</td>
             <td class="rate">${typeof t.action.details.rate_bytes_per_second === 'number' ? `${bytes(t.action.details.rate_bytes_per_second)}/s` : ''}</td>
             <td class="eta">${typeof t.action.details.eta_seconds === 'number' ? duration(t.action.details.eta_seconds) : ''}</td>
-          </tr>`)}</tbody></table>`;
+          </tr>`)}</tbody></table>
+      <h2 id="finished-heading">Finished transfers</h2>
+      <table class="transfers finished" aria-labelledby="finished-heading">
+        <thead><tr><th scope="col">Run</th><th scope="col">State</th><th scope="col">Outcome</th><th scope="col">Moved</th>
+          <th scope="col">Ended</th></tr></thead>
+        <tbody>${this.finished.length === 0
+          ? html`<tr><td colspan="5">${this.finishedRead ? 'No finished transfers in your recent runs.' : 'Looking…'}</td></tr>`
+          : this.finished.map(finishedRow)}</tbody></table>`;
   }
 }

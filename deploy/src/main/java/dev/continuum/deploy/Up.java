@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -530,7 +531,11 @@ public final class Up {
         return token;
     }
 
-    /** Publishes an example flow with its placeholders filled in; its id. */
+    /**
+     * Publishes an example flow with its placeholders filled in; its id. A flow of the same title the demo user owns
+     * already (from an earlier `up` on this data directory) gets a new version instead, so restarts do not pile up
+     * identical copies told apart only by time.
+     */
     private static String publishExample(String api, String bearer, String resource, Map<String, String> placeholders)
             throws Exception {
         String flow;
@@ -540,10 +545,33 @@ public final class Up {
         for (Map.Entry<String, String> p : placeholders.entrySet()) {
             flow = flow.replace(p.getKey(), p.getValue());
         }
-        JsonNode created = post(api + "/flows", flow, 201, bearer);
-        String flowId = created.path("id").asText();
-        say("Example flow:   " + flowId + " (" + created.path("title").asText() + ")");
+        String title = JSON.readTree(flow).path("title").asText();
+        Optional<String> existing = ownFlowTitled(api, bearer, title);
+        JsonNode published = existing.isPresent()
+                ? put(api + "/flows/" + existing.get(), flow, 200, bearer)
+                : post(api + "/flows", flow, 201, bearer);
+        String flowId = published.path("id").asText();
+        say("Example flow:   " + flowId + " (" + title + (existing.isPresent()
+                ? ", version " + published.path("version").asText() + ")" : ")"));
         return flowId;
+    }
+
+    /** The id of a flow the caller owns with exactly this title; the title filter matches substrings, so pages on. */
+    private static Optional<String> ownFlowTitled(String api, String bearer, String title) throws Exception {
+        String page = api + "/flows?filter_roles=flow_owner&filter_title="
+                + URLEncoder.encode(title, StandardCharsets.UTF_8);
+        while (true) {
+            JsonNode flows = get(page, bearer);
+            for (JsonNode flow : flows.path("flows")) {
+                if (flow.path("title").asText().equals(title)) {
+                    return Optional.of(flow.path("id").asText());
+                }
+            }
+            if (!flows.path("has_next_page").asBoolean(false)) {
+                return Optional.empty();
+            }
+            page = api + "/flows?marker=" + URLEncoder.encode(flows.path("marker").asText(), StandardCharsets.UTF_8);
+        }
     }
 
     /** Shows a run's progress until it ends (at most 5 minutes: a training run on a busy machine); its last document. */
@@ -568,11 +596,19 @@ public final class Up {
     }
 
     private static JsonNode post(String url, String body, int expected, String bearer) throws Exception {
+        return send("POST", url, body, expected, bearer);
+    }
+
+    private static JsonNode put(String url, String body, int expected, String bearer) throws Exception {
+        return send("PUT", url, body, expected, bearer);
+    }
+
+    private static JsonNode send(String method, String url, String body, int expected, String bearer) throws Exception {
         HttpResponse<String> response = HTTP.send(authorized(HttpRequest.newBuilder(URI.create(url)), bearer)
                 .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+                .method(method, HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != expected) {
-            fail("POST " + url + " answered " + response.statusCode() + ": " + response.body());
+            fail(method + " " + url + " answered " + response.statusCode() + ": " + response.body());
         }
         return JSON.readTree(response.body());
     }

@@ -24,6 +24,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -178,6 +180,8 @@ class UpIT {
         assertThat(done).as("second up finished in time").isTrue();
         assertThat(second.exitValue()).as("second up exit code; output:\n" + again).isZero();
         assertThat(again).contains("finished: SUCCEEDED");
+        assertThat(exampleFlows(again)).as("the second up updated the examples in place, one flow per title")
+                .isEqualTo(exampleFlows(text)).hasSize(6);
         assertThat(Files.readString(vaultKey)).as("the vault key is made once and kept").isEqualTo(key);
     }
 
@@ -330,6 +334,16 @@ class UpIT {
             run = JSON.readTree(get(api + "/runs/" + runId, token).body());
         }
         return run;
+    }
+
+    /** Example title → flow id, from up's "Example flow:" lines; a title published twice keeps both ids. */
+    private static Map<String, List<String>> exampleFlows(String upOutput) {
+        Map<String, List<String>> flows = new TreeMap<>();
+        Matcher line = Pattern.compile("Example flow:\\s+([0-9a-f-]{36}) \\(([^,)]+)").matcher(upOutput);
+        while (line.find()) {
+            flows.computeIfAbsent(line.group(2), title -> new ArrayList<>()).add(line.group(1));
+        }
+        return flows;
     }
 
     private static HttpResponse<String> post(String url, String body, String token) throws Exception {

@@ -218,7 +218,10 @@ public class HibernateFlowStore implements FlowStore {
                     copyMetadata(flow, entity);
                     entity.currentVersion = flow.version();
                     return session.persist(version(flow, author));
-                }));
+                }))
+                // a start right after the update reads the last seen version first: it must be this one, not the
+                // one the update read (else a run is checked against the old definition, e.g. its providers' URLs)
+                .invoke(() -> remember(flow));
     }
 
     /** A saved version's own columns (alias {@code v}) in the order {@link #toSaved} reads them. */
