@@ -122,7 +122,8 @@ class HostileInputApiTest {
         String trigger = http.send("POST", "/triggers", scientist.next(), "application/json", utf8("{\"title\":\"hostile\","
                 + "\"source\":{\"type\":\"api\"},\"flow_id\":\"" + flow + "\"}"), null).json().path("id").asText();
         assertThat(List.of(flow, run, trigger)).allMatch(id -> id.length() == 36);
-        return Map.of("flowId", flow, "runId", run, "id", trigger, "stateName", "Nap", "token", "not-a-callback-token", "version", "1");
+        return Map.of("flowId", flow, "runId", run, "id", trigger, "stateName", "Nap", "token", "not-a-callback-token", "version", "1",
+                "operation", "preempt");
     }
 
     static byte[] utf8(String text) {

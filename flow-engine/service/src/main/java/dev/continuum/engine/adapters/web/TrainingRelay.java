@@ -5,6 +5,7 @@ import dev.continuum.auth.oidc.TokenClient;
 import dev.continuum.auth.oidc.TokenRefusedException;
 import dev.continuum.engine.adapters.auth.AuthConfig;
 import dev.continuum.engine.adapters.rest.OpenApiAccess;
+import dev.continuum.engine.domain.EngineError;
 import dev.continuum.engine.domain.ProviderAudiences;
 import dev.continuum.engine.domain.ProviderAudiences.Audience;
 import io.smallrye.mutiny.Uni;
@@ -26,6 +27,7 @@ import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.regex.Pattern;
 import java.util.Optional;
 
 /**
@@ -39,6 +41,8 @@ import java.util.Optional;
 public class TrainingRelay {
 
     private static final List<String> OPERATIONS = List.of("preempt", "resize", "migrate");
+    /** What a job id may look like (the provider's action ids); anything else never reaches the provider. */
+    private static final Pattern JOB_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
 
     private final OpsConfig ops;
     private final AuthConfig auth;
@@ -64,6 +68,9 @@ public class TrainingRelay {
     @Extension(name = OpenApiAccess.EXTENSION, value = "signed-in")
     public Uni<Response> operate(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization, @PathParam("id") String id,
                                  @PathParam("operation") String operation, String body) {
+        if (!JOB_ID.matcher(id).matches()) {
+            throw EngineError.invalidField("/id", "a training job id is 1 to 128 letters, digits, '.', '_' or '-'");
+        }
         if (!OPERATIONS.contains(operation)) {
             return Uni.createFrom().item(HttpRelay.problem(404, "not-found", "Not found",
                     "No training operation '" + operation + "': preempt, resize or migrate."));
@@ -74,7 +81,8 @@ public class TrainingRelay {
 
     private Uni<Response> relay(String method, String path, String authorization, Optional<String> body) {
         if (ops.trainingUrl().isEmpty()) {
-            return Uni.createFrom().item(HttpRelay.problem(503, "not-configured", "No training provider configured",
+            // 404: on this engine the training operations do not exist (as a route with no provider behind it)
+            return Uni.createFrom().item(HttpRelay.problem(404, "not-configured", "No training provider configured",
                     "This engine has no continuum.ops.training-url, so it knows no training provider to ask."));
         }
         String base = ops.trainingUrl().get().toString().replaceAll("/+$", "");
