@@ -180,7 +180,7 @@ export class RunDetailPage {
           ${this.links.list(r)}
         </section>
         <section aria-labelledby="state-title"><h2 id="state-title">${this.selected ? `State ${this.selected}` : 'Run input and output'}</h2>
-          ${this.selected ? this.stateDetails(this.selected) : html`<h3>Details</h3>${json(r.details)}`}
+          ${this.selected ? this.stateDetails(this.selected) : html`${this.startInputBlock()}<h3>Details</h3>${json(r.details)}`}
         </section>
       </div>
       <section aria-labelledby="where-title"><h2 id="where-title">Where each job ran</h2>${this.whereJobsRan()}</section>
@@ -215,6 +215,21 @@ export class RunDetailPage {
             <td>${d.id}</td><td>${d.kind}</td><td>${d.status}${d.cause && d.cause !== 'request' ? ` (${d.cause})` : ''}</td>
             <td>${d.site ?? ''}</td><td>${(d.decision?.reasons ?? []).slice(0, 3).join('; ')}</td></tr>`)}</tbody></table></div>
         ${when(p.more, () => html`<p>More decisions: <code>continuum placement explain ${this.id}</code>.</p>`)}`}`;
+  }
+
+  /** The input the run started with, as its FlowStarted log entry keeps it (runs started before it did: none). */
+  private startInput(): unknown {
+    return this.startDetails()?.input;
+  }
+
+  private startDetails(): any {
+    return this.entries.find(e => e.code === 'FlowStarted')?.details;
+  }
+
+  private startInputBlock(): TemplateResult {
+    const input = this.startInput();
+    return html`<h3 id="run-input-title">Input</h3>${input !== undefined ? html`<div id="run-input">${json(input)}</div>`
+      : html`<p>${this.startDetails()?.input_withheld ? 'Not shown: the flow names private parameters.' : 'Not kept for this run.'}</p>`}`;
   }
 
   private shownLog(): any[] {
