@@ -249,6 +249,7 @@ export class RunDetailPage {
   /** Redrive a FAILED run from a state of its flow (default: where it failed) with, optionally, edited input. */
   private redriveForm(r: any): TemplateResult {
     const names = Object.keys(this.definition.definition?.States ?? {});
+    const stateInput = r.details?.state_input; // none when the flow names private parameters: the engine reuses it unseen
     const submit = (ev: Event) => {
       ev.preventDefault();
       const form = ev.target as HTMLFormElement;
@@ -272,8 +273,8 @@ export class RunDetailPage {
       <div class="field"><label for="redrive-state">From state</label>
         <select id="redrive-state" name="state"><option value="">where it failed</option>
           ${names.map(n => html`<option value=${n}>${n}</option>`)}</select></div>
-      <div class="field"><label for="redrive-input">Input (JSON object; empty: the input it had when the run failed)</label>
-        <textarea id="redrive-input" name="input" rows="4"></textarea></div>
+      <div class="field"><label for="redrive-input">Input (JSON object; starts as the input the failed state had; empty: that input)</label>
+        <textarea id="redrive-input" name="input" rows="8" .value=${stateInput === undefined ? '' : JSON.stringify(stateInput, null, 2)}></textarea></div>
       <button type="submit" id="redrive-confirm">Redrive</button>
     </form>`;
   }
