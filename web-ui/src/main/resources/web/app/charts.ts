@@ -16,8 +16,12 @@ export interface ChartSpec {
 // colour-blind-safe (Okabe–Ito), dark enough on white for the 3:1 that graphics need
 const COLOURS = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#8a6d00', '#56b4e9', '#000000'];
 
+/** Title, the x axis (its label and range, unless it is time) and each line's range of y. */
 function summary(spec: ChartSpec): string {
-  return `${spec.title}: ` + spec.lines.map(l => {
+  const xs = spec.lines.flatMap(l => l.points.map(p => p[0])).filter(v => Number.isFinite(v));
+  const x = spec.x === 'time' || xs.length === 0 ? ''
+    : ` (x axis: ${spec.x} from ${fmt(Math.min(...xs))} to ${fmt(Math.max(...xs))})`;
+  return `${spec.title}${x}: ` + spec.lines.map(l => {
     const ys = l.points.map(p => p[1]).filter(v => Number.isFinite(v));
     return ys.length ? `${l.label} from ${fmt(Math.min(...ys))} to ${fmt(Math.max(...ys))} over ${ys.length} points`
       : `${l.label} no data`;

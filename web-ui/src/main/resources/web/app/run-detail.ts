@@ -180,7 +180,7 @@ export class RunDetailPage {
           ${this.links.list(r)}
         </section>
         <section aria-labelledby="state-title"><h2 id="state-title">${this.selected ? `State ${this.selected}` : 'Run input and output'}</h2>
-          ${this.selected ? this.stateDetails(this.selected) : html`<h3>Details</h3>${json(r.details)}`}
+          ${this.selected ? this.stateDetails(this.selected) : html`${this.startInputBlock()}<h3>Details</h3>${json(r.details)}`}
         </section>
       </div>
       <section aria-labelledby="where-title"><h2 id="where-title">Where each job ran</h2>${this.whereJobsRan()}</section>
@@ -217,6 +217,21 @@ export class RunDetailPage {
         ${when(p.more, () => html`<p>More decisions: <code>continuum placement explain ${this.id}</code>.</p>`)}`}`;
   }
 
+  /** The input the run started with, as its FlowStarted log entry keeps it (runs started before it did: none). */
+  private startInput(): unknown {
+    return this.startDetails()?.input;
+  }
+
+  private startDetails(): any {
+    return this.entries.find(e => e.code === 'FlowStarted')?.details;
+  }
+
+  private startInputBlock(): TemplateResult {
+    const input = this.startInput();
+    return html`<h3 id="run-input-title">Input</h3>${input !== undefined ? html`<div id="run-input">${json(input)}</div>`
+      : html`<p>${this.startDetails()?.input_withheld ? 'Not shown: the flow names private parameters.' : 'Not kept for this run.'}</p>`}`;
+  }
+
   private shownLog(): any[] {
     return this.wholeLog ? this.entries : this.entries.slice(-LOG_SHOWN);
   }
@@ -234,6 +249,7 @@ export class RunDetailPage {
   /** Redrive a FAILED run from a state of its flow (default: where it failed) with, optionally, edited input. */
   private redriveForm(r: any): TemplateResult {
     const names = Object.keys(this.definition.definition?.States ?? {});
+    const stateInput = r.details?.state_input; // none when the flow names private parameters: the engine reuses it unseen
     const submit = (ev: Event) => {
       ev.preventDefault();
       const form = ev.target as HTMLFormElement;
@@ -257,8 +273,8 @@ export class RunDetailPage {
       <div class="field"><label for="redrive-state">From state</label>
         <select id="redrive-state" name="state"><option value="">where it failed</option>
           ${names.map(n => html`<option value=${n}>${n}</option>`)}</select></div>
-      <div class="field"><label for="redrive-input">Input (JSON object; empty: the input it had when the run failed)</label>
-        <textarea id="redrive-input" name="input" rows="4"></textarea></div>
+      <div class="field"><label for="redrive-input">Input (JSON object; starts as the input the failed state had; empty: that input)</label>
+        <textarea id="redrive-input" name="input" rows="8" .value=${stateInput === undefined ? '' : JSON.stringify(stateInput, null, 2)}></textarea></div>
       <button type="submit" id="redrive-confirm">Redrive</button>
     </form>`;
   }

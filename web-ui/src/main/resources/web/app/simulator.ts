@@ -11,20 +11,33 @@ interface Result { name: string; scalars: Record<string, string | number>; serie
 
 interface Report { files: string; x: string; results: Result[]; }
 
-/** metrics.json: an array of objects, scalars plus `series` {name: [[x, y], …]} and `jct_cdf` [[jct s, fraction], …]. */
-function fromJson(doc: unknown): Result[] {
+/** series.csv's x column: a replay's seconds since the trace started, a `--fill` run's arrived GPU demand (% of GPUs). */
+const TIME = 't_s';
+const ARRIVED = 'arrived_pct';
+
+/**
+ * metrics.json: an array of objects, scalars plus `series` {name: [[x, y], …]} and `jct_cdf` [[jct s, fraction], …];
+ * a `--fill` run's objects (a `placement` each) hold `unallocated_gpus` and `dropped_by_resource` {resource: [[x, y], …]}
+ * over arrived demand, named here as in its series.csv (`dropped_<resource>`).
+ */
+function fromJson(doc: unknown): { x: string; results: Result[] } {
   if (!Array.isArray(doc)) throw new Error('metrics.json should hold an array with one object per policy.');
-  return doc.map((o: any, i) => {
+  const results = doc.map((o: any, i) => {
     if (typeof o !== 'object' || o === null) throw new Error(`metrics.json item ${i} is not an object.`);
     const scalars: Record<string, string | number> = {};
     const series: Record<string, number[][]> = {};
     for (const [k, v] of Object.entries<any>(o)) {
       if (typeof v === 'number' || typeof v === 'string') scalars[k] = v;
       else if (k === 'series' && v && typeof v === 'object') Object.assign(series, v);
+      else if (k === 'dropped_by_resource' && v && typeof v === 'object') {
+        for (const [resource, points] of Object.entries<any>(v)) series[`dropped_${resource}`] = points;
+      }
       else if (Array.isArray(v) && v.every(p => Array.isArray(p) && p.length === 2)) series[k] = v;
     }
     return { name: String(o.policy ?? o.placement ?? `#${i + 1}`), scalars, series };
   });
+  const fill = doc.length > 0 && doc.every((o: any) => o.placement !== undefined && o.policy === undefined);
+  return { x: fill ? ARRIVED : TIME, results };
 }
 
 function rows(text: string): string[][] {
@@ -42,7 +55,7 @@ function fromCsv(metrics: string | undefined, seriesCsv: string | undefined): { 
       head.forEach((col, i) => { res.scalars[col] = r[i] === '' || isNaN(Number(r[i])) ? r[i] : Number(r[i]); });
     });
   }
-  let x = 't_s';
+  let x = TIME;
   if (seriesCsv) {
     const [head, ...body] = rows(seriesCsv);
     if (head.length !== 4) throw new Error('series.csv should have four columns: policy, series, x, value.');
@@ -62,7 +75,7 @@ function charts(report: Report): ChartSpec[] {
   const names = [...new Set(report.results.flatMap(r => Object.keys(r.series)))];
   return names.map(name => {
     const known = TITLES[name];
-    const timeAxis = name !== 'jct_cdf' && report.x === 't_s';
+    const timeAxis = name !== 'jct_cdf' && report.x === TIME;
     // seconds since the trace's start read better as hours; the CDF's x is a JCT in seconds, shown in hours too
     const xScale = timeAxis || name === 'jct_cdf' ? 1 / 3600 : 1;
     const lines: Line[] = report.results.map(r => ({
@@ -71,16 +84,23 @@ function charts(report: Report): ChartSpec[] {
     }));
     return {
       title: known?.title ?? name.replaceAll('_', ' '), y: known?.y ?? name.replaceAll('_', ' '),
-      x: name === 'jct_cdf' ? 'job completion time (h)' : timeAxis ? 'hours since the trace started' : report.x.replaceAll('_', ' '),
+      x: name === 'jct_cdf' ? 'job completion time (h)' : timeAxis ? 'hours since the trace started'
+        : report.x === ARRIVED ? 'arrived GPU demand (% of GPUs)' : report.x.replaceAll('_', ' '),
       lines, yRange: known?.range,
     };
   });
 }
 
-function cell(v: string | number | undefined): string {
-  if (v === undefined) return '';
-  if (typeof v === 'string') return v;
-  return Number.isInteger(v) ? v.toLocaleString('en') : v.toPrecision(4);
+/**
+ * One format for every number of a column, so they line up and compare: grouped thousands, integers without decimals,
+ * otherwise as many decimals for all as give the column's largest value three significant digits (at most 4).
+ */
+function columnFormat(values: (string | number | undefined)[]): (v: string | number | undefined) => string {
+  const numbers = values.filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
+  const largest = Math.max(0, ...numbers.map(Math.abs));
+  const decimals = numbers.every(Number.isInteger) ? 0 : Math.min(4, Math.max(0, 2 - Math.floor(Math.log10(largest))));
+  const format = new Intl.NumberFormat('en', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+  return v => v === undefined ? '' : typeof v === 'string' ? v : format.format(v);
 }
 
 export class SimulatorPage {
@@ -101,7 +121,7 @@ export class SimulatorPage {
       const text = async (name: string) => files.find(f => f.name.endsWith(name))?.text();
       const json = await text('.json');
       const parsed = json !== undefined
-        ? { x: 't_s', results: fromJson(JSON.parse(json)) }
+        ? fromJson(JSON.parse(json))
         : fromCsv(await text('metrics.csv'), await text('series.csv'));
       if (parsed.results.length === 0) throw new Error('Choose metrics.json, or metrics.csv and series.csv, from a simulator report.');
       this.report = { files: files.map(f => f.name).join(', '), ...parsed };
@@ -116,6 +136,7 @@ export class SimulatorPage {
   render(): TemplateResult {
     const r = this.report;
     const columns = r ? [...new Set(r.results.flatMap(x => Object.keys(x.scalars)))].filter(c => c !== 'policy' && c !== 'placement') : [];
+    const formats = new Map(columns.map(c => [c, columnFormat(r!.results.map(x => x.scalars[c]))]));
     return html`<h1>Simulator</h1>
       <p>Open a report that <code>simulate --out DIR</code> wrote: <code>metrics.json</code>, or <code>metrics.csv</code>
         with <code>series.csv</code>. It is read here in the browser and sent nowhere.</p>
@@ -123,11 +144,11 @@ export class SimulatorPage {
         @change=${(e: Event) => this.open(e.target as HTMLInputElement)}></label></p>
       ${when(this.error, () => html`<p role="alert" class="error">${this.error}</p>`)}
       ${when(r, () => html`
-        <h2>${r!.results.length} ${r!.x === 't_s' ? 'policies' : 'placements'} from ${r!.files}</h2>
+        <h2>${r!.results.length} ${r!.x === TIME ? 'policies' : 'placements'} from ${r!.files}</h2>
         <div class="scroll" tabindex="0" role="region" aria-label="Metrics per policy"><table class="sim-metrics"><caption class="sr-only">Metrics per policy</caption>
-          <thead><tr><th scope="col">${r!.x === 't_s' ? 'policy' : 'placement'}</th>${columns.map(c => html`<th scope="col">${c.replaceAll('_', ' ')}</th>`)}</tr></thead>
+          <thead><tr><th scope="col">${r!.x === TIME ? 'policy' : 'placement'}</th>${columns.map(c => html`<th scope="col">${c.replaceAll('_', ' ')}</th>`)}</tr></thead>
           <tbody>${r!.results.map(x => html`<tr data-policy=${x.name}><th scope="row">${x.name}</th>
-            ${columns.map(c => html`<td>${cell(x.scalars[c])}</td>`)}</tr>`)}</tbody></table></div>
+            ${columns.map(c => html`<td>${formats.get(c)!(x.scalars[c])}</td>`)}</tr>`)}</tbody></table></div>
         <div class="charts">${charts(r!).map(c => html`<figure><figcaption>${c.title}</figcaption>
           <continuum-chart .spec=${c}></continuum-chart></figure>`)}</div>`)}`;
   }

@@ -53,7 +53,7 @@ public final class Interpreter {
         run.visits.put(flow.startAt(), 1);
         run.branches.put(root.id, root);
         Execution execution = new Execution(flow, options, run, now);
-        execution.logLine("FlowStarted", null, "The run started", null);
+        execution.logLine("FlowStarted", null, "The run started", StartInput.details(flow, root.data));
         execution.advanceAll();
         return execution.finish();
     }

@@ -100,6 +100,11 @@ public final class RunState {
         return data.status == RunStatus.FAILED ? Optional.ofNullable(data.failedState) : Optional.empty();
     }
 
+    /** The input the state a FAILED run stopped in had: what a redrive there reuses unless given another. */
+    public Optional<JsonNode> failedInput() {
+        return data.status == RunStatus.FAILED ? Optional.ofNullable(data.failedInput).map(JsonNode::deepCopy) : Optional.empty();
+    }
+
     public Optional<String> inactiveReason() {
         return data.status == RunStatus.INACTIVE ? Optional.ofNullable(data.inactiveReason) : Optional.empty();
     }

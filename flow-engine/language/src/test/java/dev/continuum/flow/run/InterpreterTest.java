@@ -578,6 +578,19 @@ class InterpreterTest {
     }
 
     @Test
+    void shouldLogTheStartInputInFlowStartedUnlessTheFlowNamesPrivateParameters() {
+        Step plain = interpreter("{'StartAt': 'P', 'States': {'P': {'Type': 'Pass', 'End': true}}}")
+                .start(Fixtures.json("{'sample': 'S-17'}"), CONTEXT, T0);
+        Step privateInMap = interpreter("""
+                {'StartAt': 'M', 'States': {'M': {'Type': 'Map', 'ItemsPath': '$.items', 'End': true, 'Iterator':
+                 {'StartAt': 'P', 'States': {'P': {'Type': 'Pass', 'Parameters': {'k.$': '$', '__Private_Parameters': ['k']},
+                 'End': true}}}}}}""").start(Fixtures.json("{'items': ['hunter2']}"), CONTEXT, T0);
+
+        assertThat(plain.log().get(0).details()).isEqualTo(Fixtures.json("{'input': {'sample': 'S-17'}}"));
+        assertThat(privateInMap.log().get(0).details()).isEqualTo(Fixtures.json("{'input_withheld': true}"));
+    }
+
+    @Test
     void shouldFailWithDataLimitExceededWhenTheStateDocumentGrowsTooLarge() {
         Interpreter interpreter = new Interpreter(flow("""
                 {'StartAt': 'P', 'States': {'P': {'Type': 'Pass', 'Parameters': {'a.$': '$.big', 'b.$': '$.big'},

@@ -76,6 +76,16 @@ class GlobusRunRolesApiTest {
     }
 
     @Test
+    void shouldShowTheRunsStartInputInFlowStartedToThoseWhoMaySeeTheRunAndNoOneElse() {
+        String run = as(scientist).body("{\"body\":{\"sample\":\"S-17\"},\"run_monitors\":[\"admin\"]}")
+                .when().post("/flows/" + publish("") + "/run").then().statusCode(201).extract().<String>path("run_id");
+
+        as(admin).when().get("/runs/" + run + "/log").then().statusCode(200)
+                .body("entries.find { it.code == 'FlowStarted' }.details.input.sample", equalTo("S-17"));
+        as(scientist2).when().get("/runs/" + run + "/log").then().statusCode(404);
+    }
+
+    @Test
     void shouldLetTheOwnerAndRunManagersRedriveAFailedRunWhileMonitorsAreRefused() {
         String failing = as(scientist).body("{\"title\":\"fails\",\"definition\":{\"StartAt\":\"Boom\",\"States\":"
                         + "{\"Boom\":{\"Type\":\"Fail\",\"Error\":\"Boom\"}}}}")

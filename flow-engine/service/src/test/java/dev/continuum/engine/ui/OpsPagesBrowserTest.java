@@ -109,8 +109,53 @@ class OpsPagesBrowserTest extends BrowserTest {
             assertThat(page.locator("continuum-chart").nth(i)).hasAttribute("data-lines", "3");
             assertThat(page.locator("continuum-chart").nth(i).locator("canvas")).hasCount(1);
         }
-        assertThat(page.locator("continuum-chart canvas").first()).hasAttribute("aria-label", Pattern.compile("GPU utilisation over time: fifo from .*"));
+        assertThat(page.locator("continuum-chart canvas").first()).hasAttribute("aria-label", Pattern.compile(
+                "GPU utilisation over time \\(x axis: hours since the trace started from 0\\.00 to .*\\): fifo from .*"));
+        assertThat(sameFormatInEachColumn()).as("columns whose numbers do not share one format").isEmpty();
         Browser.screenshot(page, "simulator-report");
+    }
+
+    @Test
+    void shouldPlotAFillReportOverArrivedDemandAlikeFromItsJsonAndItsCsvWithOneNumberFormatPerColumn()
+            throws URISyntaxException {
+        signIn("scientist", "#/simulator");
+        // a real `simulate --fill` report (openb-fill fixture of placement/simulator, fgd, bestfit-weighted and
+        // worstfit, 3 repetitions): x is the arrived GPU demand, 1 to 120 % of the cluster's GPUs, in both formats
+        Path dir = Path.of(OpsPagesBrowserTest.class.getResource("/ui/simulator-fill/metrics.json").toURI()).getParent();
+        page.locator("#report-files").setInputFiles(dir.resolve("metrics.json"));
+        assertThat(page.locator("table.sim-metrics tbody tr")).hasCount(3);
+        List<String> captions = page.locator("figure figcaption").allTextContents();
+        List<String> summaries = chartSummaries();
+        List<String> table = page.locator("table.sim-metrics").allInnerTexts();
+        assertThat(summaries).hasSize(6).allMatch(
+                l -> l.matches(".*\\(x axis: arrived GPU demand \\(% of GPUs\\) from 1\\.00 to 120\\): fgd from .*"), "over 1-120 %");
+        assertThat(sameFormatInEachColumn()).as("columns whose numbers do not share one format").isEmpty();
+
+        page.locator("#report-files").setInputFiles(new Path[] {dir.resolve("metrics.csv"), dir.resolve("series.csv")});
+        assertThat(page.locator("main h2")).containsText("metrics.csv, series.csv");
+        assertThat(page.locator("figure figcaption")).hasText(captions.toArray(String[]::new));
+        assertThat(chartSummaries()).isEqualTo(summaries);
+        assertThat(page.locator("table.sim-metrics").allInnerTexts()).isEqualTo(table);
+        Browser.screenshot(page, "simulator-fill-report");
+    }
+
+    private List<String> chartSummaries() {
+        return page.locator("continuum-chart canvas").all().stream().map(c -> c.getAttribute("aria-label")).toList();
+    }
+
+    /** The columns of the metrics table whose numbers differ in format: grouping, or count of decimals. */
+    private List<String> sameFormatInEachColumn() {
+        @SuppressWarnings("unchecked")
+        List<List<String>> columns = (List<List<String>>) page.evaluate("""
+                () => [...document.querySelectorAll('table.sim-metrics thead th')].slice(1).map((th, i) =>
+                  [th.textContent, ...[...document.querySelectorAll('table.sim-metrics tbody tr')]
+                    .map(tr => tr.querySelectorAll('td')[i].textContent)])""");
+        Pattern grouped = Pattern.compile("-?\\d{1,3}(,\\d{3})*(\\.(\\d+))?");
+        return columns.stream().filter(col -> col.stream().skip(1).map(cell -> {
+            var m = grouped.matcher(cell);
+            return m.matches() ? String.valueOf(m.group(3) == null ? 0 : m.group(3).length()) : "not a grouped number: " + cell;
+        }).distinct().count() > 1 || col.stream().skip(1).anyMatch(cell -> !grouped.matcher(cell).matches()))
+                .map(col -> col.getFirst() + " " + col.subList(1, col.size())).toList();
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.continuum.engine.ui;
 
 import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.options.SelectOption;
@@ -104,6 +105,24 @@ class RunControlsBrowserTest extends BrowserTest {
         assertThat(page.locator("table.log")).containsText("FlowRedriven");
         assertThat(page.locator("#redrive-run")).hasCount(0);
         Browser.screenshot(page, "redriven");
+    }
+
+    @Test
+    void shouldStartTheRedriveFormWithTheInputTheFailedStateHad() {
+        String run = WebUiBrowserTest.start("scientist", WebUiBrowserTest.publish("scientist", CHECKED, null, null), "prefill",
+                "{\"sample\":\"S-17\"}");
+        as(Tokens.of("scientist")).when().get("/runs/" + run).then().body("details.state_input.sample", org.hamcrest.Matchers.is("S-17"));
+        signIn("scientist", "#/runs/" + run);
+        assertThat(page.locator(".meta .badge")).hasText("FAILED");
+
+        page.locator("#redrive-run").click();
+        Locator input = page.getByLabel(Pattern.compile("^Input"));
+        assertThat(input).hasValue(Pattern.compile("\"sample\": \"S-17\""));
+        page.getByLabel("From state").selectOption(new SelectOption().setValue("Check"));
+        input.fill(input.inputValue().replaceFirst("\\{", "{\"ok\": true,")); // the kept input, one field added
+        page.locator("#redrive-confirm").click();
+
+        assertThat(page.locator(".meta .badge")).hasText("SUCCEEDED");
     }
 
     @Test

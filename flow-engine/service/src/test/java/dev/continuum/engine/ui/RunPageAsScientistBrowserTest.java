@@ -56,6 +56,17 @@ class RunPageAsScientistBrowserTest extends BrowserTest {
         assertThat(page.locator(".meta .badge")).hasText("ACTIVE");
     }
 
+    @Test
+    void shouldShowTheInputAnActiveRunStartedWith() {
+        String flow = WebUiBrowserTest.publish("scientist", HOLD_THEN_PARALLEL, null, null);
+        String run = WebUiBrowserTest.start("scientist", flow, "with-input", "{\"sample\":\"S-17\",\"dose\":3}");
+        signIn("scientist", "#/runs/" + run);
+
+        assertThat(page.locator(".meta .badge")).hasText("ACTIVE");
+        assertThat(page.locator("#run-input pre")).containsText("\"sample\": \"S-17\"");
+        assertThat(page.locator("#run-input pre")).containsText("\"dose\": 3");
+    }
+
     /** Fails in Boom with a cause that is JSON, as an action provider's answer is. */
     static final String FAILS = """
             {"StartAt":"Measure","States":{

@@ -60,8 +60,12 @@ class WebUiBrowserTest extends BrowserTest {
     }
 
     static String start(String user, String flowId, String label) {
+        return start(user, flowId, label, "{}");
+    }
+
+    static String start(String user, String flowId, String label, String input) {
         return given().header("Authorization", "Bearer " + Tokens.of(user)).contentType(ContentType.JSON)
-                .body("{\"body\":{},\"label\":\"" + label + "\",\"tags\":[\"ui\"]}")
+                .body("{\"body\":" + input + ",\"label\":\"" + label + "\",\"tags\":[\"ui\"]}")
                 .when().post("/flows/" + flowId + "/run").then().statusCode(201).extract().path("run_id");
     }
 

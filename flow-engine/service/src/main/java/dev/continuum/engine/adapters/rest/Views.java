@@ -12,6 +12,7 @@ import dev.continuum.engine.app.RunAndFlow;
 import dev.continuum.engine.app.RunEventRecord;
 import dev.continuum.engine.app.RunRecord;
 import dev.continuum.engine.app.Viewer;
+import dev.continuum.flow.data.Templates;
 import dev.continuum.flow.model.FormAction;
 import dev.continuum.flow.run.RunState;
 import dev.continuum.flow.run.RunStatus;
@@ -115,11 +116,12 @@ final class Views {
 
     /**
      * Globus' code and description, then Continuum's own: output, error, cause, the state a FAILED run stopped in (as
-     * Globus names it), inactive_reason, the forms it waits on.
+     * Globus names it) and the input it had there (state_input, what a redrive reuses; withheld when the flow names
+     * private parameters, which may have come from it), inactive_reason, the forms it waits on.
      */
     record RunDetails(String code, String description, JsonNode output, String error, String cause, String stateName,
-                      String inactiveReason, List<Input> inputs) {
-        static RunDetails of(RunState s) {
+                      JsonNode stateInput, String inactiveReason, List<Input> inputs) {
+        static RunDetails of(RunState s, FlowRecord flow) {
             String[] code = switch (s.status()) {
                 case ACTIVE -> new String[]{"FlowStarted", "The run is active"};
                 case INACTIVE -> new String[]{"FlowInactive", "The run needs attention: " + s.inactiveReason().orElse("")};
@@ -128,8 +130,13 @@ final class Views {
                 case ENDED -> new String[]{"FlowCanceled", "The run was cancelled"};
             };
             List<Input> inputs = s.pendingForms().stream().map(Input::of).toList();
+            JsonNode stateInput = namesPrivateParameters(flow) ? null : s.failedInput().orElse(null);
             return new RunDetails(code[0], code[1], s.output().orElse(null), s.error().orElse(null), s.cause().orElse(null),
-                    s.failedState().orElse(null), s.inactiveReason().orElse(null), inputs.isEmpty() ? null : inputs);
+                    s.failedState().orElse(null), stateInput, s.inactiveReason().orElse(null), inputs.isEmpty() ? null : inputs);
+        }
+
+        private static boolean namesPrivateParameters(FlowRecord flow) {
+            return flow.definition() != null && !flow.definition().findValues(Templates.PRIVATE_PARAMETERS).isEmpty();
         }
     }
 
@@ -179,7 +186,7 @@ final class Views {
             RunStatus status = r.state().status();
             return new Run(r.id(), r.id(), r.flowId(), r.flowVersion(), f.title(), f.updatedAt(), status.name(), status.name(),
                     r.label(), r.tags(), r.ownerId(), r.ownerId(), managers, monitors, managers, monitors,
-                    strongest(userRoles), userRoles, r.createdAt(), r.completedAt(), RunDetails.of(r.state()),
+                    strongest(userRoles), userRoles, r.createdAt(), r.completedAt(), RunDetails.of(r.state(), f),
                     withFlow ? FlowDescription.of(f) : null, new NotificationPolicy(r.state().notifyOn()),
                     Access.runActions(r, f, viewer), null, null, null);
         }
