@@ -69,20 +69,14 @@ public class BuiltinProvidersRoutes {
             }
             // Its lease is the runs' lease: an action whose engine died is adopted (and its send resumed) as soon as
             // the dead engine's runs are taken over.
-            PostgresActionStore first = null;
+            // One table per provider (PostgresActionStore creates it when missing), so an action id is answered only
+            // at the provider that made it; notify's store owns the pool the others share.
+            PostgresActionStore notify = new PostgresActionStore(jdbcUrl, dbUser, dbPassword.orElse(""), tableOf("notify"),
+                    config.instanceId().orElse("engine-" + UUID.randomUUID()), config.runs().leaseDuration(), STORE_CONNECTIONS);
             for (String name : sharedStoreNames(config.providers().builtinActionStore())) {
-                // one table per provider (PostgresActionStore creates it when missing), so an action id is answered
-                // only at the provider that made it
-                String table = tableOf(name);
-                PostgresActionStore store = first == null
-                        ? new PostgresActionStore(jdbcUrl, dbUser, dbPassword.orElse(""), table,
-                                config.instanceId().orElse("engine-" + UUID.randomUUID()), config.runs().leaseDuration(),
-                                STORE_CONNECTIONS)
-                        : first.beside(table);
-                first = first == null ? store : first;
-                options = options.withStore(name, store);
+                options = options.withStore(name, name.equals("notify") ? notify : notify.beside(tableOf(name)));
             }
-            stores = Optional.of(first);
+            stores = Optional.of(notify);
             if (config.providers().echoEffectsLog().isPresent()) {
                 options = options.withEffectsLog(Path.of(config.providers().echoEffectsLog().get()));
             }
