@@ -8,6 +8,9 @@ import dev.continuum.placement.core.planner.PlacementRequest.Kind;
 import dev.continuum.placement.core.policy.Policies;
 import dev.continuum.placement.core.state.ActiveJob;
 
+import dev.continuum.placement.core.forecast.ArrivalForecaster;
+import dev.continuum.placement.core.forecast.Forecast;
+import dev.continuum.placement.core.forecast.ForecastConfig;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -35,6 +38,8 @@ public final class OnlinePlanner implements Planner {
     private Inventory inventory = Inventory.empty();
     /** Lookups into {@link #inventory}, rebuilt at each update. */
     private InventoryIndex index = InventoryIndex.of(inventory);
+    /** Inference arrivals per (model, site), forecast ahead: what scaling decisions are to be made from. */
+    private final ArrivalForecaster arrivals = new ArrivalForecaster(ForecastConfig.defaults());
 
     public OnlinePlanner(PlannerConfig config) {
         this.config = config;
@@ -68,8 +73,14 @@ public final class OnlinePlanner implements Planner {
         return inventory;
     }
 
+    /** The latest arrival-rate forecasts of inference jobs, per model and site and per model over all sites. */
+    public List<Forecast> forecasts() {
+        return arrivals.forecasts();
+    }
+
     @Override
     public List<PlacementDecision> update(Inventory next, long nowMillis) {
+        arrivals.advanceTo(nowMillis);
         InventoryIndex nextIndex = index.next(next);
         // only sites with tasks pending can lose them: visiting those, not all 1,458 sites, keeps a heartbeat cheap
         pending.keySet().removeIf(site -> {
@@ -183,7 +194,14 @@ public final class OnlinePlanner implements Planner {
     public PlacementResult place(PlacementRequest request, long nowMillis) {
         RequestValidator.validate(request, index, nowMillis, lending);
         if (request.kind() == Kind.INFERENCE) {
-            return PlacementResult.of(placeInference(request, nowMillis));
+            PlacementDecision decision = placeInference(request, nowMillis);
+            String site = switch (decision) {
+                case PlacementDecision.Placed p -> p.chosen().site();
+                case PlacementDecision.Queued q -> q.site();
+                default -> request.site();
+            };
+            arrivals.arrival(request.model(), site, nowMillis);
+            return PlacementResult.of(decision);
         }
         return placeTraining(request, nowMillis);
     }

@@ -1,5 +1,6 @@
 package dev.continuum.placement.core.planner.trace;
 
+import dev.continuum.placement.core.forecast.Forecast;
 import dev.continuum.placement.core.planner.InvalidRequestException;
 import dev.continuum.placement.core.planner.OnlinePlanner;
 import dev.continuum.placement.core.planner.PlacementDecision;
@@ -18,10 +19,14 @@ import java.util.function.UnaryOperator;
  * with the recorded one. Identical answers prove that the planner's decisions depend on its inputs alone.
  */
 public final class Replayer {
-    /** Inputs fed, decisions compared, and a line per difference (empty when the replay is identical). */
-    public record Result(int inputs, int decisions, List<String> mismatches) {
+    /**
+     * Inputs fed, decisions compared, a line per difference (empty when the replay is identical), and the replayed
+     * planner's arrival forecasts at the end of the trace.
+     */
+    public record Result(int inputs, int decisions, List<String> mismatches, List<Forecast> forecasts) {
         public Result {
             mismatches = List.copyOf(mismatches);
+            forecasts = List.copyOf(forecasts);
         }
 
         public boolean identical() {
@@ -88,7 +93,7 @@ public final class Replayer {
                         + TraceCodec.write(replayed));
             }
         }
-        return new Result(inputs, decisions, mismatches);
+        return new Result(inputs, decisions, mismatches, planner.forecasts());
     }
 
     private static TraceEvent apply(OnlinePlanner planner, TraceEvent input, int lineNo) {
