@@ -66,7 +66,24 @@ class PlacementCommandTest {
                 "alternative dc-pool: 1770 ms = transfer 1620 ms (19.1 MiB from gw-1 at 100.0 Mbit/s configured)",
                 "2026-11-25T12:00:05Z  inventory -> placed on dc-pool (dc-pool, 1 GPU)",
                 "- placed again: gw-1 went offline before the job finished");
-        assertThat(planner.requests()).extracting(r -> r.query().get("subject")).containsOnly("act-1");
+        assertThat(planner.requests()).filteredOn(r -> r.path().equals("/placements"))
+                .extracting(r -> r.query().get("subject")).containsOnly("act-1");
+    }
+
+    @Test
+    void shouldSayWhatArrivalsThePlannerExpectsAtTheSitesTheJobWentTo() {
+        planner.on("GET", "/placements", 200, "{\"placements\": [" + PLACED + "]}");
+        planner.on("GET", "/forecasts", request -> FakeEngine.Response.json(200, request.query().get("site").equals("gw-1")
+                ? """
+                {"forecasts": [{"model": "resnet", "site": "gw-1", "horizonSeconds": 300, "rate": 0.5, "lower": 0.4,
+                  "upper": 0.6, "method": "holt-winters", "smape": 0.12, "coverage": 0.91, "scored": 120, "lastRate": 0.45}]}"""
+                : "{\"forecasts\": []}"));
+
+        Cli.Result result = Cli.run("placement", "--planner", planner.api(), "explain", "act-1");
+
+        assertThat(result.out()).contains("Arrivals expected at gw-1 (planner forecasts):",
+                "resnet in 5 min: 0.500 jobs/s (0.400-0.600); last minute 0.450/s; holt-winters, sMAPE 0.12, "
+                        + "91 % of 120 recent intervals held the rate");
     }
 
     @Test

@@ -166,6 +166,11 @@ public final class EngineClient {
         return send("GET", "/placements" + query(params), null);
     }
 
+    /** The planner's arrival forecasts for one site ({@code GET /forecasts?site=}). */
+    public JsonNode forecasts(String site) {
+        return send("GET", "/forecasts" + query(Map.of("site", site)), null);
+    }
+
     /** What {@code GET /runs} may be narrowed by; empty means no filter. */
     public record RunFilter(Optional<String> flowId, Optional<String> status, Optional<String> label,
                             Optional<String> tag, int limit, Optional<String> marker) {}

@@ -66,14 +66,41 @@ public final class PlacementCommand implements Runnable {
                 marker = page.hasNonNull("marker") ? Optional.of(page.get("marker").asText()) : Optional.empty();
             } while (marker.isPresent());
             var out = placement.root.out();
+            ArrayNode forecasts = forecastsAtSites(client, all);
             if (placement.root.json()) {
-                out.println(Render.pretty(placement.root.mapper().createObjectNode().<JsonNode>set("placements", all)));
+                var printed = placement.root.mapper().createObjectNode();
+                printed.set("placements", all);
+                printed.set("forecasts", forecasts);
+                out.println(Render.pretty(printed));
             } else if (all.isEmpty()) {
                 out.println("The planner has no decision about " + subject + ".");
             } else {
                 PlacementText.lines(all).forEach(out::println);
+                PlacementText.forecastLines(forecasts).forEach(out::println);
             }
             return all.isEmpty() ? ExitCodes.NOT_OK : ExitCodes.OK;
+        }
+
+        /**
+         * The planner's arrival forecasts at each site an inference job was placed or queued at: the load the job
+         * met there and what is expected next. A planner without forecasts (older, or none yet) adds nothing.
+         */
+        private ArrayNode forecastsAtSites(EngineClient client, ArrayNode entries) {
+            ArrayNode out = placement.root.mapper().createArrayNode();
+            java.util.Set<String> sites = new java.util.LinkedHashSet<>();
+            entries.forEach(e -> {
+                if ("inference".equals(e.path("kind").asText()) && e.hasNonNull("site")) {
+                    sites.add(e.get("site").asText());
+                }
+            });
+            for (String site : sites) {
+                try {
+                    client.forecasts(site).path("forecasts").forEach(out::add);
+                } catch (dev.continuum.cli.client.ApiProblem noForecasts) {
+                    return out;
+                }
+            }
+            return out;
         }
     }
 }

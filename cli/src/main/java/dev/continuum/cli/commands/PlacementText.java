@@ -54,4 +54,25 @@ final class PlacementText {
             out.add("    alternative " + a.path("site").asText() + ": " + a.path("explanation").asText());
         }
     }
+
+    /** The planner's arrival forecasts in words, per site: rate, interval, method and how it has done lately. */
+    static List<String> forecastLines(JsonNode forecasts) {
+        List<String> out = new ArrayList<>();
+        String site = null;
+        for (JsonNode f : forecasts) {
+            if (!f.path("site").asText().equals(site)) {
+                site = f.path("site").asText();
+                out.add("Arrivals expected at " + site + " (planner forecasts):");
+            }
+            long minutes = f.path("horizonSeconds").asLong() / 60;
+            String record = f.hasNonNull("smape")
+                    ? String.format(java.util.Locale.ROOT, "sMAPE %.2f, %.0f %% of %d recent intervals held the rate",
+                    f.get("smape").asDouble(), 100 * f.path("coverage").asDouble(), f.path("scored").asInt())
+                    : "not yet scored";
+            out.add(String.format(java.util.Locale.ROOT, "  %s in %d min: %.3f jobs/s (%.3f-%.3f); last minute %.3f/s; %s, %s",
+                    f.path("model").asText(), minutes, f.path("rate").asDouble(), f.path("lower").asDouble(),
+                    f.path("upper").asDouble(), f.path("lastRate").asDouble(), f.path("method").asText(), record));
+        }
+        return out;
+    }
 }

@@ -48,6 +48,13 @@ class PlacementApiTest {
         given().get("/placements").then().statusCode(401);
         given().get("/placements/x").then().statusCode(401);
         given().auth().oauth2("not-a-token").get("/placements").then().statusCode(401);
+        given().get("/forecasts").then().statusCode(401);
+    }
+
+    @Test
+    void shouldAnswerTheArrivalForecastsOfASiteWithAToken() {
+        api().get("/forecasts?site=gw-1").then().statusCode(200).body("forecasts", org.hamcrest.Matchers.notNullValue())
+                .body("forecasts.findAll { it.site != 'gw-1' }", hasSize(0));
     }
 
     @Test

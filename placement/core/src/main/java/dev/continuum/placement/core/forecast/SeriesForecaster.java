@@ -19,8 +19,8 @@ final class SeriesForecaster {
     private final ArrayDeque<double[]>[][] errors;
     /** Per horizon: whether each recent reported interval held the actual count. */
     private final ArrayDeque<Boolean>[] held;
-    /** Forecasts waiting for their bucket, oldest first. */
-    private final ArrayDeque<Issued> pending = new ArrayDeque<>();
+    /** Per horizon, forecasts waiting for their bucket, oldest first (so in the order their buckets come). */
+    private final ArrayDeque<Issued>[] pending;
     private long bucket = Long.MIN_VALUE;
     private double count;
     private List<Forecast> latest = List.of();
@@ -38,8 +38,10 @@ final class SeriesForecaster {
         int horizons = config.horizons().size();
         this.errors = new ArrayDeque[horizons][methods.size()];
         this.held = new ArrayDeque[horizons];
+        this.pending = new ArrayDeque[horizons];
         for (int h = 0; h < horizons; h++) {
             held[h] = new ArrayDeque<>();
+            pending[h] = new ArrayDeque<>();
             for (int m = 0; m < methods.size(); m++) {
                 errors[h][m] = new ArrayDeque<>();
             }
@@ -76,23 +78,30 @@ final class SeriesForecaster {
         if (!quietly) {
             issue();
         } else {
-            pending.clear();
+            for (ArrayDeque<Issued> waiting : pending) {
+                waiting.clear();
+            }
         }
     }
 
     private void score() {
-        while (!pending.isEmpty() && pending.peekFirst().target() <= bucket) {
-            Issued f = pending.pollFirst();
-            if (f.target() != bucket) {
-                continue;
+        for (ArrayDeque<Issued> waiting : pending) {
+            while (!waiting.isEmpty() && waiting.peekFirst().target() <= bucket) {
+                score(waiting.pollFirst());
             }
-            for (int m = 0; m < methods.size(); m++) {
-                if (!Double.isNaN(f.points()[m])) {
-                    keep(errors[f.horizonIndex()][m], new double[] {count, f.points()[m]});
-                }
-            }
-            keep(held[f.horizonIndex()], count >= f.lower() && count <= f.upper());
         }
+    }
+
+    private void score(Issued f) {
+        if (f.target() != bucket) {
+            return;
+        }
+        for (int m = 0; m < methods.size(); m++) {
+            if (!Double.isNaN(f.points()[m])) {
+                keep(errors[f.horizonIndex()][m], new double[] {count, f.points()[m]});
+            }
+        }
+        keep(held[f.horizonIndex()], count >= f.lower() && count <= f.upper());
     }
 
     private <T> void keep(ArrayDeque<T> window, T value) {
@@ -114,7 +123,7 @@ final class SeriesForecaster {
             int best = best(hi, points);
             double point = points[best];
             double[] interval = interval(errors[hi][best], point);
-            pending.addLast(new Issued(bucket + h, hi, points, interval[0], interval[1]));
+            pending[hi].addLast(new Issued(bucket + h, hi, points, interval[0], interval[1]));
             double[] score = smape(hi, best);
             long covered = held[hi].stream().filter(b -> b).count();
             out.add(new Forecast(key, h, h * config.bucketMillis(), point / bucketSeconds, interval[0] / bucketSeconds,

@@ -73,7 +73,7 @@ public final class OnlinePlanner implements Planner {
         return inventory;
     }
 
-    /** The latest arrival-rate forecasts of inference jobs, per model and site and per model over all sites. */
+    @Override
     public List<Forecast> forecasts() {
         return arrivals.forecasts();
     }
@@ -317,6 +317,7 @@ public final class OnlinePlanner implements Planner {
                 yield List.of();
             }
             case Observation.Tick t -> {
+                arrivals.advanceTo(t.atMillis());
                 List<PlacementDecision> out = new ArrayList<>();
                 for (TrainingQueue site : training.values()) {
                     out.addAll(site.round(t.atMillis() / 1000.0));

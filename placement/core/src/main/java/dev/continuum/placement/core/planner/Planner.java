@@ -25,6 +25,11 @@ public interface Planner {
      */
     List<PlacementDecision> restore(List<Restored> jobs, long nowMillis);
 
+    /** The latest arrival-rate forecasts of inference jobs, per model and site and per model over all sites. */
+    default List<dev.continuum.placement.core.forecast.Forecast> forecasts() {
+        return List.of();
+    }
+
     /** Updates the inventory, then places: the one-call form when the caller holds the inventory. */
     default PlacementResult place(PlacementRequest request, Inventory inventory, long nowMillis) {
         List<PlacementDecision> fromUpdate = update(inventory, nowMillis);

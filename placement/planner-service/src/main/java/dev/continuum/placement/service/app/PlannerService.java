@@ -37,6 +37,11 @@ public final class PlannerService {
         this.clock = clock;
     }
 
+    /** The planner's latest arrival-rate forecasts (per model and site, and per model over all sites). */
+    public synchronized List<dev.continuum.placement.core.forecast.Forecast> forecasts() {
+        return planner.forecasts();
+    }
+
     /** Decides for a new job; the request's own decision comes first, then what it did to other jobs. */
     public synchronized List<DecisionRecord> place(PlacementRequest request, String runId) {
         if (log.request(request.id()).isPresent()) {

@@ -30,6 +30,11 @@ public final class RecordingPlanner implements Planner {
     }
 
     @Override
+    public List<dev.continuum.placement.core.forecast.Forecast> forecasts() {
+        return planner.forecasts();
+    }
+
+    @Override
     public List<PlacementDecision> update(Inventory inventory, long nowMillis) {
         if (inventory.equals(lastInventory)) {
             return planner.update(inventory, nowMillis);
