@@ -60,7 +60,7 @@ public final class NvidiaSmi {
         try {
             p = new ProcessBuilder(command()).redirectErrorStream(true).start();
         } catch (IOException e) {
-            return Reading.none(executable + " cannot be run (" + e.getMessage() + ")");
+            return Reading.none(executable + " cannot be run (" + String.valueOf(e.getMessage()).strip() + ")");
         }
         try {
             p.getOutputStream().close();
