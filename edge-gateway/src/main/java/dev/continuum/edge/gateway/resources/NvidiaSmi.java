@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Reads GPUs from the NVIDIA management interface (NVML) through its command-line front end ({@code nvidia-smi}),
- * which ships with every NVIDIA driver — no JNI binding to keep in step with driver versions (ADR 0036). One
+ * which ships with every NVIDIA driver — no JNI binding to keep in step with driver versions (ADR 0037). One
  * {@link #read()} runs the command once, with a time limit; {@link GpuPoller} runs it on an interval, off the
  * gateway's other threads.
  */
