@@ -96,4 +96,18 @@ class WireTest {
 
         assertThatThrownBy(() -> task.input().values()).hasMessageContaining("not a binary frame");
     }
+
+    @Test
+    void shouldCarryTemperatureAndPowerWhenTheBoardReportsThemAndLeaveThemOutWhenNot() {
+        GpuInfo full = new GpuInfo(0, "NVIDIA A2", 15356, 1024, 37, 41, 19.87);
+        GpuInfo partial = new GpuInfo(1, "NVIDIA A2", 15356, 0, 0);
+
+        String json = new String(Wire.encode(partial), StandardCharsets.UTF_8);
+
+        assertThat(Wire.decode(Wire.encode(full), GpuInfo.class)).isEqualTo(full);
+        assertThat(json).doesNotContain("temperature_c").doesNotContain("power_w");
+        // what a gateway older than these fields sends
+        assertThat(Wire.decode("{\"index\":1,\"model\":\"NVIDIA A2\",\"memory_total_mb\":15356,\"memory_used_mb\":0,\"utilization_percent\":0}"
+                .getBytes(StandardCharsets.UTF_8), GpuInfo.class)).isEqualTo(partial);
+    }
 }

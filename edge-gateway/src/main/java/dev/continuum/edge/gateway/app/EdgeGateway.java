@@ -6,6 +6,7 @@ import dev.continuum.edge.protocol.mqtt.MqttLink;
 import dev.continuum.edge.protocol.DeviceStatus;
 import dev.continuum.edge.protocol.Topics;
 import dev.continuum.edge.protocol.Wire;
+import dev.continuum.edge.gateway.resources.GpuPoller;
 import dev.continuum.edge.gateway.resources.ResourceProbe;
 import dev.continuum.edge.gateway.store.FileEventLog;
 import dev.continuum.edge.gateway.store.TaskSpool;
@@ -143,6 +144,9 @@ public final class EdgeGateway implements AutoCloseable {
             @Override public void refused() { credentials.refused(); }
         });
         runner.start();
+        if (config.gpuSource() instanceof GpuPoller gpus) {
+            gpus.start(); // nvidia-smi on its own thread: a heartbeat only reads the last reading
+        }
         long period = config.heartbeatInterval().toMillis();
         timers.scheduleAtFixedRate(this::heartbeat, period, period, TimeUnit.MILLISECONDS);
         timers.scheduleAtFixedRate(this::registerIfNeeded, 3, 3, TimeUnit.SECONDS);
@@ -223,6 +227,9 @@ public final class EdgeGateway implements AutoCloseable {
         // everything in hand to disk, so the broker can forget what it still holds for us
         acks.syncAndRelease();
         timers.shutdownNow();
+        if (config.gpuSource() instanceof GpuPoller gpus) {
+            gpus.close();
+        }
         filesThread.shutdown();
         try {
             filesThread.awaitTermination(5, TimeUnit.SECONDS);

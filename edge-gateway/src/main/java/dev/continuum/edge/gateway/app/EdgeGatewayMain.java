@@ -14,7 +14,7 @@ import java.util.concurrent.CountDownLatch;
  * {@code java -jar continuum-edge-gateway-*-runner.jar --device-id gw-1 --broker 127.0.0.1:1883
  * --state-dir /var/lib/continuum/gw-1 [--data-dir DIR] --bootstrap-token TOKEN [--model name@version=path.onnx]...
  * [--topic-root continuum] [--heartbeat-seconds 5] [--keep-alive-seconds 10] [--ack-timeout-seconds 60] [--max-batch 16]
- * [--durability broker|disk] [--mqtt-password P] [--role edge|datacenter]}. {@code --role datacenter} runs the same
+ * [--gpu-poll-seconds 5] [--durability broker|disk] [--mqtt-password P] [--role edge|datacenter]}. {@code --role datacenter} runs the same
  * runtime as the datacenter's inference pool: its heartbeats say so and the planner sees a datacenter site. The gateway logs in to the broker as its
  * device id with its device credential (or bootstrap token); {@code --mqtt-password} (or {@code CONTINUUM_MQTT_PASSWORD})
  * sends a fixed password instead, for an operator's own broker with a password file (docs/edge.md).
@@ -36,6 +36,7 @@ public final class EdgeGatewayMain {
         int keepAlive = 10;
         Duration ackTimeout = GatewayConfig.DEFAULT_LINK_ACK_TIMEOUT;
         int maxBatch = 16;
+        Duration gpuPoll = GatewayConfig.DEFAULT_GPU_POLL;
         String role = Heartbeat.ROLE_EDGE;
         GatewayConfig.Durability durability = GatewayConfig.Durability.BROKER;
         java.util.List<String> models = new java.util.ArrayList<>();
@@ -52,6 +53,7 @@ public final class EdgeGatewayMain {
                 case "--keep-alive-seconds" -> keepAlive = Integer.parseInt(args[++i]);
                 case "--ack-timeout-seconds" -> ackTimeout = Duration.ofSeconds(Integer.parseInt(args[++i]));
                 case "--max-batch" -> maxBatch = Integer.parseInt(args[++i]);
+                case "--gpu-poll-seconds" -> gpuPoll = Duration.ofSeconds(Integer.parseInt(args[++i]));
                 case "--model" -> models.add(args[++i]);
                 case "--role" -> role = args[++i];
                 case "--durability" -> durability = GatewayConfig.Durability.valueOf(args[++i].toUpperCase(java.util.Locale.ROOT));
@@ -73,6 +75,7 @@ public final class EdgeGatewayMain {
                 .withTopics(new Topics(root))
                 .withHeartbeat(Duration.ofSeconds(heartbeat), keepAlive)
                 .withMaxBatch(maxBatch)
+                .withGpuPolling(gpuPoll)
                 .withDurability(durability)
                 .withBrokerPassword(brokerPassword)
                 .withRole(role)
@@ -107,7 +110,7 @@ public final class EdgeGatewayMain {
         System.err.println(problem);
         System.err.println("usage: --device-id ID [--broker host:port] [--state-dir DIR] [--data-dir DIR (input_ref root; default STATE/data)] [--bootstrap-token T] "
                 + "[--model name@version=file.onnx]... [--topic-root R] [--heartbeat-seconds N] "
-                + "[--keep-alive-seconds N] [--ack-timeout-seconds N] [--max-batch N] [--durability broker|disk] [--mqtt-password P] [--role edge|datacenter]");
+                + "[--keep-alive-seconds N] [--ack-timeout-seconds N] [--max-batch N] [--gpu-poll-seconds N] [--durability broker|disk] [--mqtt-password P] [--role edge|datacenter]");
         System.exit(2);
     }
 }

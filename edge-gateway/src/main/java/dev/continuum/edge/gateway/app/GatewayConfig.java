@@ -3,6 +3,7 @@ package dev.continuum.edge.gateway.app;
 import dev.continuum.edge.protocol.GpuInfo;
 import dev.continuum.edge.protocol.Heartbeat;
 import dev.continuum.edge.protocol.Topics;
+import dev.continuum.edge.gateway.resources.GpuPoller;
 import dev.continuum.edge.gateway.resources.NvidiaSmi;
 import dev.continuum.edge.gateway.store.TaskSpool;
 import java.nio.file.Path;
@@ -64,9 +65,8 @@ public record GatewayConfig(String deviceId, String brokerHost, int brokerPort, 
     }
 
     public static GatewayConfig of(String deviceId, String brokerHost, int brokerPort, Path stateDir, String bootstrapToken) {
-        NvidiaSmi smi = NvidiaSmi.onPath();
         return new GatewayConfig(deviceId, brokerHost, brokerPort, Topics.standard(), stateDir, bootstrapToken,
-                Duration.ofSeconds(5), 10, TaskSpool.Limits.defaults(), 16, true, smi::gpus,
+                Duration.ofSeconds(5), 10, TaskSpool.Limits.defaults(), 16, true, gpuPolling(DEFAULT_GPU_POLL),
                 stateDir.resolve("data"), Durability.BROKER, null, Heartbeat.ROLE_EDGE, DEFAULT_LINK_ACK_TIMEOUT);
     }
 
@@ -95,6 +95,22 @@ public record GatewayConfig(String deviceId, String brokerHost, int brokerPort, 
                 keepAliveSeconds, spoolLimits, value, preferGpu, gpuSource, dataDir, durability, brokerPassword, role, linkAckTimeout);
     }
 
+    /** How often the gateway reads its GPUs by default: once per default heartbeat. */
+    public static final Duration DEFAULT_GPU_POLL = Duration.ofSeconds(5);
+
+    /**
+     * The GPU readings the heartbeats carry: {@code nvidia-smi} polled every {@code interval} on its own thread
+     * (the default, {@link GpuPoller}; the gateway starts and stops it).
+     */
+    public GatewayConfig withGpuPolling(Duration interval) {
+        return withGpus(gpuPolling(interval));
+    }
+
+    private static GpuPoller gpuPolling(Duration interval) {
+        return new GpuPoller(NvidiaSmi.onPath(), interval);
+    }
+
+    /** GPU readings from elsewhere: tests give a fixed list (no GPUs, or stand-in boards); see {@link #withGpuPolling}. */
     public GatewayConfig withGpus(Supplier<List<GpuInfo>> value) {
         return new GatewayConfig(deviceId, brokerHost, brokerPort, topics, stateDir, bootstrapToken, heartbeatInterval,
                 keepAliveSeconds, spoolLimits, maxBatch, preferGpu, value, dataDir, durability, brokerPassword, role, linkAckTimeout);
