@@ -3,7 +3,7 @@
 
 export interface UiConfig { auth_enabled: boolean; issuer: string; client_id: string; }
 
-interface Tokens { access: string; refresh?: string; expiresAt: number; }
+interface Tokens { access: string; refresh?: string; id?: string; expiresAt: number; }
 interface Pending { verifier: string; state: string; returnTo: string; }
 
 const TOKENS = 'continuum.tokens';
@@ -66,9 +66,15 @@ export class Session {
     return new Promise<never>(() => {});
   }
 
+  /**
+   * RP-initiated logout with the ID token as its hint: Keycloak ends the session at once, without asking "Do you want
+   * to log out?" (it asks when it cannot tell who sends the browser), and sends the browser back here, signed out.
+   */
   signOut(): void {
+    const idToken = this.tokens()?.id;
     sessionStorage.removeItem(TOKENS);
-    const query = new URLSearchParams({ client_id: this.config.client_id, post_logout_redirect_uri: this.redirectUri() });
+    const query = new URLSearchParams({ client_id: this.config.client_id, post_logout_redirect_uri: this.redirectUri(),
+      ...(idToken ? { id_token_hint: idToken } : {}) });
     location.assign(`${this.endpoint('logout')}?${query}`);
   }
 
@@ -83,11 +89,11 @@ export class Session {
 
   /** Renews with the refresh token; false (and signed out) when Keycloak refuses it. */
   async renew(): Promise<boolean> {
-    const refresh = this.tokens()?.refresh;
+    const { refresh, id } = this.tokens() ?? {};
     sessionStorage.removeItem(TOKENS);
     if (!refresh) return false;
     try {
-      await this.exchange({ grant_type: 'refresh_token', refresh_token: refresh });
+      await this.exchange({ grant_type: 'refresh_token', refresh_token: refresh }, id);
       return true;
     } catch {
       return false;
@@ -110,7 +116,7 @@ export class Session {
     return text ? (JSON.parse(text) as Tokens) : null;
   }
 
-  private async exchange(form: Record<string, string>): Promise<void> {
+  private async exchange(form: Record<string, string>, idBefore?: string): Promise<void> {
     // the engine passes this on to Keycloak's token endpoint (same origin: Keycloak needs no CORS setup)
     const response = await fetch('/ui/token', {
       method: 'POST',
@@ -119,7 +125,8 @@ export class Session {
     });
     if (!response.ok) throw new Error(`Sign-in refused (${response.status})`);
     const body = await response.json();
-    const tokens: Tokens = { access: body.access_token, refresh: body.refresh_token,
+    // a refresh may come without a new ID token: the one from sign-in still names the session for sign-out
+    const tokens: Tokens = { access: body.access_token, refresh: body.refresh_token, id: body.id_token ?? idBefore,
       expiresAt: Date.now() + body.expires_in * 1000 };
     sessionStorage.setItem(TOKENS, JSON.stringify(tokens));
   }

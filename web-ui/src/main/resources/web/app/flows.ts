@@ -5,7 +5,7 @@ import { html, TemplateResult } from 'lit';
 import { api, ApiError, FieldIssue } from './api';
 import { DiffLine, lineDiff } from './diff';
 import { flowGraph, GraphState } from './graph';
-import { emptyForm, FormState, schemaFields, validate } from './schema-form';
+import { emptyForm, fieldKeys, FormState, formProblems, placeErrors, schemaFields, validate } from './schema-form';
 import { App, canStart, json, navigate, when } from './shell';
 
 export class FlowsPage {
@@ -121,15 +121,17 @@ export class FlowPage {
 
   private async start(): Promise<void> {
     const schema = this.flow.input_schema;
-    Object.keys(schema?.properties ?? {}).forEach(n => this.form!.touched.add(n));
+    fieldKeys(schema).forEach(key => this.form!.touched.add(key));
     const body = validate(schema, this.form!);
+    this.startErrors = [];
     this.app.refresh();
     if (!body) return;
     try {
       const run: any = await api(`/flows/${this.id}/run`, 'POST', { body, ...(this.label ? { label: this.label } : {}) });
       navigate(`#/runs/${run.run_id}`);
     } catch (e: any) {
-      this.startErrors = e instanceof ApiError && e.errors.length ? e.errors : [{ pointer: '', message: e.message }];
+      const issues = e instanceof ApiError && e.errors.length ? e.errors : [{ pointer: '', message: e.message }];
+      this.startErrors = placeErrors(schema, this.form!, issues, '/body'); // each field's own under it, in words
       this.app.refresh();
     }
   }
@@ -146,7 +148,7 @@ export class FlowPage {
             <div class="field"><label for="run-label">Run label</label><input id="run-label" .value=${this.label}
               @input=${(e: Event) => (this.label = (e.target as HTMLInputElement).value)}></div>
             ${schemaFields(f.input_schema, this.form!, () => this.app.refresh())}
-            ${this.startErrors.length ? html`<ul role="alert" class="error">${this.startErrors.map(i => html`<li>${i.pointer} ${i.message}</li>`)}</ul>` : ''}
+            ${formProblems(this.startErrors)}
             <button type="submit" id="start-run" ?disabled=${Object.keys(this.form!.errors).length > 0}>Start run</button>
           </form></section>` : html`<section><h2>Start a run</h2><p>You may see this flow but not start it.</p></section>`}
       </div>

@@ -3,7 +3,7 @@
 // fields. Whoever may not answer is told why in the engine's words (its 403), and who may.
 import { html, TemplateResult } from 'lit';
 import { api, ApiError, FieldIssue } from './api';
-import { emptyForm, FormState, schemaFields, validate } from './schema-form';
+import { emptyForm, fieldKeys, FormState, formProblems, placeErrors, schemaFields, validate } from './schema-form';
 import { when } from './shell';
 
 interface Waiting {
@@ -16,11 +16,7 @@ interface Waiting {
 
 /** A form's starting values: an unticked box is an answer (false), not a missing one. */
 function answerForm(schema: any): FormState {
-  const form = emptyForm(schema);
-  for (const [name, prop] of Object.entries<any>(schema?.properties ?? {})) {
-    if (prop?.type === 'boolean' && form.values[name] === '') form.values[name] = 'false';
-  }
-  return form;
+  return emptyForm(schema, true);
 }
 
 /** A field shows an error: sending waits for it to be fixed (an untouched empty field is reported on sending instead). */
@@ -42,12 +38,6 @@ function jsonAnswer(form: FormState): unknown {
   } catch {
     return undefined;
   }
-}
-
-/** The property of the answer a JSON pointer names (`/approved`, `/address/city` → `address`), if the form has it. */
-function fieldOf(pointer: string, schema: any): string | undefined {
-  const first = pointer.split('/')[1]?.replace(/~1/g, '/').replace(/~0/g, '~');
-  return first !== undefined && schema?.properties?.[first] !== undefined ? first : undefined;
 }
 
 export class HumanInputs {
@@ -83,7 +73,7 @@ export class HumanInputs {
     const form = waiting.form!;
     const answer = hasFields(schema) ? validate(schema, form) : jsonAnswer(form);
     if (answer === null || answer === undefined) {
-      Object.keys(schema?.properties ?? {}).forEach(name => form.touched.add(name)); // show every problem at once
+      fieldKeys(schema).forEach(key => form.touched.add(key)); // show every problem at once
       waiting.problems = answer === undefined ? [{ pointer: '', message: 'The answer is not JSON.' }] : [];
       this.changed();
       return;
@@ -97,15 +87,7 @@ export class HumanInputs {
       this.answered(run, state);
     } catch (e: any) {
       const issues: FieldIssue[] = e instanceof ApiError && e.errors.length ? e.errors : [{ pointer: '', message: e.message }];
-      for (const issue of issues) {
-        const field = fieldOf(issue.pointer, schema);
-        if (field) {
-          form.errors[field] = issue.message;
-          form.touched.add(field);
-        } else {
-          waiting.problems.push(issue);
-        }
-      }
+      waiting.problems = placeErrors(schema, form, issues);
     }
     waiting.sending = false;
     this.changed();
@@ -141,8 +123,7 @@ export class HumanInputs {
           <textarea id="input-${index}-json" rows="3" aria-describedby="input-${index}-schema" .value=${form.values[JSON_ANSWER] ?? ''}
             @input=${(e: Event) => { form.values[JSON_ANSWER] = (e.target as HTMLTextAreaElement).value; }}></textarea>
           <small id="input-${index}-schema">Schema: ${JSON.stringify(waiting.input.schema)}</small></div>`}
-      ${when(waiting.problems.length, () => html`<div role="alert"><ul class="error">${waiting.problems.map(i =>
-        html`<li>${i.pointer ? html`<code>${i.pointer}</code> ` : ''}${i.message}</li>`)}</ul></div>`)}
+      ${formProblems(waiting.problems)}
       <button type="submit" class="send-input" ?disabled=${waiting.sending || shownErrors(form)}>Send answer</button>
     </form>`;
   }

@@ -6,7 +6,9 @@ import { flowGraph, statesFromLog } from './graph';
 import { describeCounts, Group, groupsOf } from './groups';
 import { HumanInputs } from './human-input';
 import { keepLinks, RunLinks } from './run-links';
-import { App, duration, json, localTime, navigate, statusBadge, when } from './shell';
+import { App, duration, json, localTime, navigate, runVisibilityNote, statusBadge, when } from './shell';
+import { timelineSpans } from './timeline'; // defines <continuum-timeline>
+import { actionCallList, failureWords } from './where-ran';
 
 type RunAction = 'cancel' | 'resume' | 'release' | 'redrive';
 /** The actions that cannot be undone, and what the confirmation says of each; the others need none. */
@@ -31,6 +33,7 @@ export class RunDetailPage {
   private marked = false;
   private loading: Promise<void> = Promise.resolve();
   private placements?: any;
+  private placementsAt = 0; // the action calls started and ended when the planner was last asked
   private following: Promise<void> = Promise.resolve();
   private queued?: any;
   private readonly links = new RunLinks();
@@ -48,8 +51,7 @@ export class RunDetailPage {
     try {
       // the log's first page travels with the run and its definition, not after them: one round trip fewer before the graph
       [this.run, this.definition] = await Promise.all([api(`/runs/${this.id}`), api(`/runs/${this.id}/definition`), this.loadLog()]);
-      api(`/runs/${this.id}/placements`).then(p => { this.placements = p; this.app.refresh(); },
-        (e: any) => { this.placements = { planner: 'unreachable', detail: e.message, placements: [] }; this.app.refresh(); });
+      this.loadPlacements();
     } catch (e: any) {
       this.error = e.status === 404 ? 'No such run, or you may not see it.' : e.message;
     }
@@ -85,7 +87,19 @@ export class RunDetailPage {
   private async follow(run: any): Promise<void> {
     this.run = await api(`/runs/${this.id}`).catch(() => keepLinks(run, this.run));
     await Promise.all([this.loadLog(), this.loadRelated()]);
+    if (this.actionChanges() !== this.placementsAt) this.loadPlacements();
     this.app.refresh();
+  }
+
+  /** The planner's decisions about the run; asked again after an action call started or ended (a redrive's attempt too). */
+  private loadPlacements(): void {
+    this.placementsAt = this.actionChanges();
+    api(`/runs/${this.id}/placements`).then(p => { this.placements = p; this.app.refresh(); },
+      (e: any) => { this.placements = { planner: 'unreachable', detail: e.message, placements: [] }; this.app.refresh(); });
+  }
+
+  private actionChanges(): number {
+    return this.entries.filter(e => e.code === 'ActionStarted' || e.code === 'ActionCompleted' || e.code === 'ActionFailed').length;
   }
 
   /** What the run page shows beside the run: its parent and child runs, the forms it waits on. */
@@ -144,7 +158,7 @@ export class RunDetailPage {
   }
 
   render(): TemplateResult {
-    if (!this.run) return html`<h1>Run</h1>${this.error ? html`<p role="alert" class="error">${this.error}</p>` : html`<p>Loading…</p>`}`;
+    if (!this.run) return html`<h1>Run</h1>${this.error ? html`<p role="alert" class="error">${this.error}</p>${runVisibilityNote(this.app)}` : html`<p>Loading…</p>`}`;
     const r = this.run;
     const may = new Set<string>(r.user_actions ?? []); // the engine says what this user may do now
     const going = r.status === 'ACTIVE' || r.status === 'INACTIVE';
@@ -184,28 +198,25 @@ export class RunDetailPage {
         </section>
       </div>
       <section aria-labelledby="where-title"><h2 id="where-title">Where each job ran</h2>${this.whereJobsRan()}</section>
-      <section aria-labelledby="timeline-title"><h2 id="timeline-title">Timeline</h2>${this.timeline()}</section>
+      <section aria-labelledby="timeline-title"><h2 id="timeline-title">Timeline</h2>${this.timeline(going)}</section>
       <section aria-labelledby="log-title"><h2 id="log-title">Event log</h2>
         <table class="log"><thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col">State</th><th scope="col">Description</th></tr></thead>
           <tbody>${this.shownLog().map(e => html`<tr><td>${new Date(e.time).toLocaleTimeString()}</td><td>${e.code}</td>
-            <td>${e.details?.state_name ?? ''}</td><td>${e.description}</td></tr>`)}</tbody></table>
+            <td>${e.details?.state_name ?? ''}</td><td>${describe(e)}</td></tr>`)}</tbody></table>
         ${when(!this.wholeLog && this.entries.length > LOG_SHOWN, () => html`<p>The newest ${LOG_SHOWN} of ${this.entries.length} events.
           <button id="whole-log" @click=${() => { this.wholeLog = true; this.app.refresh(); }}>Show all ${this.entries.length}</button></p>`)}
       </section>`;
   }
 
   /**
-   * Each action's own report of where it ran (a device, site or node in its result), and the placement planner's
-   * decisions about the run with their reasons, as the engine passes them on (GET /runs/{id}/placements).
+   * Each action call's own report of where it ran (the providers' device_id, placement.site, partition, nodes), every
+   * attempt on its own line, and the placement planner's decisions about the run with their reasons, as the engine
+   * passes them on (GET /runs/{id}/placements, read again when an action call starts or ends).
    */
   private whereJobsRan(): TemplateResult {
-    const ran = this.entries.filter(e => e.code === 'ActionCompleted' || e.code === 'ActionFailed')
-      .map(e => ({ state: e.details?.state_name, where: e.details?.details?.device ?? e.details?.details?.site
-        ?? e.details?.details?.node ?? e.details?.device ?? '' }))
-      .filter(r => r.where);
     const p = this.placements;
     return html`
-      ${when(ran.length, () => html`<ul class="ran">${ran.slice(-20).map(r => html`<li>${r.state}: ran on <strong>${r.where}</strong></li>`)}</ul>`)}
+      ${actionCallList(this.entries)}
       ${!p ? html`<p>Asking the planner…</p>` : p.planner !== 'answered' ? html`<p id="planner-status">${p.detail}</p>`
         : p.placements.length === 0 ? html`<p id="planner-status">The planner made no decision about this run.</p>` : html`
         <div class="table-wrap"><table class="placements"><caption class="sr-only">The planner's decisions</caption>
@@ -289,27 +300,18 @@ export class RunDetailPage {
       ${events.length === 0 ? html`<p>Not reached yet.</p>` : events.map(e => html`<h3>${e.code}</h3>${json(e.details)}`)}`;
   }
 
-  /** A Gantt of states: each bar from the state's first event to its last. */
-  private timeline(): TemplateResult {
-    const spans = new Map<string, { start: number; end: number; status: string }>();
-    for (const e of this.entries) {
-      const name = e.details?.state_name;
-      if (!name || e.code.startsWith('Flow')) continue; // the run's own events name the last state: not the state's
-      const t = Date.parse(e.time);
-      const s = spans.get(name) ?? { start: t, end: t, status: 'running' };
-      s.end = Math.max(s.end, t);
-      s.status = /Failed$/.test(e.code) ? 'failed' : /Completed$/.test(e.code) ? 'succeeded' : 'running';
-      spans.set(name, s);
-    }
-    if (spans.size === 0) return html`<p>No state has started yet.</p>`;
-    const t0 = Math.min(...[...spans.values()].map(s => s.start));
-    const t1 = Math.max(Math.max(...[...spans.values()].map(s => s.end)), t0 + 1);
-    return html`<ol class="timeline">${[...spans.entries()].map(([name, s]) => html`<li>
-      <span class="tl-name">${name}</span>
-      <span class="tl-track"><span class="tl-bar status-${s.status}" style="left:${((s.start - t0) / (t1 - t0)) * 100}%;width:${Math.max(((s.end - s.start) / (t1 - t0)) * 100, 1)}%"
-        title="${name}: ${s.end - s.start} ms"></span></span>
-      <span class="tl-time">${s.end - s.start} ms</span></li>`)}</ol>`;
+  /** A Gantt of states against a time axis: a bar per attempt, a running one growing (<continuum-timeline>). */
+  private timeline(going: boolean): TemplateResult {
+    const topLevel = new Set(Object.keys(this.definition.definition?.States ?? {}));
+    return html`<continuum-timeline .spans=${timelineSpans(this.entries, topLevel)} .live=${going}></continuum-timeline>`;
   }
+}
+
+/** A log entry's description; a failed action's says why in the provider's words ("Action … failed: OOM — …"). */
+function describe(e: any): string {
+  if (e.code !== 'ActionFailed') return e.description;
+  const words = failureWords(e);
+  return words && !e.description.includes(words) ? `${e.description}: ${words}` : e.description;
 }
 
 /**

@@ -2,7 +2,7 @@
 // shared link shows the same runs. The first page follows the engine's live stream.
 import { html, TemplateResult } from 'lit';
 import { api, live } from './api';
-import { App, canManage, duration, localTime, navigate, statusBadge, when } from './shell';
+import { App, canManage, duration, localTime, navigate, runVisibilityNote, statusBadge, when } from './shell';
 
 const STATUSES = ['ACTIVE', 'INACTIVE', 'SUCCEEDED', 'FAILED', 'ENDED'];
 const PAGE = 25;
@@ -133,6 +133,7 @@ export class RunsPage {
     const goingOn = manageable;
     return html`
       <h1>Runs</h1>
+      ${runVisibilityNote(this.app)}
       <form class="filters" aria-label="Run filters" @submit=${(e: Event) => { e.preventDefault(); this.apply(e.target as HTMLFormElement); }}>
         <fieldset><legend>Status</legend>
           ${STATUSES.map(s => html`<label><input type="checkbox" name="status" value=${s} .checked=${f.status.includes(s)}> ${s}</label>`)}

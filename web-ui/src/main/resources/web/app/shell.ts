@@ -49,6 +49,18 @@ export function localTime(time?: string): string {
   return time ? new Date(time).toLocaleString() : '';
 }
 
+/**
+ * Which runs one sees, as the engine decides (docs/auth.md, "Roles on flows and runs"; as in Globus): by the run's and
+ * its flow's roles, not by the realm role — an administrator of Continuum (continuum-admin) sees only the runs whose
+ * roles name them. Said on the runs page and where a run is not shown, to administrators, who might expect more.
+ */
+export function runVisibilityNote(app: App): TemplateResult | string {
+  return when(app.roles().includes('continuum-admin'), () => html`<p class="notice" id="run-visibility">You see the runs you
+    started and those whose roles name you: the run's managers and monitors, the flow's owners, administrators, run managers
+    and run monitors. Being a Continuum administrator (continuum-admin) shows no one else's runs; to follow someone's run,
+    ask its owner to add you as a run monitor (<code>continuum runs update RUN_ID --monitor ${app.user()}</code>, which replaces the run's monitors).</p>`);
+}
+
 /** What a user reaches by URL on a page their realm role does not offer them: the answer a hidden object gets. */
 export class NotOfferedPage {
   constructor(private readonly title: string) {}

@@ -39,9 +39,40 @@ export function duration(seconds: number): string {
   return h ? `${h} h ${m} min` : m ? `${m} min ${s % 60} s` : `${s} s`;
 }
 
+/** Bytes done: moved now and resumed from an earlier attempt. */
+function doneOf(d: any): number {
+  return (d.bytes_transferred ?? 0) + (d.bytes_resumed ?? 0);
+}
+
+/** One read of a transfer's progress by this page. */
+export interface Sample { at: number; done: number; }
+
+/** The rate is the bytes moved over the page's reads of the last this many milliseconds: steady, yet recent. */
+const RATE_WINDOW_MS = 20_000;
+
+/** The reads kept for the rate: those of the window, and always the two latest. */
+export function keepRecent(samples: Sample[], now: number): Sample[] {
+  const recent = samples.filter(s => now - s.at <= RATE_WINDOW_MS);
+  return recent.length >= 2 ? recent : samples.slice(-2);
+}
+
+/** Bytes per second over the reads (undefined with fewer than two, or none apart in time). */
+export function smoothedRate(samples: Sample[]): number | undefined {
+  if (samples.length < 2) return undefined;
+  const first = samples[0];
+  const last = samples[samples.length - 1];
+  const seconds = (last.at - first.at) / 1000;
+  return seconds > 0 ? Math.max(0, (last.done - first.done) / seconds) : undefined;
+}
+
+/** Seconds left at this rate: the remaining bytes over the same rate the page shows, so the two always agree. */
+export function timeLeft(total: number, done: number, rate: number | undefined): number | undefined {
+  return rate && rate > 0 && total > 0 ? Math.max(0, total - done) / rate : undefined;
+}
+
 function progress(t: Transfer): TemplateResult {
   const d = t.action.details;
-  const done = d.bytes_transferred + (d.bytes_resumed ?? 0);
+  const done = doneOf(d);
   const label = `${t.run.label || t.run.run_id}, ${t.action.state_name}`;
   // a provider reports 0 bytes in all until it has listed the source: not "0 B of 0 B (100 %)" but "not known yet"
   if (!(d.bytes_total > 0)) {
@@ -86,8 +117,25 @@ export class TransfersPage {
   private error = '';
   private loaded = false;
   private timer?: number;
+  private readonly samples = new Map<string, Sample[]>(); // by action id: this page's reads of its progress
 
   constructor(private readonly app: App) {}
+
+  /** Notes each transfer's bytes done now; forgets the transfers no longer under way. */
+  private sample(underWay: Transfer[]): void {
+    const now = Date.now();
+    for (const id of [...this.samples.keys()]) if (!underWay.some(t => t.action.action_id === id)) this.samples.delete(id);
+    for (const t of underWay) {
+      const before = this.samples.get(t.action.action_id) ?? [];
+      this.samples.set(t.action.action_id, keepRecent([...before, { at: now, done: doneOf(t.action.details) }], now));
+    }
+  }
+
+  /** The rate shown: over this page's recent reads; until it has two, the provider's own. */
+  private rate(t: Transfer): number | undefined {
+    const own = t.action.details.rate_bytes_per_second;
+    return smoothedRate(this.samples.get(t.action.action_id) ?? []) ?? (typeof own === 'number' ? own : undefined);
+  }
 
   async load(): Promise<void> {
     try {
@@ -103,6 +151,7 @@ export class TransfersPage {
         this.finishedRead = true;
       }
       this.transfers = underWay;
+      this.sample(underWay);
       this.error = '';
     } catch (e: any) {
       this.error = e.message;
@@ -114,6 +163,14 @@ export class TransfersPage {
 
   dispose(): void {
     window.clearInterval(this.timer);
+  }
+
+  /** Rate and time left from one rate: the bytes moved over the last reads; time left is what remains at that rate. */
+  private rateCells(t: Transfer): TemplateResult {
+    const rate = this.rate(t);
+    const left = timeLeft(t.action.details.bytes_total, doneOf(t.action.details), rate);
+    return html`<td class="rate">${rate === undefined ? '' : `${bytes(rate)}/s`}</td>
+      <td class="eta" data-seconds=${left === undefined ? '' : String(Math.round(left))}>${left === undefined ? '' : duration(left)}</td>`;
   }
 
   render(): TemplateResult {
@@ -128,8 +185,7 @@ export class TransfersPage {
             <td><a href="#/runs/${t.run.run_id}">${t.run.label || t.run.run_id}</a></td><td>${t.action.state_name}</td>
             <td>${t.action.status ? statusBadge(t.action.status) : ''} ${t.action.display_status ?? ''}</td>
             <td class="progress">${progress(t)}</td>
-            <td class="rate">${typeof t.action.details.rate_bytes_per_second === 'number' ? `${bytes(t.action.details.rate_bytes_per_second)}/s` : ''}</td>
-            <td class="eta">${typeof t.action.details.eta_seconds === 'number' ? duration(t.action.details.eta_seconds) : ''}</td>
+            ${this.rateCells(t)}
           </tr>`)}</tbody></table>
       <h2 id="finished-heading">Finished transfers</h2>
       <table class="transfers finished" aria-labelledby="finished-heading">

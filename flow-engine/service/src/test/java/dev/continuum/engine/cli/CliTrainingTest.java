@@ -4,13 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.continuum.auth.keycloak.KeycloakServer;
 import dev.continuum.engine.support.AuthOn;
 import dev.continuum.engine.support.SignedInCli;
 import dev.continuum.engine.support.SignedInCli.Result;
 import dev.continuum.engine.support.Tokens;
-import dev.continuum.provider.training.demo.DemoTrainer;
-import dev.continuum.provider.training.provider.TrainingProviderMain;
+import dev.continuum.engine.support.TrainingProviderProcess;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import org.junit.jupiter.api.AfterAll;
@@ -19,10 +17,6 @@ import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -45,7 +39,7 @@ class CliTrainingTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String PORT = "cli-test.training-port";
-    private static Process provider;
+    private static TrainingProviderProcess provider;
     private static Path work;
 
     public static class WithTrainingProvider extends AuthOn {
@@ -72,41 +66,19 @@ class CliTrainingTest {
     @BeforeAll
     static void startProvider() throws Exception {
         work = Files.createTempDirectory("training-provider-");
-        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), TrainingProviderMain.class.getName(),
-                "--port", System.getProperty(PORT), "--host", "127.0.0.1", "--work-dir", work.toString(), "--gpu-slots", "2")
-                .redirectErrorStream(true).redirectOutput(work.resolve("provider.log").toFile());
-        builder.environment().put("CONTINUUM_AUTH_ENABLED", "true");
-        builder.environment().put("CONTINUUM_AUTH_ISSUER", KeycloakServer.shared().issuer());
-        provider = builder.start();
-        HttpClient http = HttpClient.newHttpClient();
-        Instant deadline = Instant.now().plusSeconds(60);
-        while (true) {
-            try {
-                http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + System.getProperty(PORT) + "/health")).build(),
-                        HttpResponse.BodyHandlers.discarding());
-                return;
-            } catch (IOException notYet) {
-                assertThat(Instant.now()).as(Files.readString(work.resolve("provider.log"))).isBefore(deadline);
-                Thread.sleep(200);
-            }
-        }
+        provider = TrainingProviderProcess.start(Integer.parseInt(System.getProperty(PORT)), work);
     }
 
     @AfterAll
     static void stopProvider() {
         if (provider != null) {
-            provider.descendants().forEach(ProcessHandle::destroyForcibly);
-            provider.destroyForcibly();
+            provider.close();
         }
     }
 
     /** A run of {@code person} whose one Action state is a long demo training job (1 GPU, elastic, checkpoints often). */
     private static String startTrainingRun(String person) throws IOException {
-        Path trainer = work.resolve("train.sh");
-        // a script, so the flow holds no classpath; exec: the trainer itself gets the provider's SIGUSR1
-        Files.writeString(trainer, "#!/bin/sh\nexec '" + Path.of(System.getProperty("java.home"), "bin", "java") + "' "
-                + "-XX:TieredStopAtLevel=1 -cp '" + System.getProperty("java.class.path") + "' " + DemoTrainer.class.getName() + " \"$@\"\n");
+        Path trainer = provider.trainerScript();
         ObjectNode parameters = JSON.createObjectNode().put("gpus_min", 1).put("gpus_max", 1).put("elastic", true)
                 .put("time_limit_seconds", 600);
         ArrayNode command = parameters.putArray("command");

@@ -154,7 +154,7 @@ class ChildRunsAndInputsBrowserTest extends BrowserTest {
 
         form.getByLabel("Answer (JSON)").fill("\"maybe\"");
         form.locator("button.send-input").click();
-        assertThat(form.locator("ul.error li")).hasText("does not have a value in the enumeration [\"copy\", \"skip\"].");
+        assertThat(form.locator("ul.error li")).hasText("must be one of \"copy\", \"skip\".");
         Browser.screenshot(page, "input-json-refused");
         assertThat(Browser.axeViolations(page)).as("axe-core violations on a JSON answer the engine refused").isEmpty();
 

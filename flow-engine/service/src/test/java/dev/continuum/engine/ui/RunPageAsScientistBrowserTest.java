@@ -168,6 +168,110 @@ class RunPageAsScientistBrowserTest extends BrowserTest {
         as(Tokens.of("scientist")).when().get("/runs/" + going).then().statusCode(200).body("status", org.hamcrest.Matchers.is("ACTIVE"));
     }
 
+    /** Waits 2 s, then holds for an hour: the timeline's second bar runs all the test long. */
+    static final String PREPARE_THEN_HOLD = """
+            {"StartAt":"Prepare","States":{
+              "Prepare":{"Type":"Wait","Seconds":2,"Next":"Hold"},
+              "Hold":{"Type":"Wait","Seconds":3600,"End":true}}}""";
+
+    @Test
+    void shouldGrowARunningStatesBarAgainstATimeAxis() {
+        String run = WebUiBrowserTest.start("scientist", WebUiBrowserTest.publish("scientist", PREPARE_THEN_HOLD, null, null), "growing");
+        signIn("scientist", "#/runs/" + run);
+        Locator hold = page.locator("continuum-timeline li[data-state=Hold]");
+        assertThat(hold).hasAttribute("data-status", "running", new LocatorAssertions.HasAttributeOptions().setTimeout(STEPS_TAKE));
+        assertThat(page.locator("continuum-timeline .tl-tick").first()).hasText("0 s");
+
+        String tookBefore = hold.locator(".tl-time").textContent();
+        double widthBefore = hold.locator(".tl-bar").boundingBox().width;
+        page.waitForTimeout(3000); // the page is not reloaded and no event comes: only time passes
+
+        assertThat(hold.locator(".tl-time")).not().hasText(tookBefore);
+        assertThat(hold.locator(".tl-time")).containsText("running");
+        assertThat(hold.locator(".tl-bar").boundingBox().width).as("the running bar grows").isGreaterThan(widthBefore + 2);
+        assertThat(fitsTheWidth()).isTrue();
+    }
+
+    @Test
+    void shouldSayInTheLogRowWhyAnActionFailed() throws java.io.IOException {
+        String child = WebUiBrowserTest.publish("scientist", """
+                {"StartAt":"Boom","States":{"Boom":{"Type":"Fail","Error":"CalibrationMissing","Cause":"no calibration for detector 7"}}}""",
+                null, null);
+        String run = WebUiBrowserTest.start("scientist",
+                WebUiBrowserTest.publish("scientist", ChildRunsAndInputsBrowserTest.parentCalling(child), null, null), "child fails");
+        Tokens.awaitStatus(Tokens.of("scientist"), run, "FAILED");
+        signIn("scientist", "#/runs/" + run);
+
+        Locator row = page.locator("table.log tbody tr:has(td:nth-child(2):text-is('ActionFailed'))");
+        assertThat(row).containsText("CalibrationMissing");
+        assertThat(row).containsText("no calibration for detector 7");
+        assertThat(Browser.axeViolations(page)).as("axe-core violations on a failed run's page").isEmpty();
+    }
+
+    @Test
+    void shouldTellAnAdministratorWhichRunsTheyMaySee() throws java.io.IOException {
+        String run = WebUiBrowserTest.start("scientist", WebUiBrowserTest.publish("scientist", FAILS, null, null), "not the admin's");
+        signIn("admin", "#/runs");
+
+        assertThat(page.locator("#run-visibility")).containsText("Being a Continuum administrator (continuum-admin) shows no one else's runs");
+        assertThat(page.locator("tr[data-run='" + run + "']")).hasCount(0);
+        assertThat(Browser.axeViolations(page)).as("axe-core violations on the admin's runs page").isEmpty();
+        page.navigate(base + "#/runs/" + run);
+        assertThat(page.getByRole(AriaRole.ALERT)).hasText("No such run, or you may not see it.");
+        assertThat(page.locator("#run-visibility")).containsText("ask its owner to add you as a run monitor");
+        as(Tokens.of("admin")).when().get("/runs/" + run).then().statusCode(404); // the engine's rule, which the page states
+    }
+
+    @Test
+    void shouldComputeATransfersTimeLeftFromTheRateItShows() {
+        String run = WebUiBrowserTest.start("scientist", WebUiBrowserTest.publish("scientist", WebUiBrowserTest.WAIT, null, null), "controlled transfer");
+        long total = 100L * TransferProviderRunning.MIB;
+        java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+        // the transfer's progress, as this test decides it: 4 MiB more at each read, steadily; the provider's own rate
+        // falls and its time left rises, figures that disagree with each other and with the progress
+        page.route("**/runs/" + run + "/actions", route -> {
+            int n = reads.getAndIncrement();
+            long done = Math.min(total - TransferProviderRunning.MIB, n * 4L * TransferProviderRunning.MIB);
+            route.fulfill(new com.microsoft.playwright.Route.FulfillOptions().setStatus(200).setContentType("application/json")
+                    .setBody("""
+                            {"actions":[{"state_name":"Copy","action_url":"http://127.0.0.1:1/providers/transfer/transfer",
+                              "action_id":"controlled","status":"ACTIVE","display_status":"copying",
+                              "details":{"bytes_total":%d,"bytes_transferred":%d,"rate_bytes_per_second":%d,"eta_seconds":%d}}]}"""
+                            .formatted(total, done, TransferProviderRunning.MIB / (n + 1), 100 * (n + 1))));
+        });
+        signIn("scientist", "#/transfers");
+        Locator eta = page.locator("tr[data-action=controlled] td.eta");
+
+        List<Integer> seen = new java.util.ArrayList<>();
+        for (int read = 3; read <= 6; read++) {
+            int wanted = read;
+            page.waitForCondition(() -> reads.get() > wanted, new com.microsoft.playwright.Page.WaitForConditionOptions().setTimeout(30_000));
+            page.waitForTimeout(300); // the page draws what it read
+            seen.add(Integer.parseInt(eta.getAttribute("data-seconds")));
+        }
+
+        assertThat(seen).as("time left at a steady rate: at most 96 MiB at about 2 MiB/s, falling with each read").allMatch(s -> s < 60);
+        for (int i = 1; i < seen.size(); i++) {
+            assertThat(seen.get(i)).as("time left " + seen + " (a second's rounding aside)").isLessThanOrEqualTo(seen.get(i - 1) + 1);
+        }
+        assertThat(page.locator("tr[data-action=controlled] td.rate")).containsText("MiB/s");
+    }
+
+    @Test
+    void shouldKeepTheRunPageWithinA768PixelWidthWhenItsJsonIsWide() {
+        String wide = "/data/" + "very-long-directory-name-without-any-space-".repeat(12) + "sample.h5";
+        String run = WebUiBrowserTest.start("scientist", WebUiBrowserTest.publish("scientist", HOLD_THEN_PARALLEL, null, null),
+                "wide input", "{\"path\":\"" + wide + "\",\"note\":\"a long note " + "with words ".repeat(40) + "\"}");
+        open(768, 1024);
+        signIn("scientist", "#/runs/" + run);
+
+        assertThat(page.locator("#run-input pre")).containsText("sample.h5");
+        assertThat(fitsTheWidth()).as("run page without horizontal scrolling at 768 px").isTrue();
+        assertThat((Boolean) page.locator("#run-input pre").evaluate("pre => pre.getBoundingClientRect().right <= document.documentElement.clientWidth"))
+                .as("the input's JSON block scrolls inside itself, within the page").isTrue();
+        Browser.screenshot(page, "wide-input-768");
+    }
+
     @Test
     void shouldTellOnTheTriggersPageHowToCreateOne() {
         signIn("scientist", "#/triggers");

@@ -188,6 +188,20 @@ class WebUiBrowserTest extends BrowserTest {
     }
 
     @Test
+    void shouldSignOutWithOneClickSoThatOpeningTheAppAgainAsksToSignIn() {
+        signIn("scientist", "#/runs");
+
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Sign out")).click();
+
+        // no "Do you want to log out?" on the way: Keycloak ends the session and the signed-out app asks to sign in
+        assertThat(page.locator("#username")).isVisible();
+        assertThat(page.locator("#kc-logout")).hasCount(0);
+        page.navigate(base + "#/runs");
+        assertThat(page.locator("#username")).isVisible();
+        assertThat(console).as("script errors").noneMatch(m -> m.startsWith("page error"));
+    }
+
+    @Test
     void shouldPinTheValidatorsErrorsOnTheGraphOfAMalformedFlow() {
         signIn("scientist", "#/flows/new");
         label("Definition (JSON)").fill("""
