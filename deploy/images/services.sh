@@ -7,7 +7,8 @@
 #                           databases POSTGRES_DATABASES (space-separated)
 #   continuum/mosquitto:2   Mosquitto (Debian) on continuum/base-services, reading /mosquitto/config/mosquitto.conf
 #   continuum/keycloak:<v>  Keycloak <v> (org.keycloak:keycloak-quarkus-dist, the version the auth module uses) on
-#                           continuum/base (Java 21); kc.sh is the entry point, as in Keycloak's own image
+#                           continuum/base (Java 21), built (kc.sh build) for PostgreSQL with health and metrics on;
+#                           kc.sh is the entry point, as in Keycloak's own image. Needs a JDK >= 21 (JAVA_HOME or java)
 # Appends name, tag, digest and size to target/images/images.tsv when build.sh wrote it. MAVEN_ARGS goes to Maven.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -52,12 +53,25 @@ LABEL org.opencontainers.image.title=continuum-mosquitto
 CONTAINERFILE
 build mosquitto 2 "$work/mosquitto"
 
-# Keycloak's distribution from the local Maven repository (downloaded there by Maven unless MAVEN_ARGS has -o)
+# Keycloak's distribution from the local Maven repository (downloaded there by Maven unless MAVEN_ARGS has -o), built
+# here for the manifests' build options (PostgreSQL, health and metrics on), so `kc.sh start` finds nothing to build
+# when the container starts (that build took minutes on a loaded machine). Its generated classes differ from build to
+# build, so the image is made once per recipe (this script and the base) and kept, like the bases.
+recipe="$(cat "$here/services.sh" | sha256sum | cut -c1-12)-${java##*:}"
+if podman image exists "continuum/keycloak:$keycloak-$recipe" && [ -z "${CONTINUUM_REBUILD_BASE:-}" ]; then
+  podman tag "continuum/keycloak:$keycloak-$recipe" "continuum/keycloak:$keycloak"
+  [ ! -f "$out/images.tsv" ] || podman image inspect --format "keycloak	continuum/keycloak:$keycloak	{{.Digest}}	{{.Size}}" \
+    "continuum/keycloak:$keycloak" >> "$out/images.tsv"
+  exit 0
+fi
 mvn -B -q -N ${MAVEN_ARGS:-} dependency:copy -Dartifact="org.keycloak:keycloak-quarkus-dist:$keycloak:zip" \
   -DoutputDirectory="$work" >/dev/null
 mkdir -p "$work/keycloak"
 unzip -q "$work/keycloak-quarkus-dist-$keycloak.zip" -d "$work/keycloak"
 mv "$work/keycloak/keycloak-$keycloak" "$work/keycloak/keycloak"
+echo "images: building Keycloak $keycloak for PostgreSQL (kc.sh build)" >&2
+"$work/keycloak/keycloak/bin/kc.sh" build --db=postgres --health-enabled=true --metrics-enabled=true >"$work/kc-build.log" 2>&1 \
+  || { tail -20 "$work/kc-build.log" >&2; exit 1; }
 cat > "$work/keycloak/Containerfile" <<CONTAINERFILE
 FROM $java
 COPY --chown=10001:10001 keycloak /opt/keycloak
@@ -69,3 +83,4 @@ CMD ["start-dev"]
 LABEL org.opencontainers.image.title=continuum-keycloak org.opencontainers.image.version=$keycloak
 CONTAINERFILE
 build keycloak "$keycloak" "$work/keycloak"
+podman tag "continuum/keycloak:$keycloak" "continuum/keycloak:$keycloak-$recipe"
