@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# services.sh: the images of what the manifests run beside Continuum and an operator usually brings (ADR 0036), made
+# services.sh: the images of what the manifests run beside Continuum and an operator usually brings, made
 # as build.sh makes Continuum's: from Debian packages and Maven Central, with podman, no registry, no RUN step, and
 # nothing downloaded when a container runs.
 #   continuum/postgres:17   PostgreSQL 17 (Debian) on continuum/base-services; its entry point makes the cluster in
