@@ -4,7 +4,8 @@
 # COPY/USER/ENV/EXPOSE/HEALTHCHECK/ENTRYPOINT only, so building runs no container. Tagged continuum/<name>:<version>
 # and :<version>-<commit>; files and dates fixed to the commit's time, so the same commit on the same base gives the
 # same digests. Writes target/images/: <name>.sbom.json (CycloneDX, the application's Java dependencies),
-# base.packages.tsv (the base's Debian packages) and images.tsv (name, tag, digest, size).
+# base.packages.tsv (the base's Debian packages) and images.tsv (name, tag, digest, size). Then the images of
+# PostgreSQL, Keycloak and Mosquitto that `podman kube play` runs beside them (services.sh).
 # CONTINUUM_SKIP_BUILD=1 takes the modules as already packaged; MAVEN_ARGS goes to Maven (with -o it writes no SBOM:
 # the CycloneDX plugin requires online mode).
 set -euo pipefail
@@ -47,7 +48,8 @@ fi
 
 base="$(bash "$here/base.sh")"
 rm -rf "$out"; mkdir -p "$out"
-cp "${XDG_CACHE_HOME:-$HOME/.cache}/continuum/images/${base#*:}.packages.tsv" "$out/base.packages.tsv" 2>/dev/null || true
+b="${base#continuum/}"
+cp "${XDG_CACHE_HOME:-$HOME/.cache}/continuum/images/${b/:/-}.packages.tsv" "$out/base.packages.tsv" 2>/dev/null || true
 
 printf 'name\ttag\tdigest\tsize_bytes\n' > "$out/images.tsv"
 for row in "${images[@]}"; do
@@ -81,5 +83,9 @@ for row in "${images[@]}"; do
   rm -rf "$context/app"
   podman image inspect --format "$name	continuum/$name:$version-$commit	{{.Digest}}	{{.Size}}" "continuum/$name:$version" >> "$out/images.tsv"
 done
+# what the manifests run beside them: PostgreSQL, Keycloak and Mosquitto (services.sh), for `podman kube play`
+bash "$here/services.sh"
 podman image inspect --format "base	$base	{{.Digest}}	{{.Size}}" "$base" >> "$out/images.tsv"
+services="$(bash "$here/base.sh" services)"
+podman image inspect --format "base-services	$services	{{.Digest}}	{{.Size}}" "$services" >> "$out/images.tsv"
 column -t -s $'\t' "$out/images.tsv"
