@@ -39,6 +39,8 @@ final class DurabilityRig implements AutoCloseable {
     private static final String PROVIDER_RUNNER = "action-providers/builtin/target/continuum-builtin-providers-0.1.0-SNAPSHOT-runner.jar";
     private static final String PROVIDER_MAIN = "dev.continuum.provider.builtin.BuiltinProvidersMain";
     private static final List<String> CHILD_JVM = List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+    /** How long a process may take to serve: a loaded machine (load 50 on two cores) needs more than the default. */
+    private static final Duration START_WITHIN = Duration.ofSeconds(Long.getLong("continuum.durability.start-seconds", 120));
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private final String name;
@@ -152,7 +154,7 @@ final class DurabilityRig implements AutoCloseable {
         }
         if (!Files.isRegularFile(cache)) {
             Instant start = Instant.now();
-            EngineInstance training = launch("aot-training", freePort(), List.of("-XX:AOTCacheOutput=" + cache));
+            EngineInstance training = launch("aot-training", freePort(), engineJar, List.of("-XX:AOTCacheOutput=" + cache));
             awaitUp("engine aot-training", training.process(), training.api()::isReady);
             training.process().stop(Duration.ofSeconds(180));
             say("made the engine start cache %s (%s) in %d ms", cache.getFileName(),
@@ -167,12 +169,33 @@ final class DurabilityRig implements AutoCloseable {
 
     /** Starts engines side by side (they share the two cores, so together is quicker than one by one). */
     List<EngineInstance> startEngines(String... instanceIds) {
+        return startEnginesFrom(engineJar, List.of(), instanceIds);
+    }
+
+    /**
+     * As {@link #startEngines}, from another engine jar (e.g. the previous release's, for an upgrade) with these JVM
+     * options besides the rig's; the rig's settings are the same, so the jar must read the same configuration keys.
+     */
+    List<EngineInstance> startEnginesFrom(Path jar, List<String> jvmOptions, String... instanceIds) {
         List<EngineInstance> started = new ArrayList<>();
         for (String id : instanceIds) {
-            started.add(launch(id, freePort()));
+            started.add(launchFrom(jar, jvmOptions, id));
         }
         started.forEach(this::awaitUp);
         return started;
+    }
+
+    /**
+     * Starts an engine from the given jar, with these JVM options besides the rig's, without waiting for it to serve
+     * ({@link #awaitUp(EngineInstance)}).
+     */
+    EngineInstance launchFrom(Path jar, List<String> jvmOptions, String instanceId) {
+        return launch(instanceId, freePort(), jar, jvmOptions);
+    }
+
+    /** The jar engines start from unless told otherwise (this tree's). */
+    Path engineJar() {
+        return engineJar;
     }
 
     EngineInstance startEngine(String instanceId) {
@@ -203,16 +226,19 @@ final class DurabilityRig implements AutoCloseable {
         return launch(dead.instanceId(), dead.port());
     }
 
-    /** Waits until the engine answers ready (at most 120 s; fails at once if its process exits). */
+    /**
+     * Waits until the engine answers ready (at most {@code -Dcontinuum.durability.start-seconds}, 120 by default; fails
+     * at once if its process exits).
+     */
     void awaitUp(EngineInstance engine) {
         awaitUp("engine " + engine.instanceId(), engine.process(), engine.api()::isReady);
     }
 
     private EngineInstance launch(String instanceId, int port) {
-        return launch(instanceId, port, List.of());
+        return launch(instanceId, port, engineJar, List.of());
     }
 
-    private EngineInstance launch(String instanceId, int port, List<String> extraJvmOptions) {
+    private EngineInstance launch(String instanceId, int port, Path jar, List<String> extraJvmOptions) {
         int start = starts.merge(instanceId, 1, Integer::sum);
         Map<String, String> env = new LinkedHashMap<>();
         env.put("CONTINUUM_DB_HOST", database.get("continuum.db.host"));
@@ -232,7 +258,7 @@ final class DurabilityRig implements AutoCloseable {
         command.addAll(engineJvmOptions);
         command.addAll(extraJvmOptions);
         command.addAll(engineProperties);
-        command.addAll(List.of("-jar", engineJar.toString()));
+        command.addAll(List.of("-jar", jar.toString()));
         ChildProcess process = ChildProcess.start("engine " + instanceId, command, env,
                 workDir.resolve("engine-" + instanceId + "-" + start + ".log"));
         EngineInstance engine = new EngineInstance(instanceId, port, process);
@@ -241,13 +267,14 @@ final class DurabilityRig implements AutoCloseable {
     }
 
     private void awaitUp(String what, ChildProcess process, BooleanSupplier ready) {
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(120));
+        Instant deadline = Instant.now().plus(START_WITHIN);
         while (!ready.getAsBoolean()) {
             if (!process.isAlive()) {
                 throw new IllegalStateException(what + " exited while starting:\n" + process.tail(40));
             }
             if (Instant.now().isAfter(deadline)) {
-                throw new IllegalStateException(what + " did not become ready in 120 s:\n" + process.tail(40));
+                throw new IllegalStateException(what + " did not become ready in " + START_WITHIN.toSeconds() + " s:\n"
+                        + process.tail(40));
             }
             pause(100);
         }
