@@ -2,7 +2,7 @@ package dev.continuum.provider.inference;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.continuum.edge.fleet.Fleet;
-import dev.continuum.provider.client.PlannerClient;
+import dev.continuum.placement.api.client.PlannerClient;
 import dev.continuum.edge.protocol.Wire;
 import dev.continuum.edge.fleet.FleetSites;
 import dev.continuum.placement.core.model.Cluster;

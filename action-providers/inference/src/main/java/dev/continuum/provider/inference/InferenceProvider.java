@@ -16,7 +16,7 @@ import dev.continuum.provider.api.ActionRequest;
 import dev.continuum.paths.UnsafePathException;
 import dev.continuum.provider.api.ActionStatus;
 import dev.continuum.provider.api.ProviderDescription;
-import dev.continuum.provider.client.PlannerClient;
+import dev.continuum.placement.api.client.PlannerClient;
 import dev.continuum.provider.server.ActionContext;
 import dev.continuum.provider.server.ActionProvider;
 import dev.continuum.provider.server.InvalidInputException;

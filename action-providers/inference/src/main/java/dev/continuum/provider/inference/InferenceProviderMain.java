@@ -9,7 +9,7 @@ import dev.continuum.edge.protocol.mqtt.MqttLink;
 import dev.continuum.edge.protocol.Topics;
 import dev.continuum.provider.client.ActionProviderClient;
 import dev.continuum.provider.client.ClientOptions;
-import dev.continuum.provider.client.PlannerClient;
+import dev.continuum.placement.api.client.PlannerClient;
 import dev.continuum.provider.client.TransferCarrier;
 import dev.continuum.provider.server.ActionProviderServer;
 import dev.continuum.provider.server.CallerResolver;

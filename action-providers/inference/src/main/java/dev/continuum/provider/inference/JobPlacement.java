@@ -2,7 +2,7 @@ package dev.continuum.provider.inference;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.continuum.edge.fleet.Fleet;
-import dev.continuum.provider.client.PlannerClient;
+import dev.continuum.placement.api.client.PlannerClient;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.ToIntFunction;

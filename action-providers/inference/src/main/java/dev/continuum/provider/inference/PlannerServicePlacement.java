@@ -1,6 +1,5 @@
 package dev.continuum.provider.inference;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import dev.continuum.edge.fleet.Fleet;
@@ -8,10 +7,8 @@ import dev.continuum.placement.api.DecisionTypes;
 import dev.continuum.placement.api.DecisionView;
 import dev.continuum.placement.api.PlacementBody;
 import dev.continuum.placement.api.PlacementView;
-import dev.continuum.placement.api.PlannerJson;
 import dev.continuum.placement.api.Replacement;
-import dev.continuum.provider.client.PlannerClient;
-import java.io.UncheckedIOException;
+import dev.continuum.placement.api.client.PlannerClient;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -40,7 +37,7 @@ public final class PlannerServicePlacement implements JobPlacement {
     public Decision place(Job job, List<Fleet.Device> devices, ToIntFunction<String> dispatched) {
         PlacementView answer;
         try {
-            answer = view(planner.place(PlannerJson.mapper().valueToTree(request(job))));
+            answer = planner.place(request(job));
         } catch (PlannerClient.PlannerException e) {
             if (e.status() / 100 == 4 && e.status() != 401 && e.status() != 403 && e.problem() != null) {
                 return Decision.refused(problemText(e.problem()), e.problem()); // e.g. a model no site has
@@ -57,7 +54,7 @@ public final class PlannerServicePlacement implements JobPlacement {
     public Optional<Decision> placedAgain(Job job, String lost, List<Fleet.Device> devices, ToIntFunction<String> dispatched) {
         PlacementView log;
         try {
-            log = view(planner.placement(job.id()));
+            log = planner.placement(job.id());
         } catch (RuntimeException e) {
             LOG.log(Level.FINE, "planner not reachable while job " + job.id() + " waits for a new site", e);
             return Optional.empty();
@@ -85,15 +82,6 @@ public final class PlannerServicePlacement implements JobPlacement {
                 new PlacementBody.DemandBody(gpu ? 1 : 0, null, null, null, null), data, null,
                 job.latencySloMillis() > 0 ? job.latencySloMillis() : null, null, null, null, null, null,
                 job.minGpuMemoryMb() > 0 ? job.minGpuMemoryMb() : null, job.pinnedDevice());
-    }
-
-    /** The planner's answer in the contract's record. */
-    private static PlacementView view(JsonNode answer) {
-        try {
-            return PlannerJson.mapper().treeToValue(answer, PlacementView.class);
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException("the placement planner's answer is not a placement", e);
-        }
     }
 
     private static Decision verdict(JsonNode decision) {

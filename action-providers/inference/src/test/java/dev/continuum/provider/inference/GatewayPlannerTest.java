@@ -6,7 +6,7 @@ import dev.continuum.edge.fleet.Fleet;
 import dev.continuum.edge.protocol.GpuInfo;
 import dev.continuum.edge.protocol.Heartbeat;
 import dev.continuum.placement.core.planner.PlacementDecision;
-import dev.continuum.provider.client.PlannerClient;
+import dev.continuum.placement.api.client.PlannerClient;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;

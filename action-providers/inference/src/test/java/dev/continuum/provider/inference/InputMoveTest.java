@@ -11,7 +11,7 @@ import dev.continuum.edge.gateway.testing.Await;
 import dev.continuum.edge.broker.testing.TestBrokers;
 import dev.continuum.edge.gateway.testing.TestModels;
 import dev.continuum.placement.core.model.Link;
-import dev.continuum.provider.client.PlannerClient;
+import dev.continuum.placement.api.client.PlannerClient;
 import dev.continuum.provider.server.ProviderServerOptions;
 import dev.continuum.provider.transfer.engine.TransferOptions;
 import java.nio.file.Files;
