@@ -170,7 +170,7 @@ public final class InferenceProvider implements ActionProvider {
         JobPlacement.Job job = job(ctx.actionId(), request, body, input);
         Instant deadline = deadline(request, clock, DEFAULT_DEADLINE);
 
-        JobPlacement.Decision decision = planner.place(job, fleet.usable(), dispatcher::pendingFor);
+        JobPlacement.Decision decision = planner.place(job);
         if (!decision.placed()) {
             ObjectNode why = JsonNodeFactory.instance.objectNode().put("error", "NoDevice").put("reason", decision.refusal());
             if (decision.explanation() != null) {
@@ -434,8 +434,7 @@ public final class InferenceProvider implements ActionProvider {
         if (ctx == null) {
             return;
         }
-        Optional<JobPlacement.Decision> next = planner.placedAgain(d.job(), d.deviceId(), fleet.usable(),
-                dispatcher::pendingFor);
+        Optional<JobPlacement.Decision> next = planner.placedAgain(d.job(), d.deviceId());
         boolean nowhereYet = next.isPresent() && !next.get().placed() && attempt < REPLACE_ATTEMPTS;
         if (next.isEmpty() || nowhereYet) {
             // no decision yet, or no site online at all (e.g. every gateway cut off by a broker restart): ask again,

@@ -2,7 +2,6 @@ package dev.continuum.provider.inference;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
-import dev.continuum.edge.fleet.Fleet;
 import dev.continuum.placement.api.DecisionTypes;
 import dev.continuum.placement.api.DecisionView;
 import dev.continuum.placement.api.PlacementBody;
@@ -12,7 +11,6 @@ import dev.continuum.placement.api.client.PlannerClient;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.ToIntFunction;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -34,7 +32,7 @@ public final class PlannerServicePlacement implements JobPlacement {
     }
 
     @Override
-    public Decision place(Job job, List<Fleet.Device> devices, ToIntFunction<String> dispatched) {
+    public Decision place(Job job) {
         PlacementView answer;
         try {
             answer = planner.place(request(job));
@@ -51,7 +49,7 @@ public final class PlannerServicePlacement implements JobPlacement {
     }
 
     @Override
-    public Optional<Decision> placedAgain(Job job, String lost, List<Fleet.Device> devices, ToIntFunction<String> dispatched) {
+    public Optional<Decision> placedAgain(Job job, String lost) {
         PlacementView log;
         try {
             log = planner.placement(job.id());
