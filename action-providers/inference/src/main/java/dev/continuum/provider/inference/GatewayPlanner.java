@@ -2,7 +2,8 @@ package dev.continuum.provider.inference;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.continuum.edge.fleet.Fleet;
-import dev.continuum.provider.client.PlannerClient;
+import dev.continuum.edge.fleet.TaskDispatcher;
+import dev.continuum.placement.api.client.PlannerClient;
 import dev.continuum.edge.protocol.Wire;
 import dev.continuum.edge.fleet.FleetSites;
 import dev.continuum.placement.core.model.Cluster;
@@ -24,6 +25,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
 
 /**
@@ -37,29 +39,43 @@ import java.util.function.ToIntFunction;
 public final class GatewayPlanner implements JobPlacement {
 
     private final OnlinePlanner planner = new OnlinePlanner(PlannerConfig.DEFAULT);
+    /** The gateways that can take a job now (the fleet's usable ones). */
+    private final Supplier<List<Fleet.Device>> devices;
+    /** What the provider has sent a device and not heard back about, by device id. */
+    private final ToIntFunction<String> dispatched;
     private final Clock clock;
     /** The links between sites, by their site names: without one, data is never moved from where it lies. */
     private final List<Link> links;
 
-    public GatewayPlanner(Clock clock) {
-        this(clock, List.of());
+    /** Over the fleet's usable gateways, counting what {@code dispatcher} has out on each. */
+    public GatewayPlanner(Fleet fleet, TaskDispatcher dispatcher, Clock clock) {
+        this(fleet, dispatcher, clock, List.of());
     }
 
     /** With {@code links} between sites (gateway device ids): a job may then run away from its data, which is moved. */
-    public GatewayPlanner(Clock clock, List<Link> links) {
+    public GatewayPlanner(Fleet fleet, TaskDispatcher dispatcher, Clock clock, List<Link> links) {
+        this(fleet::usable, dispatcher::pendingFor, clock, links);
+    }
+
+    /** Over the gateways {@code devices} gives, {@code dispatched} counting what the provider has out on each. */
+    public GatewayPlanner(Supplier<List<Fleet.Device>> devices, ToIntFunction<String> dispatched, Clock clock,
+                          List<Link> links) {
+        this.devices = devices;
+        this.dispatched = dispatched;
         this.clock = clock;
         this.links = List.copyOf(links);
     }
 
     @Override
-    public Decision place(Job job, List<Fleet.Device> devices, ToIntFunction<String> dispatched) {
-        return decision(choose(job, devices, dispatched));
+    public Decision place(Job job) {
+        return decision(choose(job, devices.get(), dispatched));
     }
 
     @Override
-    public Optional<Decision> placedAgain(Job job, String lost, List<Fleet.Device> devices, ToIntFunction<String> dispatched) {
+    public Optional<Decision> placedAgain(Job job, String lost) {
         // the lost gateway is offline in the fleet by now: deciding again leaves it out
-        return Optional.of(place(job, devices.stream().filter(d -> !d.deviceId().equals(lost)).toList(), dispatched));
+        return Optional.of(decision(choose(job, devices.get().stream().filter(d -> !d.deviceId().equals(lost)).toList(),
+                dispatched)));
     }
 
     /** {@code Placed} on a device, or {@code Unplaceable} with what ruled out each gateway. */

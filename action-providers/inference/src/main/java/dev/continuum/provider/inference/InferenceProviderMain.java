@@ -9,7 +9,7 @@ import dev.continuum.edge.protocol.mqtt.MqttLink;
 import dev.continuum.edge.protocol.Topics;
 import dev.continuum.provider.client.ActionProviderClient;
 import dev.continuum.provider.client.ClientOptions;
-import dev.continuum.provider.client.PlannerClient;
+import dev.continuum.placement.api.client.PlannerClient;
 import dev.continuum.provider.client.TransferCarrier;
 import dev.continuum.provider.server.ActionProviderServer;
 import dev.continuum.provider.server.CallerResolver;
@@ -152,7 +152,7 @@ public final class InferenceProviderMain {
             // before the inference routes: their catch-all under the base path would answer first
             LocalProvider deployment = s.modelRoot() != null ? mountDeployment(router, s, cloud, callers, options) : null;
             LocalProvider inference = ActionProviderServer.mount(router, s.basePath(), new InferenceProvider(cloud.fleet(), cloud.dispatcher(),
-                    placement(s.planner()), Clock.systemUTC(), s.dataEndpoint(), inputMover(vertx, s)), options);
+                    placement(s.planner(), cloud), Clock.systemUTC(), s.dataEndpoint(), inputMover(vertx, s)), options);
             // the count lets `up` (and operators) wait until gateways have registered and reported in
             router.get("/health").handler(rc -> rc.json(new io.vertx.core.json.JsonObject().put("status", "UP")
                     .put("devices_online", cloud.fleet().usable().size())));
@@ -183,9 +183,9 @@ public final class InferenceProviderMain {
     }
 
     /** The planner service when one is named (its decisions logged there), else the planner's core in process. */
-    static JobPlacement placement(String plannerUrl) {
+    static JobPlacement placement(String plannerUrl, EdgeCloud cloud) {
         if (plannerUrl == null || plannerUrl.isBlank()) {
-            return new GatewayPlanner(Clock.systemUTC());
+            return new GatewayPlanner(cloud.fleet(), cloud.dispatcher(), Clock.systemUTC());
         }
         java.util.function.Supplier<String> token = ServiceAccountToken.forPlanner(System.getenv())
                 .<java.util.function.Supplier<String>>map(t -> t::current).orElse(() -> null);

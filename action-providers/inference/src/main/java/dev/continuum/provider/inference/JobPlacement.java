@@ -1,16 +1,16 @@
 package dev.continuum.provider.inference;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.continuum.edge.fleet.Fleet;
-import dev.continuum.provider.client.PlannerClient;
+import dev.continuum.placement.api.client.PlannerClient;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.ToIntFunction;
 
 /**
  * Where an inference job runs — the placement planner's decision, either asked of the planner service (which logs it
  * in PostgreSQL: {@link PlannerServicePlacement}) or, when the provider runs without one, of the planner's core in
- * process ({@link GatewayPlanner}). Both decide with the same {@code OnlinePlanner} code.
+ * process ({@link GatewayPlanner}). Both decide with the same {@code OnlinePlanner} code, each from its own view of the
+ * sites: the planner service from the gateways' and the pool's heartbeats, the core in process from the provider's
+ * fleet; so a placement is asked with the job alone.
  */
 public interface JobPlacement {
 
@@ -47,15 +47,15 @@ public interface JobPlacement {
         }
     }
 
-    /** Decides for a new job; {@code dispatched} counts what the provider has sent a device and not heard back about. */
-    Decision place(Job job, List<Fleet.Device> devices, ToIntFunction<String> dispatched);
+    /** Decides for a new job. */
+    Decision place(Job job);
 
     /**
      * The job's site {@code lost} went offline before the job finished: where it runs now, once decided (the planner
      * service places it again on its own and logs why; in process it is placed again here). Empty while no new
      * decision is known.
      */
-    Optional<Decision> placedAgain(Job job, String lost, List<Fleet.Device> devices, ToIntFunction<String> dispatched);
+    Optional<Decision> placedAgain(Job job, String lost);
 
     /**
      * The job finished on {@code site}; {@code measured} says what it took (compute per task, queue, moving its input,

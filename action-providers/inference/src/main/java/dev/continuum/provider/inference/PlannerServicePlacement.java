@@ -1,15 +1,16 @@
 package dev.continuum.provider.inference;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.continuum.edge.fleet.Fleet;
-import dev.continuum.provider.client.PlannerClient;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import dev.continuum.placement.api.DecisionTypes;
+import dev.continuum.placement.api.DecisionView;
+import dev.continuum.placement.api.PlacementBody;
+import dev.continuum.placement.api.PlacementView;
+import dev.continuum.placement.api.Replacement;
+import dev.continuum.placement.api.client.PlannerClient;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.ToIntFunction;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -31,8 +32,8 @@ public final class PlannerServicePlacement implements JobPlacement {
     }
 
     @Override
-    public Decision place(Job job, List<Fleet.Device> devices, ToIntFunction<String> dispatched) {
-        JsonNode answer;
+    public Decision place(Job job) {
+        PlacementView answer;
         try {
             answer = planner.place(request(job));
         } catch (PlannerClient.PlannerException e) {
@@ -44,27 +45,20 @@ public final class PlannerServicePlacement implements JobPlacement {
             // no token for the planner (the identity provider refused the service account, or is down)
             return Decision.refused("cannot ask the placement planner: " + e.getMessage(), null);
         }
-        return verdict(answer.path("decisions").path(0).path("decision"));
+        return verdict(answer.first().map(DecisionView::decision).orElse(MissingNode.getInstance()));
     }
 
     @Override
-    public Optional<Decision> placedAgain(Job job, String lost, List<Fleet.Device> devices, ToIntFunction<String> dispatched) {
-        JsonNode log;
+    public Optional<Decision> placedAgain(Job job, String lost) {
+        PlacementView log;
         try {
             log = planner.placement(job.id());
         } catch (RuntimeException e) {
             LOG.log(Level.FINE, "planner not reachable while job " + job.id() + " waits for a new site", e);
             return Optional.empty();
         }
-        JsonNode latest = log.path("decisions").path(log.path("decisions").size() - 1);
-        String status = latest.path("status").asText("");
-        if ("placed".equals(status) && !lost.equals(latest.path("site").asText())) {
-            return Optional.of(verdict(latest.path("decision")));
-        }
-        if ("unplaceable".equals(status) && latest.path("seq").asLong() > firstSeq(log)) {
-            return Optional.of(verdict(latest.path("decision")));
-        }
-        return Optional.empty(); // the planner has not seen the gateway go yet
+        // empty while the planner has not seen the gateway go yet
+        return log.replacementAfter(lost).map(Replacement::decision).map(PlannerServicePlacement::verdict);
     }
 
     @Override
@@ -77,41 +71,24 @@ public final class PlannerServicePlacement implements JobPlacement {
         }
     }
 
-    static ObjectNode request(Job job) {
-        ObjectNode body = JsonNodeFactory.instance.objectNode().put("id", job.id()).put("kind", "inference")
-                .put("model", job.model());
-        if (job.runId() != null) {
-            body.put("runId", job.runId());
-        }
+    /** The job as the planner contract's request: only what the job says (the planner fills in the rest). */
+    static PlacementBody request(Job job) {
         boolean gpu = job.requireGpu() || job.minGpuMemoryMb() > 0;
-        body.putObject("demand").put("gpus", gpu ? 1 : 0);
-        if (job.minGpuMemoryMb() > 0) {
-            body.put("minGpuMemoryMib", job.minGpuMemoryMb());
-        }
-        if (job.pinnedDevice() != null) {
-            body.put("site", job.pinnedDevice());
-        }
-        if (job.latencySloMillis() > 0) {
-            body.put("latencySloMillis", job.latencySloMillis());
-        }
-        ArrayNode data = body.putArray("data");
-        for (Data d : job.data()) {
-            data.addObject().put("endpointId", d.endpointId()).put("path", d.path()).put("sizeBytes", d.sizeBytes());
-        }
-        return body;
+        List<PlacementBody.DataBody> data = job.data().stream()
+                .map(d -> new PlacementBody.DataBody(d.endpointId(), d.path(), d.sizeBytes())).toList();
+        return new PlacementBody(job.id(), job.runId(), PlacementBody.INFERENCE, job.model(), null, null,
+                new PlacementBody.DemandBody(gpu ? 1 : 0, null, null, null, null), data, null,
+                job.latencySloMillis() > 0 ? job.latencySloMillis() : null, null, null, null, null, null,
+                job.minGpuMemoryMb() > 0 ? job.minGpuMemoryMb() : null, job.pinnedDevice());
     }
 
     private static Decision verdict(JsonNode decision) {
-        if ("placed".equals(decision.path("type").asText())) {
+        if (DecisionTypes.PLACED.equals(decision.path("type").asText())) {
             return Decision.placed(decision.path("chosen").path("site").asText(), decision);
         }
         List<String> why = new ArrayList<>();
         decision.path("reasonBySite").fields().forEachRemaining(e -> why.add(e.getKey() + ": " + e.getValue().asText()));
         return Decision.refused(why.isEmpty() ? decision.toString() : String.join("; ", why), decision);
-    }
-
-    private static long firstSeq(JsonNode log) {
-        return log.path("decisions").path(0).path("seq").asLong();
     }
 
     private static String problemText(JsonNode problem) {

@@ -6,7 +6,7 @@ import dev.continuum.edge.fleet.Fleet;
 import dev.continuum.edge.protocol.GpuInfo;
 import dev.continuum.edge.protocol.Heartbeat;
 import dev.continuum.placement.core.planner.PlacementDecision;
-import dev.continuum.provider.client.PlannerClient;
+import dev.continuum.placement.api.client.PlannerClient;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class GatewayPlannerTest {
 
     private static final Instant NOW = Instant.parse("2026-11-25T12:00:00Z");
-    private final GatewayPlanner planner = new GatewayPlanner(Clock.fixed(NOW, ZoneOffset.UTC));
+    private final GatewayPlanner planner = new GatewayPlanner(List::of, id -> 0, Clock.fixed(NOW, ZoneOffset.UTC), List.of());
 
     private static Fleet.Device gw(String id, List<String> models, long gpuFreeMb, int queued) {
         List<GpuInfo> gpus = gpuFreeMb > 0 ? List.of(new GpuInfo(0, "T4", 16_000, 16_000 - gpuFreeMb, 5)) : List.of();
@@ -117,7 +117,7 @@ class GatewayPlannerTest {
 
     @Test
     void shouldCorrectTheLinkFromTheInputMoveTheProviderMeasured() {
-        GatewayPlanner linked = new GatewayPlanner(Clock.fixed(NOW, ZoneOffset.UTC),
+        GatewayPlanner linked = new GatewayPlanner(List::of, id -> 0, Clock.fixed(NOW, ZoneOffset.UTC),
                 List.of(new dev.continuum.placement.core.model.Link("edge", "dc", 1.0, 20)));
         List<Fleet.Device> fleet = List.of(gw("edge", List.of("det"), 0, 0), gw("dc", List.of("cls"), 0, 0));
         JobPlacement.Job j0 = withInput("j0");

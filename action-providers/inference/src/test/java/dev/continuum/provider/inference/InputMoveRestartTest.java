@@ -62,7 +62,7 @@ class InputMoveRestartTest {
             cloud.start().get(10, TimeUnit.SECONDS);
             assertThat(Await.until(Duration.ofSeconds(15), () -> cloud.fleet().usable().size() == 2)).isTrue();
             InferenceProvider provider = new InferenceProvider(cloud.fleet(), cloud.dispatcher(),
-                    new GatewayPlanner(Clock.systemUTC(), List.of(new Link(edgeA, pool, 1.0, 5))), Clock.systemUTC(), null,
+                    new GatewayPlanner(cloud.fleet(), cloud.dispatcher(), Clock.systemUTC(), List.of(new Link(edgeA, pool, 1.0, 5))), Clock.systemUTC(), null,
                     InputMoveRig.mover(vertx, transferUrl, Map.of(pool, "datacenter")));
             served = ServedInferenceProvider.mount(vertx, provider, ProviderServerOptions.of(vertx).withStore(store));
         }

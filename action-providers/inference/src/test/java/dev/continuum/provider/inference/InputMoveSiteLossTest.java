@@ -72,7 +72,7 @@ class InputMoveSiteLossTest {
         String transferUrl = rig.transferProvider(Map.of(edgeA, edgeA, "datacenter", pool1, pool2, pool2),
                 TransferOptions.defaults());
         InferenceProvider provider = new InferenceProvider(cloud.fleet(), cloud.dispatcher(),
-                new GatewayPlanner(Clock.systemUTC(), List.of(new Link(edgeA, pool1, 1.0, 5), new Link(edgeA, pool2, 1.0, 50))),
+                new GatewayPlanner(cloud.fleet(), cloud.dispatcher(), Clock.systemUTC(), List.of(new Link(edgeA, pool1, 1.0, 5), new Link(edgeA, pool2, 1.0, 50))),
                 Clock.systemUTC(), null, InputMoveRig.mover(rig.vertx, transferUrl, Map.of(pool1, "datacenter")));
         String url = ServedInferenceProvider.url(ServedInferenceProvider.serve(rig.vertx, provider,
                 ProviderServerOptions.of(rig.vertx)));

@@ -4,14 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.continuum.edge.fleet.Fleet;
 import dev.continuum.edge.protocol.Tensor;
 import dev.continuum.edge.protocol.Wire;
 import dev.continuum.edge.gateway.testing.Await;
 import dev.continuum.edge.broker.testing.TestBrokers;
 import dev.continuum.edge.gateway.testing.TestModels;
 import dev.continuum.placement.core.model.Link;
-import dev.continuum.provider.client.PlannerClient;
+import dev.continuum.placement.api.client.PlannerClient;
 import dev.continuum.provider.server.ProviderServerOptions;
 import dev.continuum.provider.transfer.engine.TransferOptions;
 import java.nio.file.Files;
@@ -23,7 +22,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.function.ToIntFunction;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -66,7 +64,7 @@ class InputMoveTest {
         // edge-a's data directory as endpoint edge-a…, the pool's as datacenter
         String transferUrl = rig.transferProvider(Map.of(edgeA, edgeA, "datacenter", pool), TransferOptions.defaults());
         InferenceProvider provider = new InferenceProvider(cloud.fleet(), cloud.dispatcher(),
-                reporting(new GatewayPlanner(Clock.systemUTC(), List.of(new Link(edgeA, pool, 1.0, 5)))), Clock.systemUTC(),
+                reporting(new GatewayPlanner(cloud.fleet(), cloud.dispatcher(), Clock.systemUTC(), List.of(new Link(edgeA, pool, 1.0, 5)))), Clock.systemUTC(),
                 null, InputMoveRig.mover(rig.vertx, transferUrl, Map.of(pool, "datacenter")));
         url = ServedInferenceProvider.url(ServedInferenceProvider.serve(rig.vertx, provider, ProviderServerOptions.of(rig.vertx)));
     }
@@ -75,14 +73,13 @@ class InputMoveTest {
     private JobPlacement reporting(JobPlacement planner) {
         return new JobPlacement() {
             @Override
-            public Decision place(Job job, List<Fleet.Device> devices, ToIntFunction<String> dispatched) {
-                return planner.place(job, devices, dispatched);
+            public Decision place(Job job) {
+                return planner.place(job);
             }
 
             @Override
-            public Optional<Decision> placedAgain(Job job, String lost, List<Fleet.Device> devices,
-                                                  ToIntFunction<String> dispatched) {
-                return planner.placedAgain(job, lost, devices, dispatched);
+            public Optional<Decision> placedAgain(Job job, String lost) {
+                return planner.placedAgain(job, lost);
             }
 
             @Override

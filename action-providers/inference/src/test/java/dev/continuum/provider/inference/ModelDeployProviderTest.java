@@ -82,7 +82,7 @@ class ModelDeployProviderTest {
                 new ModelDeployProvider(cloud.fleet(), cloud.dispatcher(), staged, modelRoot, Clock.systemUTC()),
                 ProviderServerOptions.of(vertx));
         ActionProviderServer.mount(router, "/providers/inference",
-                new InferenceProvider(cloud.fleet(), cloud.dispatcher(), new GatewayPlanner(Clock.systemUTC()), Clock.systemUTC()),
+                new InferenceProvider(cloud.fleet(), cloud.dispatcher(), new GatewayPlanner(cloud.fleet(), cloud.dispatcher(), Clock.systemUTC()), Clock.systemUTC()),
                 ProviderServerOptions.of(vertx));
         ActionProviderServer.mount(router, "/providers/scientist-deploy",
                 new ModelDeployProvider(cloud.fleet(), cloud.dispatcher(), staged, modelRoot, Clock.systemUTC()),

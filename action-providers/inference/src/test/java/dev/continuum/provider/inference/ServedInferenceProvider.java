@@ -26,7 +26,7 @@ public final class ServedInferenceProvider {
     /** The same, with more routes on the same server ({@code alsoServe}, e.g. a callback the test listens on). */
     public static HttpServer serve(Vertx vertx, EdgeCloud cloud, ProviderServerOptions options,
                                    Consumer<Router> alsoServe) throws Exception {
-        return serve(vertx, new InferenceProvider(cloud.fleet(), cloud.dispatcher(), new GatewayPlanner(Clock.systemUTC()),
+        return serve(vertx, new InferenceProvider(cloud.fleet(), cloud.dispatcher(), new GatewayPlanner(cloud.fleet(), cloud.dispatcher(), Clock.systemUTC()),
                 Clock.systemUTC()), options, alsoServe);
     }
 

@@ -1,7 +1,7 @@
 package dev.continuum.provider.transfer;
 
 import dev.continuum.auth.oidc.ServiceAccountToken;
-import dev.continuum.provider.client.PlannerClient;
+import dev.continuum.placement.api.client.PlannerClient;
 import dev.continuum.provider.server.ActionStore;
 import dev.continuum.provider.server.FileActionStore;
 import dev.continuum.provider.server.LocalProvider;

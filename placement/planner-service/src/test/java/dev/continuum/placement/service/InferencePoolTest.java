@@ -20,7 +20,7 @@ import dev.continuum.edge.gateway.testing.TestModels;
 import dev.continuum.placement.service.support.GatewayProcess;
 import dev.continuum.placement.service.support.KeycloakResource;
 import dev.continuum.placement.service.support.PoolProfile;
-import dev.continuum.provider.client.PlannerClient;
+import dev.continuum.placement.api.client.PlannerClient;
 import dev.continuum.provider.inference.EdgeCloud;
 import dev.continuum.provider.inference.InferenceProvider;
 import dev.continuum.provider.inference.PlannerServicePlacement;

@@ -10,7 +10,7 @@ import dev.continuum.auth.oidc.ServiceAccountToken;
 import dev.continuum.auth.oidc.TokenClient;
 import dev.continuum.placement.service.support.KeycloakResource;
 import dev.continuum.placement.service.support.PlannerTestProfile;
-import dev.continuum.provider.client.PlannerClient;
+import dev.continuum.placement.api.client.PlannerClient;
 import dev.continuum.provider.training.backend.local.LocalBackend;
 import dev.continuum.provider.training.backend.local.LocalBackendConfig;
 import dev.continuum.provider.training.planner.PartitionReporter;

@@ -1,14 +1,14 @@
 package dev.continuum.provider.training.core;
 
+import dev.continuum.placement.api.PlacementBody;
 import dev.continuum.placement.core.model.Cluster;
-import dev.continuum.placement.core.model.Demand;
 import dev.continuum.placement.core.model.NodeSpec;
 import dev.continuum.placement.core.model.Site;
 import dev.continuum.placement.core.model.Topology;
 import dev.continuum.placement.core.planner.Inventory;
 import dev.continuum.placement.core.planner.OnlinePlanner;
 import dev.continuum.placement.core.planner.PlacementDecision;
-import dev.continuum.placement.core.planner.PlacementRequest;
+import dev.continuum.placement.core.planner.PlacementRequests;
 import dev.continuum.placement.core.planner.PlannerConfig;
 import dev.continuum.placement.core.planner.SiteStatus;
 import dev.continuum.placement.core.policy.MovePolicy;
@@ -99,11 +99,13 @@ final class PlannerBridge {
         int min = Math.min(r.gpusMin(), gpus);
         // under an elastic policy the planner shrinks a job back to its demand when others wait: the minimum
         int asked = elasticPolicy && r.elastic() ? min : gpus;
-        Demand demand = new Demand(asked, 1000, r.gpuModel().map(Set::of).orElse(Set.of()), 0, 0);
+        PlacementBody.DemandBody demand = new PlacementBody.DemandBody(asked, 1000,
+                r.gpuModel().map(List::of).orElse(List.of()), 0L, 0L);
         long deadline = r.deadline().map(d -> Math.max(1, d.getEpochSecond())).orElse(0L);
-        PlacementRequest req = new PlacementRequest(job.id(), PlacementRequest.Kind.TRAINING, "", min, gpus, demand,
-                List.of(), deadline, 0, r.priority(), "", "", r.timeLimit().toSeconds(), true);
-        return planners.get(where).place(req, nowMillis).decisions();
+        // the planner contract's request, as the planner service is asked for a job (placement/api)
+        PlacementBody body = new PlacementBody(job.id(), null, PlacementBody.TRAINING, "", min, gpus, demand,
+                List.of(), deadline, 0L, r.priority(), "", "", r.timeLimit().toSeconds(), true, 0L, "");
+        return planners.get(where).place(PlacementRequests.from(body), nowMillis).decisions();
     }
 
     List<PlacementDecision> completed(String where, String jobId, long nowMillis) {

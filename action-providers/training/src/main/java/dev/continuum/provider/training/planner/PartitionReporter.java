@@ -4,15 +4,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.continuum.provider.client.PlannerClient;
+import dev.continuum.placement.api.client.PlannerClient;
 import dev.continuum.provider.training.backend.BackendException;
 import dev.continuum.provider.training.backend.BackendInventory;
 import dev.continuum.provider.training.backend.TrainingBackend;
 import java.util.Optional;
 
 /**
- * Tells the placement planner what the backend offers ({@code PUT /inventory/partitions} through the SDK's
- * {@link PlannerClient}, docs/placement.md): the site and its partitions (local GPU slots, Slurm partitions,
+ * Tells the placement planner what the backend offers ({@code PUT /inventory/partitions} through the
+ * planner contract's {@link PlannerClient}, docs/placement.md): the site and its partitions (local GPU slots, Slurm partitions,
  * Kubernetes queues) in the shape of {@link BackendInventory}. {@link #check()} reports at start-up and whenever
  * the inventory changed since the last report the planner accepted, so a refused or failed report is tried again
  * at the next check; a backend that cannot be reached is reported {@code online: false} (the planner keeps the site

@@ -4,7 +4,7 @@ import dev.continuum.auth.oidc.ServiceAccountToken;
 import dev.continuum.provider.client.ActionProviderClient;
 import dev.continuum.provider.client.ClientOptions;
 import dev.continuum.placement.core.policy.MovePolicy;
-import dev.continuum.provider.client.PlannerClient;
+import dev.continuum.placement.api.client.PlannerClient;
 import dev.continuum.provider.server.ActionProviderServer;
 import dev.continuum.provider.server.LocalProvider;
 import dev.continuum.provider.server.CallerResolver;

@@ -4,7 +4,7 @@ import java.time.Duration;
 
 /**
  * Where a finished transfer's measured rate goes: the placement planner's link model ({@code POST
- * /inventory/transfers}, through the provider SDK's {@code PlannerClient}), so its predicted transfer times follow
+ * /inventory/transfers}, through the planner contract's {@code PlannerClient}), so its predicted transfer times follow
  * what the links really carry. Called on the transfer's worker thread once it has succeeded.
  */
 @FunctionalInterface

@@ -1,5 +1,6 @@
 package dev.continuum.placement.service.app;
 
+import dev.continuum.placement.api.DecisionTypes;
 import dev.continuum.placement.core.planner.PlacementDecision;
 import java.time.Instant;
 
@@ -27,11 +28,11 @@ public record DecisionRecord(long seq, String requestId, String runId, String ki
 
     public static String statusOf(PlacementDecision d) {
         return switch (d) {
-            case PlacementDecision.Placed p -> "placed";
-            case PlacementDecision.Queued q -> "queued";
-            case PlacementDecision.Unplaceable u -> "unplaceable";
-            case PlacementDecision.Preempted p -> "preempted";
-            case PlacementDecision.Moved m -> "moved";
+            case PlacementDecision.Placed p -> DecisionTypes.PLACED;
+            case PlacementDecision.Queued q -> DecisionTypes.QUEUED;
+            case PlacementDecision.Unplaceable u -> DecisionTypes.UNPLACEABLE;
+            case PlacementDecision.Preempted p -> DecisionTypes.PREEMPTED;
+            case PlacementDecision.Moved m -> DecisionTypes.MOVED;
         };
     }
 

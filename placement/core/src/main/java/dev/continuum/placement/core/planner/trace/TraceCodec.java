@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.continuum.placement.api.DecisionTypes;
 import dev.continuum.placement.core.planner.Observation;
 import dev.continuum.placement.core.planner.PlacementDecision;
 import dev.continuum.placement.core.planner.PlacementRequest;
@@ -16,7 +17,8 @@ import java.util.List;
 
 /**
  * Trace lines as JSON: records as objects, sealed types with a {@code "type"} name. The type names live in
- * mix-ins here, so the planner's own types carry no JSON annotations.
+ * mix-ins here, so the planner's own types carry no JSON annotations; a decision's type names are the planner
+ * contract's ({@link DecisionTypes}), which the service's log and its callers read.
  */
 public final class TraceCodec {
     @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
@@ -42,18 +44,18 @@ public final class TraceCodec {
 
     @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
     @JsonSubTypes({
-            @JsonSubTypes.Type(value = PlacementDecision.Placed.class, name = "placed"),
-            @JsonSubTypes.Type(value = PlacementDecision.Queued.class, name = "queued"),
-            @JsonSubTypes.Type(value = PlacementDecision.Unplaceable.class, name = "unplaceable"),
-            @JsonSubTypes.Type(value = PlacementDecision.Preempted.class, name = "preempted"),
-            @JsonSubTypes.Type(value = PlacementDecision.Moved.class, name = "moved")})
-    private interface DecisionTypes {
+            @JsonSubTypes.Type(value = PlacementDecision.Placed.class, name = DecisionTypes.PLACED),
+            @JsonSubTypes.Type(value = PlacementDecision.Queued.class, name = DecisionTypes.QUEUED),
+            @JsonSubTypes.Type(value = PlacementDecision.Unplaceable.class, name = DecisionTypes.UNPLACEABLE),
+            @JsonSubTypes.Type(value = PlacementDecision.Preempted.class, name = DecisionTypes.PREEMPTED),
+            @JsonSubTypes.Type(value = PlacementDecision.Moved.class, name = DecisionTypes.MOVED)})
+    private interface DecisionNames {
     }
 
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .addMixIn(TraceEvent.class, EventTypes.class)
             .addMixIn(Observation.class, ObservationTypes.class)
-            .addMixIn(PlacementDecision.class, DecisionTypes.class)
+            .addMixIn(PlacementDecision.class, DecisionNames.class)
             .disable(SerializationFeature.INDENT_OUTPUT);
 
     private TraceCodec() {

@@ -1,5 +1,6 @@
 package dev.continuum.placement.service.adapters.rest;
 
+import dev.continuum.placement.api.DecisionView;
 import dev.continuum.placement.core.model.Cluster;
 import dev.continuum.placement.core.model.NodeSpec;
 import dev.continuum.placement.core.model.Partition;
@@ -60,7 +61,7 @@ public class InventoryResource {
                     int nodes, int gpus, String gpuModel, List<GpuHistory.Sample> gpuSamples, List<Partition> partitions) {}
 
     /** The reported site, and what the change made the planner decide (queued jobs starting, jobs left without a site). */
-    record ReportedView(SiteView site, List<Views.DecisionView> decisions) {}
+    record ReportedView(SiteView site, List<DecisionView> decisions) {}
 
     /** A transfer's measured rate, or its bytes and seconds. */
     public record TransferBody(String fromEndpoint, String toEndpoint, Double bytesPerSecond, Long bytes, Double seconds) {}
@@ -93,7 +94,7 @@ public class InventoryResource {
     /** A backend that stopped: its site leaves the inventory; jobs there are logged as left without a site. */
     @DELETE
     @Path("/sites/{site}")
-    public List<Views.DecisionView> remove(@PathParam("site") String site) {
+    public List<DecisionView> remove(@PathParam("site") String site) {
         reports.delete(site);
         if (!inventory.removeSite(site)) {
             throw new NotFoundException("no reported site " + site);

@@ -2,8 +2,13 @@ package dev.continuum.placement.service.adapters.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.continuum.placement.api.Completion;
+import dev.continuum.placement.api.PageView;
+import dev.continuum.placement.api.PlacementBody;
+import dev.continuum.placement.api.PlacementView;
 import dev.continuum.placement.core.planner.InvalidRequestException;
 import dev.continuum.placement.core.planner.Observation;
+import dev.continuum.placement.core.planner.PlacementRequests;
 import dev.continuum.placement.service.app.DecisionQuery;
 import dev.continuum.placement.service.app.DecisionRecord;
 import dev.continuum.placement.service.app.PlacementLog;
@@ -23,16 +28,11 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 /** The planner's API: decide for a job, read a job's decisions, page through the log. Every call needs a token. */
 @Path("/placements")
 @Produces(MediaType.APPLICATION_JSON)
 public class PlacementResource {
-
-    /** What a completion may say (anything else is refused, as unknown fields in a placement request are). */
-    private static final Set<String> COMPLETION_FIELDS =
-            Set.of("site", "computeMillis", "queuedMillis", "transferMillis", "overheadMillis");
 
     private final PlannerService planner;
     private final PlacementLog log;
@@ -48,16 +48,16 @@ public class PlacementResource {
         if (body == null) {
             throw new InvalidRequestException("", "a placement request body is required");
         }
-        List<DecisionRecord> decided = planner.place(body.toRequest(), body.runId());
+        List<DecisionRecord> decided = planner.place(PlacementRequests.from(body), body.runId());
         String id = decided.getFirst().requestId();
         List<DecisionRecord> others = decided.stream().filter(d -> !d.requestId().equals(id)).toList();
-        Views.PlacementView view = Views.of(log.request(id).orElseThrow(), log.decisionsOf(id), others);
+        PlacementView view = Views.of(log.request(id).orElseThrow(), log.decisionsOf(id), others);
         return Response.created(URI.create("/placements/" + id)).entity(view).build();
     }
 
     @GET
     @Path("/{id}")
-    public Views.PlacementView get(@PathParam("id") String id) {
+    public PlacementView get(@PathParam("id") String id) {
         PlacementLog.StoredRequest request = log.request(id)
                 .orElseThrow(() -> new NotFoundException("no placement request " + id));
         return Views.of(request, log.decisionsOf(id), List.of());
@@ -75,7 +75,7 @@ public class PlacementResource {
     @POST
     @Path("/{id}/completion")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Views.PageView completed(@PathParam("id") String id, JsonNode body) {
+    public PageView completed(@PathParam("id") String id, JsonNode body) {
         PlacementLog.StoredRequest request = log.request(id)
                 .orElseThrow(() -> new NotFoundException("no placement request " + id));
         JsonNode b = body == null || body.isNull() ? JsonNodeFactory.instance.objectNode() : body;
@@ -84,7 +84,7 @@ public class PlacementResource {
         }
         List<InvalidRequestException.FieldError> errors = new ArrayList<>();
         b.fieldNames().forEachRemaining(f -> {
-            if (!COMPLETION_FIELDS.contains(f)) {
+            if (!Completion.FIELDS.contains(f)) {  // anything else is refused, as unknown fields in a placement request are
                 errors.add(new InvalidRequestException.FieldError(f, "'" + f + "' is not a known field"));
             }
         });
@@ -109,7 +109,7 @@ public class PlacementResource {
         }
         List<DecisionRecord> decided = planner.completed(id, site, request.request().model(), compute, overhead,
                 queued);
-        return new Views.PageView(decided.stream().map(Views::of).toList(), null);
+        return new PageView(decided.stream().map(Views::of).toList(), null);
     }
 
     /** A measured time: absent or null → not measured (so not learnt); a negative or non-numeric one is named. */
@@ -128,7 +128,7 @@ public class PlacementResource {
 
     /** The log, oldest first, filtered; {@code subject} is a request (action) id or a run id. */
     @GET
-    public Views.PageView list(@QueryParam("subject") String subject, @QueryParam("kind") String kind,
+    public PageView list(@QueryParam("subject") String subject, @QueryParam("kind") String kind,
                                @QueryParam("site") String site, @QueryParam("status") String status,
                                @QueryParam("from") String from, @QueryParam("to") String to,
                                @QueryParam("limit") Integer limit, @QueryParam("marker") String marker) {
@@ -142,7 +142,7 @@ public class PlacementResource {
         List<DecisionRecord> rows = log.list(q);
         List<DecisionRecord> page = rows.size() > pageSize ? rows.subList(0, pageSize) : rows;
         String next = rows.size() > pageSize ? String.valueOf(page.getLast().seq()) : null;
-        return new Views.PageView(page.stream().map(Views::of).toList(), next);
+        return new PageView(page.stream().map(Views::of).toList(), next);
     }
 
     private static long parseMarker(String marker) {

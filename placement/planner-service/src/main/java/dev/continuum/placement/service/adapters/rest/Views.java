@@ -2,28 +2,21 @@ package dev.continuum.placement.service.adapters.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.continuum.placement.api.DecisionView;
+import dev.continuum.placement.api.PlacementView;
 import dev.continuum.placement.core.planner.trace.TraceCodec;
 import dev.continuum.placement.service.app.DecisionRecord;
 import dev.continuum.placement.service.app.PlacementLog;
 import java.io.UncheckedIOException;
-import java.time.Instant;
 import java.util.List;
 
-/** What the API answers: decisions in the planner trace's JSON, with the log's columns beside them. */
+/**
+ * What the API answers, in the planner contract's records (placement/api): decisions in the planner trace's JSON, with
+ * the log's columns beside them.
+ */
 final class Views {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-
-    /** One log entry. {@code cause}: request (a new job), inventory (e.g. its gateway went away) or completion. */
-    record DecisionView(long seq, String id, String runId, String kind, String status, String site, Instant at,
-                        String cause, JsonNode decision) {}
-
-    /** A job: its request, its latest status and site, and every decision about it, oldest first. */
-    record PlacementView(String id, String runId, String kind, String status, String site, JsonNode request,
-                         List<DecisionView> decisions, List<DecisionView> others) {}
-
-    /** A page of the log; {@code marker} fetches the next one (absent on the last page). */
-    record PageView(List<DecisionView> placements, String marker) {}
 
     private Views() {}
 

@@ -1,9 +1,12 @@
-package dev.continuum.provider.client;
+package dev.continuum.placement.api.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.continuum.provider.api.ProviderJson;
+import dev.continuum.placement.api.Completion;
+import dev.continuum.placement.api.PlacementBody;
+import dev.continuum.placement.api.PlacementView;
+import dev.continuum.placement.api.PlannerJson;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -17,8 +20,10 @@ import java.util.function.Supplier;
 /**
  * Talks to the placement planner service (docs/placement.md): asks it where a job runs ({@code POST /placements}),
  * reads back a job's decisions ({@code GET /placements/{id}}), tells it a job finished, what a transfer measured and
- * which partitions a training backend offers. JSON in and out (the planner's own shapes), so a provider needs no
- * planner types. Every call carries a bearer token from {@code token} (a service account's, e.g. the realm's
+ * which partitions a training backend offers. The requests and answers are the planner contract's records
+ * ({@link PlacementBody}, {@link PlacementView}, {@link Completion}; JSON in and out where a caller has its own JSON).
+ * Pure JDK HTTP and Jackson, so it lives beside the records (placement/api) and every caller — the inference,
+ * training and transfer providers — uses it without the provider SDK's server. Every call carries a bearer token from {@code token} (a service account's, e.g. the realm's
  * {@code continuum-planner-reporter}); blocking JDK HTTP: call it from a worker thread. Thread-safe.
  */
 public final class PlannerClient {
@@ -44,7 +49,7 @@ public final class PlannerClient {
         }
     }
 
-    private static final ObjectMapper JSON = ProviderJson.mapper();
+    private static final ObjectMapper JSON = PlannerJson.mapper();
 
     private final URI base;
     private final Supplier<String> token;
@@ -72,9 +77,14 @@ public final class PlannerClient {
         return send("POST", "placements", request);
     }
 
+    /** {@code POST /placements} with the contract's request: the job, its decisions and what they did to others. */
+    public PlacementView place(PlacementBody request) {
+        return view(place(JSON.<JsonNode>valueToTree(request)));
+    }
+
     /** {@code GET /placements/{id}}: the job's latest {@code status}/{@code site} and every decision about it. */
-    public JsonNode placement(String id) {
-        return send("GET", "placements/" + segment(id), null);
+    public PlacementView placement(String id) {
+        return view(send("GET", "placements/" + segment(id), null));
     }
 
     /** {@code POST /placements/{id}/completion}: the job finished on {@code site}; the cost model learns its time. */
@@ -83,7 +93,7 @@ public final class PlannerClient {
     }
 
     /** A term the caller did not measure: left out of the completion, so the planner learns nothing from it. */
-    public static final long NOT_MEASURED = -1;
+    public static final long NOT_MEASURED = Completion.NOT_MEASURED;
 
     /**
      * What a finished job took, in milliseconds ({@link #NOT_MEASURED} = not measured): the site's compute per task,
@@ -95,18 +105,9 @@ public final class PlannerClient {
 
     /** {@code POST /placements/{id}/completion} with every term measured. */
     public JsonNode completed(String id, String site, Measured measured) {
-        ObjectNode body = JSON.createObjectNode().put("site", site);
-        putMeasured(body, "computeMillis", measured.computeMillis());
-        putMeasured(body, "queuedMillis", measured.queuedMillis());
-        putMeasured(body, "transferMillis", measured.transferMillis());
-        putMeasured(body, "overheadMillis", measured.overheadMillis());
-        return send("POST", "placements/" + segment(id) + "/completion", body);
-    }
-
-    private static void putMeasured(ObjectNode body, String field, long millis) {
-        if (millis != NOT_MEASURED) {
-            body.put(field, Math.max(0, millis));
-        }
+        Completion body = Completion.of(site, measured.computeMillis(), measured.queuedMillis(),
+                measured.transferMillis(), measured.overheadMillis());
+        return send("POST", "placements/" + segment(id) + "/completion", JSON.valueToTree(body));
     }
 
     /** {@code POST /inventory/transfers}: a finished transfer moved {@code bytes} in {@code seconds} between the endpoints. */
@@ -153,6 +154,14 @@ public final class PlannerClient {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new PlannerException(method + " " + path + ": interrupted", 0, null);
+        }
+    }
+
+    private PlacementView view(JsonNode answer) {
+        try {
+            return JSON.treeToValue(answer, PlacementView.class);
+        } catch (IOException e) {
+            throw new PlannerException("the planner's answer is not a placement: " + e.getMessage(), 0, null);
         }
     }
 

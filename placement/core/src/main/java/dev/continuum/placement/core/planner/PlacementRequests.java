@@ -1,48 +1,45 @@
-package dev.continuum.placement.service.adapters.rest;
+package dev.continuum.placement.core.planner;
 
+import dev.continuum.placement.api.PlacementBody;
+import dev.continuum.placement.api.PlacementBody.DataBody;
+import dev.continuum.placement.api.PlacementBody.DemandBody;
 import dev.continuum.placement.core.model.Demand;
-import dev.continuum.placement.core.planner.DataReference;
-import dev.continuum.placement.core.planner.InvalidRequestException;
 import dev.continuum.placement.core.planner.InvalidRequestException.FieldError;
-import dev.continuum.placement.core.planner.PlacementRequest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 
 /**
- * {@code POST /placements} as sent: the planner's {@link PlacementRequest} with everything but {@code kind}
- * optional. Field names are the request's own, so the planner's field errors point at what the caller wrote.
+ * A request as callers send it ({@link PlacementBody}, the planner contract: everything but {@code kind} optional)
+ * made the planner's {@link PlacementRequest}: the defaults filled in and every wrong field named, with the
+ * request's own field names, so the planner's field errors point at what the caller wrote.
  */
-public record PlacementBody(String id, String runId, String kind, String model, Integer minGpus, Integer maxGpus,
-                            DemandBody demand, List<DataBody> data, Long deadlineEpochSeconds, Long latencySloMillis,
-                            Integer priority, String tenant, String partition, Long estimatedSeconds,
-                            Boolean preemptible, Long minGpuMemoryMib, String site) {
+public final class PlacementRequests {
 
-    /** GPUs ({@code gpuMilli} thousandths of each, 1000 = whole), accepted GPU models, CPU and memory. */
-    public record DemandBody(Integer gpus, Integer gpuMilli, List<String> gpuModels, Long cpuMilli, Long memoryMib) {}
-
-    /** An input: the endpoint holding it, its path there and its size. */
-    public record DataBody(String endpointId, String path, Long sizeBytes) {}
+    private PlacementRequests() {}
 
     /** The planner's request, or every field that is wrong in one {@link InvalidRequestException}. */
-    public PlacementRequest toRequest() {
+    public static PlacementRequest from(PlacementBody body) {
         List<FieldError> errors = new ArrayList<>();
-        PlacementRequest.Kind k = kind(errors);
-        Demand d = demand(k, errors);
-        List<DataReference> refs = data(errors);
+        PlacementRequest.Kind k = kind(body.kind(), errors);
+        Demand d = demand(body, k, errors);
+        List<DataReference> refs = data(body.data(), errors);
         if (!errors.isEmpty()) {
             throw new InvalidRequestException(errors);
         }
-        int min = minGpus != null ? minGpus : d.gpus();
-        int max = maxGpus != null ? maxGpus : Math.max(min, d.gpus());
-        return new PlacementRequest(id == null || id.isBlank() ? UUID.randomUUID().toString() : id, k, model, min,
-                max, d, refs, orZero(deadlineEpochSeconds), orZero(latencySloMillis), priority == null ? 0 : priority,
-                tenant, partition, orZero(estimatedSeconds),
-                preemptible != null ? preemptible : k == PlacementRequest.Kind.TRAINING, orZero(minGpuMemoryMib), site);
+        int min = body.minGpus() != null ? body.minGpus() : d.gpus();
+        int max = body.maxGpus() != null ? body.maxGpus() : Math.max(min, d.gpus());
+        String id = body.id();
+        return new PlacementRequest(id == null || id.isBlank() ? UUID.randomUUID().toString() : id, k, body.model(), min,
+                max, d, refs, orZero(body.deadlineEpochSeconds()), orZero(body.latencySloMillis()),
+                body.priority() == null ? 0 : body.priority(), body.tenant(), body.partition(),
+                orZero(body.estimatedSeconds()),
+                body.preemptible() != null ? body.preemptible() : k == PlacementRequest.Kind.TRAINING,
+                orZero(body.minGpuMemoryMib()), body.site());
     }
 
-    private PlacementRequest.Kind kind(List<FieldError> errors) {
+    private static PlacementRequest.Kind kind(String kind, List<FieldError> errors) {
         if (kind == null) {
             errors.add(new FieldError("kind", "is required: inference or training"));
             return null;
@@ -56,9 +53,9 @@ public record PlacementBody(String id, String runId, String kind, String model, 
     }
 
     /** No demand: the GPUs of {@code minGpus}, else none for inference (a CPU gateway can run it), one for training. */
-    private Demand demand(PlacementRequest.Kind k, List<FieldError> errors) {
-        DemandBody b = demand != null ? demand : new DemandBody(null, null, null, null, null);
-        int gpus = b.gpus() != null ? b.gpus() : minGpus != null ? minGpus : k == PlacementRequest.Kind.TRAINING ? 1 : 0;
+    private static Demand demand(PlacementBody body, PlacementRequest.Kind k, List<FieldError> errors) {
+        DemandBody b = body.demand() != null ? body.demand() : new DemandBody(null, null, null, null, null);
+        int gpus = b.gpus() != null ? b.gpus() : body.minGpus() != null ? body.minGpus() : k == PlacementRequest.Kind.TRAINING ? 1 : 0;
         notNegative(errors, "demand.gpus", gpus);
         notNegative(errors, "demand.cpuMilli", orZero(b.cpuMilli()));
         notNegative(errors, "demand.memoryMib", orZero(b.memoryMib()));
@@ -75,7 +72,7 @@ public record PlacementBody(String id, String runId, String kind, String model, 
                 orZero(b.cpuMilli()), orZero(b.memoryMib()));
     }
 
-    private List<DataReference> data(List<FieldError> errors) {
+    private static List<DataReference> data(List<DataBody> data, List<FieldError> errors) {
         List<DataReference> out = new ArrayList<>();
         for (int i = 0; data != null && i < data.size(); i++) {
             DataBody b = data.get(i);
