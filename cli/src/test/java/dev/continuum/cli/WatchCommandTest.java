@@ -1,6 +1,7 @@
 package dev.continuum.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -14,6 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import static dev.continuum.cli.EngineJson.RUN_ID;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 class WatchCommandTest {
 
@@ -186,14 +188,10 @@ class WatchCommandTest {
         awaitRequests(path, 1);
     }
 
-    private void awaitRequests(String path, int count) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (engine.requests().stream().filter(r -> r.path().equals(path)).count() < count) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("the CLI never asked for " + path);
-            }
-            Thread.sleep(10);
-        }
+    private void awaitRequests(String path, int count) {
+        await("the CLI to ask for " + path + " " + count + " time(s)").atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(10))
+                .until(() -> engine.requests().stream().filter(r -> r.path().equals(path)).count() >= count);
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.continuum.edge.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static org.awaitility.Awaitility.await;
 
 import dev.continuum.edge.protocol.mqtt.MqttLink;
 import dev.continuum.edge.protocol.Topics;
@@ -54,11 +55,9 @@ class MosquittoAclTest {
                 """.formatted(port, passwd, acl, System.getProperty("user.name")));
         mosquitto = new ProcessBuilder("/usr/sbin/mosquitto", "-c", conf.toString()).redirectErrorStream(true)
                 .redirectOutput(dir.resolve("mosquitto.log").toFile()).start();
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!Brokers.answers("127.0.0.1", port) && System.nanoTime() < until) {
-            Thread.sleep(50);
-        }
-        assertThat(Brokers.answers("127.0.0.1", port)).as("mosquitto started (" + dir.resolve("mosquitto.log") + ")").isTrue();
+        await("mosquitto to answer on port " + port + " (" + dir.resolve("mosquitto.log") + ")")
+                .atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50))
+                .until(() -> Brokers.answers("127.0.0.1", port));
     }
 
     @AfterAll

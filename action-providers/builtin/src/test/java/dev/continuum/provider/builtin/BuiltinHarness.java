@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import org.awaitility.Awaitility;
 
 /** The built-ins served on a real HTTP server on a free port, called through the SDK client. */
 final class BuiltinHarness implements AutoCloseable {
@@ -73,16 +74,8 @@ final class BuiltinHarness implements AutoCloseable {
 
     /** Polls until {@code done} holds; the returned status satisfies it. */
     ActionStatus pollUntil(String name, String actionId, Duration timeout, Predicate<ActionStatus> done) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        ActionStatus last = null;
-        while (System.nanoTime() < deadline) {
-            last = status(name, actionId);
-            if (done.test(last)) {
-                return last;
-            }
-            sleep(Duration.ofMillis(20));
-        }
-        throw new AssertionError("timed out; last status " + last);
+        return Awaitility.await("action " + actionId + " of " + name + " to hold the awaited condition").atMost(timeout)
+                .pollInterval(Duration.ofMillis(20)).until(() -> status(name, actionId), done);
     }
 
     static JsonNode json(String text) {

@@ -15,6 +15,7 @@ import io.vertx.ext.web.Router;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 class SleepProviderTest {
@@ -74,7 +75,7 @@ class SleepProviderTest {
             Router router = Router.router(vertx);
             ActionProviderServer.mount(router, "/sleep", new SleepProvider(), ProviderServerOptions.of(vertx).withStore(store));
 
-            TestHttpless.await(() -> store.find("a-resumed").orElseThrow().finished());
+            TestHttpless.await("the resumed action a-resumed to finish", () -> store.find("a-resumed").orElseThrow().finished());
 
             ActionStatus done = store.find("a-resumed").orElseThrow().status();
             assertThat(done.status()).isEqualTo(ActionState.SUCCEEDED);
@@ -86,14 +87,9 @@ class SleepProviderTest {
 
     /** The resumed action is checked through the store: no HTTP server is needed for resume. */
     private static final class TestHttpless {
-        static void await(java.util.function.BooleanSupplier done) {
-            long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-            while (!done.getAsBoolean()) {
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("timed out");
-                }
-                BuiltinHarness.sleep(Duration.ofMillis(20));
-            }
+        static void await(String what, java.util.function.BooleanSupplier done) {
+            Awaitility.await(what).atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20))
+                    .until(done::getAsBoolean);
         }
     }
 

@@ -34,6 +34,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -229,16 +230,9 @@ class ModelDeployProviderTest {
     }
 
     private JsonNode awaitFinal(String provider, String actionId) throws Exception {
-        long end = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        JsonNode status;
-        do {
-            status = Wire.mapper().readTree(http.send(HttpRequest.newBuilder(URI.create(base + provider + "/" + actionId + "/status"))
-                    .build(), HttpResponse.BodyHandlers.ofString()).body());
-            if (!status.path("status").asText().equals("ACTIVE")) {
-                return status;
-            }
-            Thread.sleep(100);
-        } while (System.nanoTime() < end);
-        return status;
+        return Awaitility.await("action " + actionId + " of " + provider + " to leave ACTIVE").atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> Wire.mapper().readTree(http.send(HttpRequest.newBuilder(URI.create(base + provider + "/" + actionId + "/status"))
+                        .build(), HttpResponse.BodyHandlers.ofString()).body()), status -> !status.path("status").asText().equals("ACTIVE"));
     }
 }

@@ -11,7 +11,7 @@ import dev.continuum.edge.protocol.Topics;
 import dev.continuum.edge.gateway.store.TaskSpool;
 import dev.continuum.edge.gateway.testing.Await;
 import dev.continuum.edge.gateway.testing.CloudSide;
-import dev.continuum.edge.gateway.testing.MovableClock;
+import dev.continuum.testkit.VirtualClock;
 import dev.continuum.edge.gateway.testing.TcpProxy;
 import dev.continuum.edge.protocol.mqtt.MqttLink;
 import dev.continuum.edge.protocol.Wire;
@@ -287,7 +287,7 @@ class EdgeLinkTest {
     void shouldDeliverEveryResultOnceAndInOrderAfterADayOfflineOnAMovedClock() throws Exception {
         String id = TestBrokers.freshId("gw");
         TcpProxy proxy = track(new TcpProxy(vertx, broker.host(), broker.port()));
-        MovableClock clock = new MovableClock();
+        VirtualClock clock = new VirtualClock();
         GatewayConfig cfg = config(id, "127.0.0.1", proxy.port(), 2).withMaxBatch(1).withSpoolLimits(TaskSpool.Limits.defaults());
         EdgeGateway before = new EdgeGateway(cfg, vertx, clock);
         before.start().get(10, TimeUnit.SECONDS);
@@ -310,7 +310,7 @@ class EdgeLinkTest {
 
         before.close();
         proxy.cut();
-        clock.move(Duration.ofHours(24));
+        clock.advance(Duration.ofHours(24));
         // the first half reached the gateway before the link went: in its spool (and, unacknowledged, at the broker)
         TaskSpool spool = TaskSpool.open(cfg.stateDir().resolve("spool"), cfg.spoolLimits(), clock);
         List<CompletableFuture<ResultMessage>> results = new ArrayList<>();

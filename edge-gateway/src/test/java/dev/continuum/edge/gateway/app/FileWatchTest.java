@@ -1,6 +1,7 @@
 package dev.continuum.edge.gateway.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.continuum.edge.broker.Brokers;
 import dev.continuum.edge.protocol.mqtt.MqttLink;
@@ -133,7 +134,9 @@ class FileWatchTest {
     void shouldDeliverEachFileOnceAfterReconnectingWhenFilesArrivedWhileTheLinkWasCut() throws Exception {
         EdgeGateway gw = startGateway();
         watch(new FileWatch("w1", "", "*.dat", List.of(), 0, ".done", 0, 0));
-        Thread.sleep(500);
+        Path kept = state.resolve(id).resolve("watches.json"); // written once the watcher has the list
+        await("the gateway to take the watch list (" + kept + ")").atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(20)).until(() -> Files.exists(kept));
         proxy.cut();
         Await.until(Duration.ofSeconds(10), () -> !gw.connected());
         List<String> names = writeMarked(data(), "f", 20);

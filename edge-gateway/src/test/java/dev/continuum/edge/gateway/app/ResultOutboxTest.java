@@ -6,7 +6,7 @@ import dev.continuum.edge.protocol.ResultMessage;
 import dev.continuum.edge.protocol.TaskMessage;
 import dev.continuum.edge.protocol.Tensor;
 import dev.continuum.edge.gateway.store.TaskSpool;
-import dev.continuum.edge.gateway.testing.MovableClock;
+import dev.continuum.testkit.VirtualClock;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -22,7 +22,7 @@ class ResultOutboxTest {
     Path dir;
 
     private final RecordingUplink uplink = new RecordingUplink();
-    private final MovableClock clock = new MovableClock();
+    private final VirtualClock clock = new VirtualClock();
     private final AtomicReference<String> credential = new AtomicReference<>("device-credential");
     private final TaskSpool.Limits limits = TaskSpool.Limits.defaults();
     private TaskSpool spool;
@@ -90,14 +90,14 @@ class ResultOutboxTest {
         outbox.finish(succeeded("t-1"));
         spool.sync(); // on disk, as every result is within a sync interval: what a flush sends
 
-        clock.move(ResultOutbox.RESEND_AFTER.minusSeconds(1));
+        clock.advance(ResultOutbox.RESEND_AFTER.minusSeconds(1));
         outbox.flush();
         int sentBeforeOverdue = uplink.results.size();
-        clock.move(Duration.ofSeconds(1));
+        clock.advance(Duration.ofSeconds(1));
         outbox.flush();
         outbox.flush();
         uplink.puback();
-        clock.move(ResultOutbox.RESEND_AFTER);
+        clock.advance(ResultOutbox.RESEND_AFTER);
         outbox.flush();
 
         assertThat(sentBeforeOverdue).isEqualTo(1);

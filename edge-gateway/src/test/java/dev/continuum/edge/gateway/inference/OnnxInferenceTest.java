@@ -2,11 +2,13 @@ package dev.continuum.edge.gateway.inference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.continuum.edge.protocol.Tensor;
 import dev.continuum.edge.gateway.testing.TestModels;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -103,10 +105,13 @@ class OnnxInferenceTest {
             AtomicInteger ok = new AtomicInteger();
             ExecutorService pool = Executors.newFixedThreadPool(2);
             List<Future<Integer>> failures = List.of(pool.submit(() -> hammer(repo, stop, ok)), pool.submit(() -> hammer(repo, stop, ok)));
-            Thread.sleep(150);
+            await("requests to run on version 1 before the swap").atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(10)).until(() -> ok.get() >= 2);
             repo.deploy("cls", "2", v2);
             repo.retire(v1);
-            Thread.sleep(150);
+            int atSwap = ok.get();
+            await("requests to run on version 2 after the swap").atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(10)).until(() -> ok.get() >= atSwap + 2);
             stop.set(true);
             pool.shutdown();
 

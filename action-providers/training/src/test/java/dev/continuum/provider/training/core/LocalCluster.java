@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
+import org.awaitility.Awaitility;
 
 /** A scheduler on the real local backend (2 GPU slots, real child processes) and the real planner. */
 final class LocalCluster implements AutoCloseable {
@@ -48,16 +49,13 @@ final class LocalCluster implements AutoCloseable {
     }
 
     /** Polls as the provider does until {@code done} holds for the job. */
-    TrainingJob await(String id, Predicate<TrainingJob> done, Duration timeout) throws InterruptedException {
-        long end = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < end) {
-            scheduler.poll();
-            if (done.test(job(id))) {
-                return job(id);
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("timed out waiting; job is " + job(id));
+    TrainingJob await(String id, Predicate<TrainingJob> done, Duration timeout) {
+        return Awaitility.await("job " + id + " to hold the awaited condition").atMost(timeout)
+                .pollInterval(Duration.ofMillis(50)).pollInSameThread()
+                .until(() -> {
+                    scheduler.poll();
+                    return job(id);
+                }, done);
     }
 
     /** The progress lines one attempt printed. */

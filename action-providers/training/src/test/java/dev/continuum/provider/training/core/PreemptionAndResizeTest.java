@@ -1,6 +1,7 @@
 package dev.continuum.provider.training.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.continuum.provider.training.backend.Checkpoints;
 import dev.continuum.provider.training.backend.Placement;
@@ -128,12 +129,12 @@ class PreemptionAndResizeTest {
 
         assertThat(cluster.job("c").state()).isEqualTo(JobState.CANCELLED);
         long pid = Long.parseLong(java.nio.file.Files.readString(dir.resolve("jobs/c/attempt-1.pids")).strip());
-        long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false) && System.nanoTime() < end) {
-            cluster.scheduler.poll();
-            Thread.sleep(50);
-        }
-        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+        await("the cancelled job's process " + pid + " to end").atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(50)).pollInSameThread()
+                .until(() -> {
+                    cluster.scheduler.poll();
+                    return !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+                });
         for (int i = 0; i < 10; i++) {
             cluster.scheduler.poll();
             Thread.sleep(50);

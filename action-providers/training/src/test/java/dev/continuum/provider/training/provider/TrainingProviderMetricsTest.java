@@ -1,6 +1,7 @@
 package dev.continuum.provider.training.provider;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -33,11 +34,8 @@ class TrainingProviderMetricsTest {
                     {"request_id": "%s", "body": {"command": ["sh", "-c", "sleep 60"], "gpus_max": 1,
                      "time_limit_seconds": 600}}""".formatted(UUID.randomUUID())).path("action_id").asText();
             send(provider.url() + "/" + id + "/cancel", "");
-            long end = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (!status(provider, id).equals("FAILED") && System.nanoTime() < end) {
-                Thread.sleep(100);
-            }
-            assertThat(status(provider, id)).isEqualTo("FAILED");
+            await("the cancelled action " + id + " to be FAILED").atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(100)).until(() -> status(provider, id), "FAILED"::equals);
 
             ServedMetrics served = ServedMetrics.scrape(URI.create(provider.url()).resolve("/q/metrics").toString());
             assertThat(served.value("continuum_provider_actions_total{provider=\"training\",status=\"FAILED\",}"))

@@ -31,6 +31,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -133,14 +134,8 @@ class TrainingProviderTest {
     }
 
     static JsonNode await(Served s, String id, Predicate<JsonNode> done) throws Exception {
-        long end = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        JsonNode st = status(s, id);
-        while (!done.test(st) && System.nanoTime() < end) {
-            Thread.sleep(100);
-            st = status(s, id);
-        }
-        assertThat(done.test(st)).as(st.toString()).isTrue();
-        return st;
+        return Awaitility.await("action " + id + "'s status to hold the awaited condition").atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(100)).until(() -> status(s, id), done);
     }
 
     @Test

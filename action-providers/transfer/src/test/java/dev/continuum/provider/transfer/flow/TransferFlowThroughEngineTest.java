@@ -30,6 +30,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -115,15 +117,22 @@ class TransferFlowThroughEngineTest {
                 "https://actions.globus.org/=>builtin:echo"));
         engine = pb.start();
         engineUrl = "http://127.0.0.1:" + port;
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        boolean up = false;
-        while (!up && engine.isAlive() && System.nanoTime() < deadline) {
-            try {
-                up = HTTP.send(HttpRequest.newBuilder(URI.create(engineUrl + "/flows")).build(),
-                        HttpResponse.BodyHandlers.discarding()).statusCode() < 500;
-            } catch (IOException e) {
-                Thread.sleep(300);
-            }
+        boolean up;
+        try {
+            up = Awaitility.await("the engine at " + engineUrl + " to answer, or to exit").atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofMillis(300)).until(() -> {
+                        try {
+                            if (HTTP.send(HttpRequest.newBuilder(URI.create(engineUrl + "/flows")).build(),
+                                    HttpResponse.BodyHandlers.discarding()).statusCode() < 500) {
+                                return true;
+                            }
+                        } catch (IOException notYet) {
+                            // not listening yet
+                        }
+                        return engine.isAlive() ? null : false; // null: ask again
+                    }, answered -> answered != null);
+        } catch (ConditionTimeoutException e) {
+            up = false;
         }
         Assumptions.assumeTrue(up, "skipped: the engine did not start (see " + tmp.resolve("engine.log") + ")");
     }
@@ -173,14 +182,9 @@ class TransferFlowThroughEngineTest {
         ObjectNode start = ProviderJson.mapper().createObjectNode();
         start.set("body", input);
         String runId = post("/flows/" + flowId + "/run", start).get("run_id").asText();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
-        JsonNode last;
-        do {
-            Thread.sleep(200);
-            last = ProviderJson.mapper().readTree(HTTP.send(HttpRequest.newBuilder(URI.create(engineUrl + "/runs/" + runId)).build(),
-                    HttpResponse.BodyHandlers.ofString()).body());
-        } while (last.path("status").asText().equals("ACTIVE") && System.nanoTime() < deadline);
-        return last;
+        return Awaitility.await("run " + runId + " to end").atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(200))
+                .until(() -> ProviderJson.mapper().readTree(HTTP.send(HttpRequest.newBuilder(URI.create(engineUrl + "/runs/" + runId)).build(),
+                        HttpResponse.BodyHandlers.ofString()).body()), last -> !last.path("status").asText().equals("ACTIVE"));
     }
 
     private static Map<String, String> files(Path root) {

@@ -2,6 +2,7 @@ package dev.continuum.provider.transfer.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.continuum.edge.broker.Brokers;
 import dev.continuum.edge.protocol.mqtt.MqttLink;
@@ -23,6 +24,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -192,11 +194,8 @@ class GatewayStorageTest {
 
         server.close();
 
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (storage.online() && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-        }
-        assertThat(storage.online()).isFalse();
+        await("the cloud side to see the closed gateway offline").atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(50)).until(() -> !storage.online());
         assertThatThrownBy(() -> storage.stat(PathNormalizer.normalize("/"))).isInstanceOf(IOException.class)
                 .hasMessageContaining("offline");
     }

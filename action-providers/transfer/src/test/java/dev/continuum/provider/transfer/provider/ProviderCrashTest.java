@@ -12,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -20,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.StreamSupport;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -112,16 +112,10 @@ class ProviderCrashTest {
                 .contains("TransferAccepted", "Progress", "TransferResumed", "TransferSucceeded");
     }
 
-    private static JsonNode waitForProgress(Http http, String id, long bytes) throws InterruptedException {
-        Instant end = Instant.now().plusSeconds(60);
-        JsonNode last = null;
-        while (Instant.now().isBefore(end)) {
-            last = http.get("/transfer/" + id + "/status", null).json();
-            if (last.at("/details/bytes_transferred").asLong() >= bytes || !last.get("status").asText().equals("ACTIVE")) {
-                return last;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("no progress to " + bytes + " bytes: " + last);
+    private static JsonNode waitForProgress(Http http, String id, long bytes) {
+        return Awaitility.await("transfer " + id + " to move " + bytes + " bytes or end").atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(50)).until(() -> http.get("/transfer/" + id + "/status", null).json(),
+                        last -> last.at("/details/bytes_transferred").asLong() >= bytes
+                                || !last.get("status").asText().equals("ACTIVE"));
     }
 }

@@ -1,6 +1,7 @@
 package dev.continuum.provider.transfer.provider;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.continuum.provider.api.ProviderJson;
@@ -14,7 +15,6 @@ import dev.continuum.provider.transfer.testing.Trees;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -37,11 +37,9 @@ class TransferCancelTest {
                     {"source_endpoint_id": "src", "destination_endpoint_id": "dst",
                      "transfer_items": [{"source_path": "/big.bin", "destination_path": "/big.bin"}]}"""), null)
                     .json().get("action_id").asText();
-            Instant end = Instant.now().plusSeconds(30);
-            while (http.get("/transfer/" + id + "/status", null).json().at("/details/bytes_transferred").asLong() == 0
-                    && Instant.now().isBefore(end)) {
-                Thread.sleep(50);
-            }
+            await("transfer " + id + " to move its first bytes").atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(50))
+                    .until(() -> http.get("/transfer/" + id + "/status", null).json().at("/details/bytes_transferred").asLong() > 0);
 
             Http.Answer cancelled = http.post("/transfer/" + id + "/cancel", "{}", null);
 
@@ -49,11 +47,9 @@ class TransferCancelTest {
             assertThat(cancelled.json().get("display_status").asText()).isEqualTo("Cancelled");
             JsonNode after = http.await("/transfer", id, null, Duration.ofSeconds(5));
             assertThat(after.get("status").asText()).isEqualTo("FAILED");
-            Instant quiet = Instant.now().plusSeconds(10);
-            while (Instant.now().isBefore(quiet) && partials(tmp.resolve("dst")) > 0) {
-                Thread.sleep(100);
-            }
-            assertThat(partials(tmp.resolve("dst"))).isZero();
+            await("the cancelled transfer's partial files to be removed from " + tmp.resolve("dst"))
+                    .atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> partials(tmp.resolve("dst")) == 0);
             assertThat(tmp.resolve("dst/big.bin")).doesNotExist();
         }
     }

@@ -1,5 +1,6 @@
 package dev.continuum.provider.transfer.testing;
 
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.continuum.provider.api.ProviderJson;
 import java.io.IOException;
@@ -8,8 +9,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.time.Instant;
+import java.util.Set;
 import java.util.UUID;
+import org.awaitility.Awaitility;
 
 /** A client for the Action Provider API as a flow engine would use it: run, status, log, polling. */
 public final class Http {
@@ -65,22 +67,10 @@ public final class Http {
 
     /** Polls status until SUCCEEDED or FAILED. */
     public JsonNode await(String provider, String actionId, String caller, Duration timeout) {
-        Instant end = Instant.now().plus(timeout);
-        while (Instant.now().isBefore(end)) {
-            Answer a = get(provider + "/" + actionId + "/status", caller);
-            if (a.status() == 200) {
-                String s = a.json().path("status").asText();
-                if (s.equals("SUCCEEDED") || s.equals("FAILED")) {
-                    return a.json();
-                }
-            }
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-        }
-        throw new AssertionError("action " + actionId + " did not finish within " + timeout);
+        return Awaitility.await("action " + actionId + " to finish (SUCCEEDED or FAILED)").atMost(timeout)
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> get(provider + "/" + actionId + "/status", caller), a -> a.status() == 200
+                        && Set.of("SUCCEEDED", "FAILED").contains(a.json().path("status").asText()))
+                .json();
     }
 }

@@ -1,7 +1,10 @@
 package dev.continuum.provider.transfer.testing;
 
+import static org.awaitility.Awaitility.await;
+
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Properties;
 import org.gaul.s3proxy.AuthenticationType;
 import org.gaul.s3proxy.S3Proxy;
@@ -29,9 +32,8 @@ public final class S3ProxyServer implements AutoCloseable {
                 .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
                 .endpoint(URI.create("http://127.0.0.1:0")).build();
         proxy.start();
-        for (int i = 0; i < 200 && !proxy.getState().equals("STARTED"); i++) {
-            Thread.sleep(25);
-        }
+        await("S3Proxy to start").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(25))
+                .until(() -> proxy.getState().equals("STARTED"));
     }
 
     public URI uri() {

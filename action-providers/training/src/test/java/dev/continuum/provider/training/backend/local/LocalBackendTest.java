@@ -6,11 +6,13 @@ import dev.continuum.provider.training.backend.BackendJobHandle;
 import dev.continuum.provider.training.backend.BackendJobStatus;
 import dev.continuum.provider.training.backend.Placement;
 import dev.continuum.provider.training.backend.TrainingJobSpec;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,13 +25,8 @@ class LocalBackendTest {
     }
 
     private static BackendJobStatus awaitEnd(LocalBackend backend, BackendJobHandle h) throws Exception {
-        long end = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        BackendJobStatus s = backend.status(h);
-        while (!s.finished() && System.nanoTime() < end) {
-            Thread.sleep(50);
-            s = backend.status(h);
-        }
-        return s;
+        return Awaitility.await("job " + h + " to finish").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50))
+                .until(() -> backend.status(h), BackendJobStatus::finished);
     }
 
     @Test
@@ -37,10 +34,10 @@ class LocalBackendTest {
         try (LocalBackend backend = new LocalBackend(LocalBackendConfig.detect(1).withSlots(1))) {
             BackendJobHandle h = backend.submit(spec(dir, "trap '' USR1; echo started; sleep 1; exit 0"),
                     Placement.request("local", "local", 1));
-            while (!(backend.status(h) instanceof BackendJobStatus.Running)) {
-                Thread.sleep(20);
-            }
-            Thread.sleep(200);
+            Path log = dir.resolve("work/attempt-1.log");
+            Awaitility.await("the job to run and say it ignores the stop signal (" + log + ")").atMost(Duration.ofSeconds(20))
+                    .pollInterval(Duration.ofMillis(20)).until(() -> backend.status(h) instanceof BackendJobStatus.Running
+                            && Files.exists(log) && Files.readString(log).contains("started"));
             backend.requestCheckpoint(h, true);
 
             assertThat(awaitEnd(backend, h)).isInstanceOf(BackendJobStatus.Succeeded.class);
