@@ -3,6 +3,7 @@ package dev.continuum.edge.broker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.continuum.edge.broker.testing.OwnMosquitto;
 import dev.continuum.edge.broker.testing.TestCa;
 import dev.continuum.edge.protocol.mqtt.MqttLink;
 import java.nio.charset.StandardCharsets;
@@ -24,39 +25,27 @@ class MosquittoTlsTest {
 
     @TempDir
     static Path dir;
-    private static Process mosquitto;
+    private static OwnMosquitto mosquitto;
     private static int port;
     private static TestCa.Secret secret;
 
     @BeforeAll
     static void startMosquitto() throws Exception {
-        assumeTrue(Files.isExecutable(Path.of("/usr/sbin/mosquitto")), "needs Debian's mosquitto (apt-get install mosquitto)");
+        assumeTrue(OwnMosquitto.installed(), "needs Debian's mosquitto (apt-get install mosquitto)");
         secret = TestCa.create("continuum-test-ca").issue(dir.resolve("mosquitto-tls"), "mosquitto.continuum.svc");
-        port = Brokers.freePort();
-        // "user": started as root, Mosquitto would switch to user mosquitto, who cannot read the test's private files
-        Path conf = Files.writeString(dir.resolve("mosquitto.conf"), """
-                listener %d 127.0.0.1
+        mosquitto = OwnMosquitto.start(dir, """
                 cafile %s
                 certfile %s
                 keyfile %s
                 allow_anonymous true
-                persistence false
-                user %s
-                """.formatted(port, secret.caCrt(), secret.tlsCrt(), secret.tlsKey(), System.getProperty("user.name")));
-        mosquitto = new ProcessBuilder("/usr/sbin/mosquitto", "-c", conf.toString()).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("mosquitto.log").toFile()).start();
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!Brokers.answers("127.0.0.1", port) && System.nanoTime() < until) {
-            Thread.sleep(50);
-        }
-        assertThat(Brokers.answers("127.0.0.1", port)).as("mosquitto started (" + dir.resolve("mosquitto.log") + ")").isTrue();
+                """.formatted(secret.caCrt(), secret.tlsCrt(), secret.tlsKey()));
+        port = mosquitto.port();
     }
 
     @AfterAll
     static void stopMosquitto() throws Exception {
         if (mosquitto != null) {
-            mosquitto.destroy();
-            mosquitto.waitFor(10, TimeUnit.SECONDS);
+            mosquitto.close();
         }
     }
 

@@ -106,8 +106,17 @@ public final class MqttLink implements AutoCloseable {
 
         /** {@code CONTINUUM_MQTT_CA_FILE} and {@code CONTINUUM_MQTT_TLS_CHECK_SERVER_NAME} (default true). */
         public static Tls fromEnvironment(Map<String, String> env) {
-            return trusting(env.get(CA_FILE_ENV), !"false".equalsIgnoreCase(env.getOrDefault(CHECK_SERVER_NAME_ENV, "true").trim()),
-                    CA_FILE_ENV);
+            return fromFlagOrEnvironment(null, null, env);
+        }
+
+        /**
+         * The CA file of a command line's {@code flag} when it was given ({@code flagValue} not null), else
+         * {@code CONTINUUM_MQTT_CA_FILE}; the server name checked unless {@code CONTINUUM_MQTT_TLS_CHECK_SERVER_NAME=false}.
+         */
+        public static Tls fromFlagOrEnvironment(String flagValue, String flag, Map<String, String> env) {
+            boolean checkName = !"false".equalsIgnoreCase(env.getOrDefault(CHECK_SERVER_NAME_ENV, "true").trim());
+            return flagValue != null ? trusting(flagValue, checkName, flag)
+                    : trusting(env.get(CA_FILE_ENV), checkName, CA_FILE_ENV);
         }
     }
 

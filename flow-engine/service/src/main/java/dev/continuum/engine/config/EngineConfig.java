@@ -72,8 +72,18 @@ public interface EngineConfig {
     Edge edge();
 
     interface Edge {
-        /** host:port of the edge broker; without it, file triggers are refused (400). */
+        /**
+         * host:port of the edge broker ({@code mqtts://host:port}: MQTT over TLS); without it, file triggers are
+         * refused (400).
+         */
         Optional<String> broker();
+
+        /** PEM CA file an {@code mqtts://} broker's certificate must chain to; none: the JVM's trust store. */
+        Optional<String> caFile();
+
+        /** Whether an {@code mqtts://} broker's certificate must name the host the engine connects to. */
+        @WithDefault("true")
+        boolean tlsCheckServerName();
 
         /** The gateways' topic root (their --topic-root). */
         @WithDefault("continuum")

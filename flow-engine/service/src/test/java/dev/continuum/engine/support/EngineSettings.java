@@ -70,6 +70,8 @@ public record EngineSettings(String instance, Duration localFinishGrace) impleme
             @Override public String topicRoot() { return "continuum"; }
             @Override public Optional<String> username() { return Optional.empty(); }
             @Override public Optional<String> password() { return Optional.empty(); }
+            @Override public Optional<String> caFile() { return Optional.empty(); }
+            @Override public boolean tlsCheckServerName() { return true; }
         };
     }
 
