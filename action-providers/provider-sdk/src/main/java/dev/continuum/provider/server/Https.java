@@ -62,11 +62,16 @@ public record Https(Path certFile, Path keyFile) {
      * when the variable is unset. Returns the CA file trusted, if any.
      */
     public static Optional<Path> trustCaFromEnvironment(Map<String, String> env) {
-        String ca = blankToNull(env.get(CA_ENV));
+        return trustCa(env.get(CA_ENV), CA_ENV);
+    }
+
+    /** As {@link #trustCaFromEnvironment}, for a CA file from {@code setting} (e.g. a configuration key). */
+    public static Optional<Path> trustCa(String caFile, String setting) {
+        String ca = blankToNull(caFile);
         if (ca == null) {
             return Optional.empty();
         }
-        Path file = readable(ca, CA_ENV, "CA certificate");
+        Path file = readable(ca, setting, "CA certificate");
         try {
             KeyStore trust = KeyStore.getInstance("PKCS12");
             trust.load(null, null);
@@ -85,7 +90,7 @@ public record Https(Path certFile, Path keyFile) {
                 added = CertificateFactory.getInstance("X.509").generateCertificates(in);
             }
             if (added.isEmpty()) {
-                throw new IllegalArgumentException(CA_ENV + ": " + file + " holds no PEM certificate");
+                throw new IllegalArgumentException(setting + ": " + file + " holds no PEM certificate");
             }
             for (Certificate c : added) {
                 trust.setCertificateEntry("continuum-ca-" + n++, c);
@@ -107,9 +112,9 @@ public record Https(Path certFile, Path keyFile) {
             SSLContext.setDefault(context);
             return Optional.of(file);
         } catch (IOException e) {
-            throw new UncheckedIOException(CA_ENV + ": cannot read " + file, e);
+            throw new UncheckedIOException(setting + ": cannot read " + file, e);
         } catch (GeneralSecurityException e) {
-            throw new IllegalArgumentException(CA_ENV + ": cannot trust " + file + ": " + e.getMessage(), e);
+            throw new IllegalArgumentException(setting + ": cannot trust " + file + ": " + e.getMessage(), e);
         }
     }
 

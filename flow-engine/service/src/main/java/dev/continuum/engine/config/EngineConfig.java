@@ -14,6 +14,12 @@ public interface EngineConfig {
     /** Base URL under which this engine is reachable by providers (push callbacks, built-in providers). */
     Optional<String> selfUrl();
 
+    /**
+     * PEM CA file ({@code CONTINUUM_TLS_CA_FILE}) the engine's HTTPS clients trust besides the JVM's CAs: providers and
+     * the planner behind certificates of a private CA (docs/operations.md "Encrypted links").
+     */
+    Optional<String> tlsCaFile();
+
     /** Stable name of this instance in leases; defaults to a random one per process. */
     Optional<String> instanceId();
 

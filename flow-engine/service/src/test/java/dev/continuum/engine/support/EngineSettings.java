@@ -22,6 +22,11 @@ public record EngineSettings(String instance, Duration localFinishGrace) impleme
     }
 
     @Override
+    public Optional<String> tlsCaFile() {
+        return Optional.empty();
+    }
+
+    @Override
     public Optional<String> instanceId() {
         return Optional.of(instance);
     }
