@@ -29,7 +29,7 @@ public record BrokerAddress(String host, int port, boolean tls) {
         rest = rest.replaceAll("/+$", "");
         int colon = rest.lastIndexOf(':');
         if (colon < 1 || colon == rest.length() - 1) {
-            throw new IllegalArgumentException("broker " + address + " must be host:port or mqtts://host:port");
+            throw new IllegalArgumentException("broker must be host:port or mqtts://host:port, not " + address);
         }
         String host = rest.substring(0, colon);
         if (host.startsWith("[") && host.endsWith("]")) {
