@@ -140,13 +140,22 @@ final class EdgeUp implements AutoCloseable {
             say("MQTT broker:    " + broker + " (configured by " + BROKER_KEY + ")");
             return Optional.of(new Link(broker, root, Map.of(), secret, false));
         }
-        String broker = "127.0.0.1:" + ChildProcesses.freePort();
         // the embedded broker admits only the operator and genuine devices, each on its own topics (ADR 0011)
         // the user name is BrokerAccess.OPERATOR (deploy does not link the edge modules)
         Map<String, String> operatorLogin = Map.of("CONTINUUM_MQTT_USERNAME", "_continuum",
                 "CONTINUUM_MQTT_PASSWORD", providerPrints(providerJar.get(), secret, "--broker-password"));
-        say("MQTT broker:    starting embedded Moquette on " + broker + ", login required (set " + BROKER_KEY + "=host:port to use yours)");
-        return Optional.of(new Link(broker, root, operatorLogin, secret, true));
+        Link link = embedded(ChildProcesses.freePort(), root, operatorLogin, secret);
+        say("MQTT broker:    starting embedded Moquette on " + link.broker() + ", login required (set " + BROKER_KEY
+                + "=host:port to use yours)");
+        return Optional.of(link);
+    }
+
+    /**
+     * The embedded broker's link: plain MQTT on loopback (127.0.0.1), so logins never leave the machine and no
+     * certificate is needed; TLS is for a broker on a network (CONTINUUM_MQTT_BROKER=mqtts://host:port).
+     */
+    static Link embedded(int port, String root, Map<String, String> operatorLogin, String secret) {
+        return new Link("127.0.0.1:" + port, root, operatorLogin, secret, true);
     }
 
     /**
@@ -381,7 +390,9 @@ final class EdgeUp implements AutoCloseable {
         return JSON.writeValueAsString(Map.of("shape", List.of(1, 3, 48, 192), "data", v));
     }
 
-    private static boolean answers(String hostPort) {
+    private static boolean answers(String address) {
+        // host:port, or mqtt(s)://host:port (docs/edge.md "Encrypted links")
+        String hostPort = address.replaceFirst("^mqtts?://", "").replaceAll("/+$", "");
         int colon = hostPort.lastIndexOf(':');
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1))), 1000);

@@ -233,16 +233,95 @@ class KubernetesManifestsTest {
                 assertThat(from.getConfigMapRef().getName()).isIn("continuum-config", TELEMETRY);
                 names.addAll(configMap(resources, from.getConfigMapRef().getName()).getData().keySet());
             }
-            Path module = e.getValue();
-            Set<String> read = new HashSet<>(quarkus(module) ? quarkusEnvNames(module) : envLiterals(module, REPO.resolve("auth"),
-                    REPO.resolve("action-providers/provider-sdk")));
-            if (traces(module)) {
-                // the OpenTelemetry settings: Quarkus' run-time quarkus.otel keys, or the SDK's standard OTEL_* names
-                read.addAll(quarkus(module) ? quarkusOtelPhases().keySet() : OTEL_STANDARD);
-            }
-            assertThat(read).as("what " + module + " reads").isNotEmpty();
-            assertThat(names).as("environment of " + c.getName() + " that its program reads").isSubsetOf(read);
+            assertThat(names).as("environment of " + c.getName() + " that its program reads").isSubsetOf(readBy(e.getValue()));
         }
+    }
+
+    /**
+     * What a Continuum module's program reads from its environment: configuration keys (Quarkus, with its own HTTPS
+     * keys) or the CONTINUUM_* names of a plain main (its sources, auth's, provider-sdk's and edge-protocol's MQTT link,
+     * which reads CONTINUUM_MQTT_CA_FILE), and the OpenTelemetry settings of a program that exports spans.
+     */
+    private static Set<String> readBy(Path module) throws Exception {
+        Set<String> read = new HashSet<>(quarkus(module) ? quarkusEnvNames(module) : envLiterals(module, REPO.resolve("auth"),
+                REPO.resolve("action-providers/provider-sdk"), REPO.resolve("edge-protocol")));
+        if (quarkus(module)) {
+            read.addAll(QUARKUS_HTTPS);
+        }
+        if (traces(module)) {
+            // the OpenTelemetry settings: Quarkus' run-time quarkus.otel keys, or the SDK's standard OTEL_* names
+            read.addAll(quarkus(module) ? quarkusOtelPhases().keySet() : OTEL_STANDARD);
+        }
+        assertThat(read).as("what " + module + " reads").isNotEmpty();
+        return read;
+    }
+
+    /** quarkus-vertx-http's run-time HTTPS keys (its HttpConfiguration): PEM certificate and key, port, plain refused. */
+    private static final Set<String> QUARKUS_HTTPS = Set.of("QUARKUS_HTTP_SSL_PORT", "QUARKUS_HTTP_INSECURE_REQUESTS",
+            "QUARKUS_HTTP_SSL_CERTIFICATE_FILES", "QUARKUS_HTTP_SSL_CERTIFICATE_KEY_FILES");
+
+    /**
+     * The production overlay encrypts every link (issue 33): each Continuum container sets only what its program reads,
+     * serves HTTPS only (Quarkus: plain requests disabled; providers: CONTINUUM_TLS_CERT_FILE/KEY_FILE) from the Secret
+     * continuum-tls mounted where its settings point, probes with HTTPS, calls https:// and mqtts:// addresses only, and
+     * Mosquitto listens with TLS only, with the same Secret's files.
+     */
+    @Test
+    void shouldEncryptEveryLinkInTheProductionOverlayFromTheMountedTlsSecret() throws Exception {
+        List<HasMetadata> rendered = renderedOverlay();
+        for (Deployment d : deployments(rendered)) {
+            PodSpec pod = d.getSpec().getTemplate().getSpec();
+            for (Container c : pod.getContainers()) {
+                String name = d.getMetadata().getName();
+                if (!name.startsWith("continuum-")) {
+                    continue;
+                }
+                Path module = REPO.resolve(d.getMetadata().getAnnotations().get(MODULE)).normalize();
+                Map<String, String> env = new java.util.HashMap<>();
+                c.getEnv().forEach(v -> env.put(v.getName(), v.getValue()));
+                assertThat(env.keySet()).as(name + ": environment its program reads").isSubsetOf(readBy(module));
+                String mount = pod.getVolumes().stream().filter(v -> v.getSecret() != null
+                                && "continuum-tls".equals(v.getSecret().getSecretName())).map(Volume::getName)
+                        .flatMap(v -> c.getVolumeMounts().stream().filter(m -> m.getName().equals(v)))
+                        .map(m -> m.getMountPath()).findFirst().orElse(null);
+                assertThat(mount).as(name + " mounts the Secret continuum-tls").isNotNull();
+                if (quarkus(module)) {
+                    assertThat(env).as(name).containsEntry("QUARKUS_HTTP_INSECURE_REQUESTS", "disabled")
+                            .containsEntry("QUARKUS_HTTP_SSL_CERTIFICATE_FILES", mount + "/tls.crt")
+                            .containsEntry("QUARKUS_HTTP_SSL_CERTIFICATE_KEY_FILES", mount + "/tls.key");
+                    assertThat(env.get("QUARKUS_HTTP_SSL_PORT")).as(name + ": HTTPS on the port its Service names")
+                            .isEqualTo(String.valueOf(c.getPorts().get(0).getContainerPort()));
+                } else {
+                    assertThat(env).as(name).containsEntry("CONTINUUM_TLS_CERT_FILE", mount + "/tls.crt")
+                            .containsEntry("CONTINUUM_TLS_KEY_FILE", mount + "/tls.key");
+                }
+                env.forEach((k, v) -> {
+                    if (v != null && v.startsWith("/") && k.matches(".*(CA|CERTIFICATE|CERT|KEY)_FILES?")) {
+                        assertThat(v).as(name + " " + k).startsWith(mount + "/");
+                    }
+                });
+                assertThat(c.getReadinessProbe().getHttpGet().getScheme()).as(name + " readiness probe").isEqualTo("HTTPS");
+                assertThat(c.getLivenessProbe().getHttpGet().getScheme()).as(name + " liveness probe").isEqualTo("HTTPS");
+                List<String> addresses = new ArrayList<>(env.values().stream().filter(java.util.Objects::nonNull).toList());
+                if (c.getArgs() != null) {
+                    addresses.addAll(c.getArgs());
+                }
+                for (String a : addresses) {
+                    assertThat(a).as(name + ": no plain in-cluster address").doesNotStartWith("http://continuum-")
+                            .doesNotMatch("(mqtt://)?mosquitto:\\d+");
+                }
+            }
+        }
+        ConfigMap providers = configMap(rendered, "continuum-providers-config");
+        assertThat(providers.getData().get("transfer-url")).startsWith("https://");
+        String mosquitto = configMap(rendered, "mosquitto-config").getData().get("mosquitto.conf");
+        assertThat(mosquitto).contains("listener 8883").contains("cafile /mosquitto/tls/ca.crt")
+                .contains("certfile /mosquitto/tls/tls.crt").contains("keyfile /mosquitto/tls/tls.key")
+                .doesNotContain("listener 1883");
+        Deployment broker = deployments(rendered).stream().filter(d -> d.getMetadata().getName().equals("mosquitto")).findFirst().orElseThrow();
+        assertThat(broker.getSpec().getTemplate().getSpec().getVolumes()).anyMatch(v -> v.getSecret() != null
+                && "continuum-tls".equals(v.getSecret().getSecretName()));
+        assertThat(broker.getSpec().getTemplate().getSpec().getContainers().get(0).getPorts().get(0).getContainerPort()).isEqualTo(8883);
     }
 
     @Test

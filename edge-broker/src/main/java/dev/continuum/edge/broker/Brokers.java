@@ -76,12 +76,14 @@ public final class Brokers {
      * it refuses anonymous and unknown clients and confines each device to its own topics.
      */
     public static final class EmbeddedBroker implements Broker {
+        private final Listener listener;
         private final int port;
         private final Path dataDir;
         private final BrokerAccess access;
         private Server server;
 
-        private EmbeddedBroker(int port, Path dataDir, BrokerAccess access) {
+        private EmbeddedBroker(Listener listener, int port, Path dataDir, BrokerAccess access) {
+            this.listener = Objects.requireNonNull(listener, "listener");
             this.port = port;
             this.dataDir = dataDir;
             this.access = access;
@@ -89,14 +91,24 @@ public final class Brokers {
 
         /** Open to anyone: for tests and demos on a loopback port only. */
         public static EmbeddedBroker start(int port, Path dataDir) {
-            EmbeddedBroker b = new EmbeddedBroker(port, dataDir, null);
+            return start(Listener.LOOPBACK, port, dataDir);
+        }
+
+        /** Open to anyone, listening as {@code listener} says (e.g. TLS only). */
+        public static EmbeddedBroker start(Listener listener, int port, Path dataDir) {
+            EmbeddedBroker b = new EmbeddedBroker(listener, port, dataDir, null);
             b.startServer();
             return b;
         }
 
-        /** Only the clients {@code access} lets in, each on the topics it allows (ADR 0011). */
+        /** Only the clients {@code access} lets in, each on the topics it allows (ADR 0011); plain, on loopback. */
         public static EmbeddedBroker startSecured(int port, Path dataDir, BrokerAccess access) {
-            EmbeddedBroker b = new EmbeddedBroker(port, dataDir, Objects.requireNonNull(access, "access"));
+            return startSecured(Listener.LOOPBACK, port, dataDir, access);
+        }
+
+        /** As {@link #startSecured(int, Path, BrokerAccess)}, listening as {@code listener} says. */
+        public static EmbeddedBroker startSecured(Listener listener, int port, Path dataDir, BrokerAccess access) {
+            EmbeddedBroker b = new EmbeddedBroker(listener, port, dataDir, Objects.requireNonNull(access, "access"));
             b.startServer();
             return b;
         }
@@ -104,8 +116,14 @@ public final class Brokers {
         private synchronized void startServer() {
             keepMoquetteTraceOff();
             Properties p = new Properties();
-            p.setProperty("host", "127.0.0.1");
-            p.setProperty("port", Integer.toString(port));
+            p.setProperty("host", listener.host());
+            if (listener.tls() == null) {
+                p.setProperty("port", Integer.toString(port));
+            } else {
+                // TLS only: no plain listener at all, so a plain client (and its login in clear text) is refused
+                p.setProperty("port", "disabled");
+                p.setProperty("ssl_port", Integer.toString(port));
+            }
             p.setProperty("allow_anonymous", Boolean.toString(access == null));
             p.setProperty("telemetry_enabled", "false");
             p.setProperty("netty.mqtt.message_size", Integer.toString(MAX_MESSAGE_BYTES));
@@ -123,11 +141,14 @@ public final class Brokers {
                 p.setProperty("persistence_enabled", "false");
             }
             Server s = new Server();
+            io.moquette.broker.ISslContextCreator tls = listener.tls() == null ? null : serverContext(listener.tls());
             try {
-                if (access == null) {
+                if (access == null && tls == null) {
                     s.startServer(new MemoryConfig(p));
+                } else if (access == null) {
+                    s.startServer(new MemoryConfig(p), List.of(), tls, null, null);
                 } else {
-                    s.startServer(new MemoryConfig(p), List.of(), null, new Authenticator(access), new Policy(access));
+                    s.startServer(new MemoryConfig(p), List.of(), tls, new Authenticator(access), new Policy(access));
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot start embedded MQTT broker on port " + port, e);
@@ -151,6 +172,20 @@ public final class Brokers {
                 throw new IllegalStateException("the embedded MQTT broker cannot run with TRACE logging on io.moquette:"
                         + " Moquette 0.17 then sends every message with an empty payload; set io.moquette to DEBUG or less");
             }
+        }
+
+        /** Netty's server context from the PEM pair, read once per start (a renewed certificate is read at restart). */
+        private static io.moquette.broker.ISslContextCreator serverContext(PemKeyPair pair) {
+            javax.net.ssl.KeyManagerFactory keys = pair.keyManagers();
+            return () -> {
+                try {
+                    return io.netty.handler.ssl.SslContextBuilder.forServer(keys)
+                            .sslProvider(io.netty.handler.ssl.SslProvider.JDK)
+                            .protocols("TLSv1.3", "TLSv1.2").build();
+                } catch (javax.net.ssl.SSLException e) {
+                    throw new IllegalStateException("cannot build the broker's TLS context from " + pair.certFile(), e);
+                }
+            };
         }
 
         /** Held so that the level set on it is not lost with a collected logger. */
@@ -190,10 +225,28 @@ public final class Brokers {
             startServer();
         }
 
-        @Override public String host() { return "127.0.0.1"; }
+        @Override public String host() { return listener.host().equals("0.0.0.0") ? "127.0.0.1" : listener.host(); }
         @Override public int port() { return port; }
         @Override public boolean embedded() { return true; }
+
+        /** How clients reach it: {@code mqtts://host:port} when it listens with TLS, else {@code host:port}. */
+        public String address() {
+            return (listener.tls() != null ? "mqtts://" : "") + host() + ":" + port;
+        }
         @Override public void close() { stop(); }
+    }
+
+    /**
+     * Where the embedded broker listens: {@code host} (127.0.0.1 by default; 0.0.0.0 for every interface) and, with
+     * {@code tls}, MQTT over TLS only (no plain listener: a plain client is refused).
+     */
+    public record Listener(String host, PemKeyPair tls) {
+        /** Plain MQTT on 127.0.0.1: logins never leave the machine. */
+        public static final Listener LOOPBACK = new Listener("127.0.0.1", null);
+
+        public Listener {
+            Objects.requireNonNull(host, "host");
+        }
     }
 
     /** Moquette's CONNECT hook, asking {@link BrokerAccess}. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.awaitility.Awaitility.await;
 
+import dev.continuum.edge.broker.testing.OwnMosquitto;
 import dev.continuum.edge.protocol.mqtt.MqttLink;
 import dev.continuum.edge.protocol.Topics;
 import java.nio.charset.StandardCharsets;
@@ -31,40 +32,30 @@ class MosquittoAclTest {
 
     @TempDir
     static Path dir;
-    private static Process mosquitto;
+    private static OwnMosquitto mosquitto;
     private static int port;
 
     @BeforeAll
     static void startMosquitto() throws Exception {
-        assumeTrue(Files.isExecutable(Path.of("/usr/sbin/mosquitto")) && Files.isExecutable(Path.of("/usr/bin/mosquitto_passwd")),
+        assumeTrue(OwnMosquitto.installed() && Files.isExecutable(Path.of("/usr/bin/mosquitto_passwd")),
                 "needs Debian's mosquitto (apt-get install mosquitto)");
         Path passwd = dir.resolve("continuum.passwd");
         passwd(passwd, "-c", BrokerAccess.OPERATOR, OPERATOR_PASSWORD);
         passwd(passwd, null, "gw-a", "gw-a-password");
         passwd(passwd, null, "gw-b", "gw-b-password");
         Path acl = Files.writeString(dir.resolve("continuum.acl"), MosquittoAcl.render(TOPICS));
-        port = Brokers.freePort();
-        // "user": started as root, Mosquitto would switch to user mosquitto, who cannot read the test's private files
-        Path conf = Files.writeString(dir.resolve("mosquitto.conf"), """
-                listener %d 127.0.0.1
+        mosquitto = OwnMosquitto.start(dir, """
                 allow_anonymous false
                 password_file %s
                 acl_file %s
-                persistence false
-                user %s
-                """.formatted(port, passwd, acl, System.getProperty("user.name")));
-        mosquitto = new ProcessBuilder("/usr/sbin/mosquitto", "-c", conf.toString()).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("mosquitto.log").toFile()).start();
-        await("mosquitto to answer on port " + port + " (" + dir.resolve("mosquitto.log") + ")")
-                .atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50))
-                .until(() -> Brokers.answers("127.0.0.1", port));
+                """.formatted(passwd, acl));
+        port = mosquitto.port();
     }
 
     @AfterAll
     static void stopMosquitto() throws Exception {
         if (mosquitto != null) {
-            mosquitto.destroy();
-            mosquitto.waitFor(10, TimeUnit.SECONDS);
+            mosquitto.close();
         }
     }
 

@@ -30,8 +30,14 @@ public final class EdgeCloud implements AutoCloseable {
     /** Logs in to the broker with {@code login} (null: anonymous), e.g. as the operator of a secured broker (ADR 0011). */
     public EdgeCloud(Vertx vertx, String host, int port, String clientId, MqttLink.Login login, Topics topics,
                      DeviceCredentials credentials, Clock clock) {
+        this(vertx, host, port, clientId, login, null, topics, credentials, clock);
+    }
+
+    /** As above, over MQTT with TLS as {@code tls} says (null: plain; docs/edge.md "Encrypted links"). */
+    public EdgeCloud(Vertx vertx, String host, int port, String clientId, MqttLink.Login login, MqttLink.Tls tls,
+                     Topics topics, DeviceCredentials credentials, Clock clock) {
         this.credentials = credentials;
-        this.link = new MqttLink(vertx, MqttLink.Options.persistent(host, port, clientId).withLogin(login));
+        this.link = new MqttLink(vertx, MqttLink.Options.persistent(host, port, clientId).withLogin(login).withTls(tls));
         new Registrar(link, topics, credentials).attach();
         this.fleet = new Fleet(link, topics, credentials, clock);
         fleet.attach();

@@ -3,6 +3,7 @@ package dev.continuum.provider.inference;
 import dev.continuum.auth.oidc.ServiceAccountToken;
 import dev.continuum.edge.broker.BrokerAccess;
 import dev.continuum.edge.broker.Brokers;
+import dev.continuum.edge.broker.PemKeyPair;
 import dev.continuum.edge.fleet.identity.DeviceCredentials;
 import dev.continuum.edge.fleet.identity.RevocationLog;
 import dev.continuum.edge.protocol.mqtt.MqttLink;
@@ -55,7 +56,8 @@ import java.util.concurrent.TimeUnit;
 public final class InferenceProviderMain {
 
     private static final String USAGE = """
-            usage: continuum-inference-provider [--port 8093] [--host 0.0.0.0] [--broker 127.0.0.1:1883]
+            usage: continuum-inference-provider [--port 8093] [--host 0.0.0.0] [--broker 127.0.0.1:1883|mqtts://HOST:PORT]
+                   [--broker-ca CA.crt] [--broker-tls-cert tls.crt --broker-tls-key tls.key] [--broker-listen-host 127.0.0.1]
                    [--base-path /providers/inference] [--topic-root continuum] [--client-id continuum-inference]
                    [--embedded-broker] [--mqtt-username U] [--state-dir DIR] [--planner URL] [--data-endpoint ID]
                    [--transfer-url URL [--transfer-endpoints dc-pool=datacenter,...]]
@@ -63,6 +65,9 @@ public final class InferenceProviderMain {
                    | --state-dir DIR (--revoke-device ID | --reinstate-device ID)
                    | --bootstrap-token DEVICE | --broker-password
               serves inference at http://HOST:PORT/BASE; CONTINUUM_EDGE_SECRET signs device credentials;
+              --broker mqtts://HOST:PORT: MQTT over TLS trusting --broker-ca (CONTINUUM_MQTT_CA_FILE; neither: the
+              JVM's trust store); with --embedded-broker it then listens with TLS only, from --broker-tls-cert and
+              --broker-tls-key (PEM), on --broker-listen-host (default 127.0.0.1);
               --planner (CONTINUUM_PLANNER_URL): the planner service places every job, signed as
               CONTINUUM_PLANNER_CLIENT_ID/CONTINUUM_PLANNER_CLIENT_SECRET at CONTINUUM_AUTH_ISSUER;
               --transfer-url (CONTINUUM_TRANSFER_URL, the transfer action's URL): an input_ref lying at another
@@ -79,7 +84,8 @@ public final class InferenceProviderMain {
                     boolean embeddedBroker, String mqttUser, Path stateDir, String revoke, String reinstate,
                     String bootstrapTokenFor, boolean printBrokerPassword, Path modelRoot, String publicUrl,
                     Set<String> deployRoles, String planner, String dataEndpoint, String transferUrl,
-                    java.util.Map<String, String> transferEndpoints) {}
+                    java.util.Map<String, String> transferEndpoints, MqttLink.Options brokerLink,
+                    PemKeyPair brokerServerTls, String brokerListenHost) {}
 
     public static void main(String[] args) throws Exception {
         Settings s = ProviderLauncher.settingsOrExit(args, USAGE, InferenceProviderMain::parse);
@@ -112,15 +118,18 @@ public final class InferenceProviderMain {
         if (s.stateDir() != null) {
             credentials.persistRevocations(new RevocationLog(s.stateDir().resolve("revocations")));
         }
-        String host = s.broker().substring(0, s.broker().lastIndexOf(':'));
-        int brokerPort = Integer.parseInt(s.broker().substring(s.broker().lastIndexOf(':') + 1));
+        String host = s.brokerLink().host();
+        int brokerPort = s.brokerLink().port();
         Topics topics = new Topics(s.topicRoot());
         String mqttPassword = System.getenv("CONTINUUM_MQTT_PASSWORD");
         MqttLink.Login login = s.mqttUser() != null && mqttPassword != null ? MqttLink.Login.of(s.mqttUser(), mqttPassword) : null;
         Brokers.EmbeddedBroker ownBroker = null;
         if (s.embeddedBroker() && !Brokers.answers(host, brokerPort)) {
-            ownBroker = Brokers.EmbeddedBroker.startSecured(brokerPort, null, BrokerAccess.forSecret(topics, credentials, secret));
-            System.out.println("embedded MQTT broker on " + host + ":" + brokerPort + " (login required, devices confined to their topics)");
+            ownBroker = Brokers.EmbeddedBroker.startSecured(new Brokers.Listener(s.brokerListenHost(), s.brokerServerTls()),
+                    brokerPort, null, BrokerAccess.forSecret(topics, credentials, secret));
+            System.out.println("embedded MQTT broker on " + s.brokerListenHost() + ":" + brokerPort
+                    + (s.brokerServerTls() != null ? " (TLS only, certificate " + s.brokerServerTls().certFile() + ")" : "")
+                    + " (login required, devices confined to their topics)");
         }
         if (s.embeddedBroker() && login == null) {
             login = MqttLink.Login.of(BrokerAccess.OPERATOR, DeviceCredentials.brokerPassword(secret));
@@ -128,7 +137,8 @@ public final class InferenceProviderMain {
         MqttLink.Login cloudLogin = login;
         Brokers.EmbeddedBroker secured = ownBroker;
         int port = ProviderLauncher.serve("continuum-inference-provider", s.host(), s.port(), (vertx, router) -> {
-            EdgeCloud cloud = new EdgeCloud(vertx, host, brokerPort, s.clientId(), cloudLogin, topics, credentials, Clock.systemUTC());
+            EdgeCloud cloud = new EdgeCloud(vertx, host, brokerPort, s.clientId(), cloudLogin, s.brokerLink().tls(), topics,
+                    credentials, Clock.systemUTC());
             cloud.start().get(30, TimeUnit.SECONDS);
             vertx.setPeriodic(2000, t -> vertx.executeBlocking(() -> {
                 credentials.reloadRevocations();
@@ -239,14 +249,31 @@ public final class InferenceProviderMain {
         Arguments a = Arguments.parse(args, Set.of("--port", "--host", "--broker", "--base-path", "--topic-root",
                 "--client-id", "--bootstrap-token", "--mqtt-username", "--state-dir", "--revoke-device",
                 "--reinstate-device", "--model-root", "--public-url", "--deploy-roles", "--planner", "--data-endpoint",
-                "--transfer-url", "--transfer-endpoints"),
+                "--transfer-url", "--transfer-endpoints", "--broker-ca", "--broker-tls-cert", "--broker-tls-key",
+                "--broker-listen-host"),
                 Set.of("--embedded-broker", "--broker-password"));
         if (a == null) {
             return null;
         }
         String broker = a.text("--broker", "127.0.0.1:1883");
-        if (broker.lastIndexOf(':') < 1) {
-            throw new IllegalArgumentException("--broker must be host:port, not " + broker);
+        MqttLink.Tls trust = MqttLink.Tls.fromFlagOrEnvironment(a.text("--broker-ca").orElse(null), "--broker-ca",
+                System.getenv());
+        MqttLink.Options brokerLink = MqttLink.Options.persistent(broker, a.text("--client-id", "continuum-inference"), trust);
+        boolean embedded = a.flag("--embedded-broker");
+        PemKeyPair serverTls = null;
+        if (a.text("--broker-tls-cert").isPresent() || a.text("--broker-tls-key").isPresent()) {
+            if (!embedded) {
+                throw new IllegalArgumentException("--broker-tls-cert and --broker-tls-key are for the --embedded-broker");
+            }
+            serverTls = PemKeyPair.of(a.path("--broker-tls-cert").orElse(null), a.path("--broker-tls-key").orElse(null),
+                    "--broker-tls-cert", "--broker-tls-key");
+        }
+        if (embedded && brokerLink.tls() != null && serverTls == null) {
+            throw new IllegalArgumentException("--embedded-broker with --broker " + broker
+                    + " listens with TLS: give it --broker-tls-cert and --broker-tls-key");
+        }
+        if (serverTls != null && brokerLink.tls() == null) {
+            throw new IllegalArgumentException("the embedded broker listens with TLS only: write --broker mqtts://" + broker);
         }
         return new Settings(a.port("--port", 8093), a.text("--host", "0.0.0.0"), broker,
                 a.basePath("--base-path", "/providers/inference"), a.text("--topic-root", "continuum"),
@@ -258,6 +285,7 @@ public final class InferenceProviderMain {
                 Set.of(a.text("--deploy-roles", "continuum-admin,continuum-model-deployer").split(",")),
                 a.text("--planner").orElse(System.getenv("CONTINUUM_PLANNER_URL")), a.text("--data-endpoint").orElse(null),
                 a.text("--transfer-url").orElse(System.getenv("CONTINUUM_TRANSFER_URL")),
-                InputMover.parseEndpoints(a.text("--transfer-endpoints").orElse(System.getenv("CONTINUUM_TRANSFER_ENDPOINTS"))));
+                InputMover.parseEndpoints(a.text("--transfer-endpoints").orElse(System.getenv("CONTINUUM_TRANSFER_ENDPOINTS"))),
+                brokerLink, serverTls, a.text("--broker-listen-host", "127.0.0.1"));
     }
 }

@@ -4,6 +4,7 @@ import dev.continuum.provider.api.IntegerParameter;
 import dev.continuum.telemetry.OtlpTraces;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -134,12 +135,23 @@ public final class ProviderLauncher {
      * {@code serviceName} over OTLP/HTTP, off by default), starts Vert.x, lets {@code mount} add its routes (a
      * plain {@code GET /health} answering {@code {"status":"UP"}} is added unless it mounted its own, and
      * {@code GET /q/metrics}), listens on
-     * host:port and returns the port it got. When the JVM stops, what {@code mount} returned is closed, then
+     * host:port — with HTTPS only when {@code CONTINUUM_TLS_CERT_FILE} and {@code CONTINUUM_TLS_KEY_FILE} are set, its
+     * clients trusting {@code CONTINUUM_TLS_CA_FILE} too ({@link Https}) — and returns the port it got. When the JVM stops, what {@code mount} returned is closed, then
      * Vert.x. When it cannot mount or listen, prints why and exits 1.
      */
     public static int serve(String serviceName, String host, int port, Mount mount) {
         // first: ProviderServerOptions.of reads the global OpenTelemetry, which is fixed once read
         OtlpTraces.installGlobal(serviceName);
+        Optional<Https> https;
+        try {
+            // before any client exists: the clients mount creates trust the CA from the start
+            Https.trustCaFromEnvironment(System.getenv()).ifPresent(ca -> System.out.println("HTTPS clients trust " + ca));
+            https = Https.fromEnvironment(System.getenv());
+        } catch (RuntimeException e) {
+            System.err.println("cannot start: " + e.getMessage());
+            System.exit(1);
+            return -1;
+        }
         Vertx vertx = Vertx.vertx();
         Router router = Router.router(vertx);
         AutoCloseable resources;
@@ -157,12 +169,14 @@ public final class ProviderLauncher {
         }
         ProviderMetrics.mount(router);
         try {
-            HttpServer server = vertx.createHttpServer().requestHandler(router).listen(port, host)
+            HttpServerOptions serverOptions = https.map(h -> h.apply(new HttpServerOptions())).orElseGet(HttpServerOptions::new);
+            HttpServer server = vertx.createHttpServer(serverOptions).requestHandler(router).listen(port, host)
                     .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 closeQuietly(resources);
                 vertx.close().toCompletionStage().toCompletableFuture().orTimeout(5, TimeUnit.SECONDS).join();
             }));
+            https.ifPresent(h -> System.out.println("HTTPS only on port " + server.actualPort() + ", certificate " + h.certFile()));
             return server.actualPort();
         } catch (Exception e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();

@@ -100,7 +100,7 @@ public final class EdgeGateway implements AutoCloseable {
         // the password is asked for at each connect: the credentials change it from bootstrap token to credential
         this.link = new MqttLink(vertx, MqttLink.Options.persistent(config.brokerHost(), config.brokerPort(), config.deviceId())
                 .withKeepAlive(config.keepAliveSeconds()).withWill(will).withAckTimeout(config.linkAckTimeout())
-                .withLogin(new MqttLink.Login(config.deviceId(), credentials::brokerPassword)));
+                .withLogin(new MqttLink.Login(config.deviceId(), credentials::brokerPassword)).withTls(config.brokerTls()));
         this.uplink = new MqttUplink(link, topics, config.deviceId());
         TaskTimings timings = new TaskTimings(stages);
         this.acks = new TaskAcks(spool);

@@ -2,6 +2,7 @@ package dev.continuum.edge.gateway.app;
 
 import dev.continuum.edge.protocol.Heartbeat;
 import dev.continuum.edge.protocol.Topics;
+import dev.continuum.edge.protocol.mqtt.MqttLink;
 import dev.continuum.telemetry.OtlpTraces;
 import io.opentelemetry.api.OpenTelemetry;
 import io.vertx.core.Vertx;
@@ -14,7 +15,9 @@ import java.util.concurrent.CountDownLatch;
  * {@code java -jar continuum-edge-gateway-*-runner.jar --device-id gw-1 --broker 127.0.0.1:1883
  * --state-dir /var/lib/continuum/gw-1 [--data-dir DIR] --bootstrap-token TOKEN [--model name@version=path.onnx]...
  * [--topic-root continuum] [--heartbeat-seconds 5] [--keep-alive-seconds 10] [--ack-timeout-seconds 60] [--max-batch 16]
- * [--gpu-poll-seconds 5] [--durability broker|disk] [--mqtt-password P] [--role edge|datacenter]}. {@code --role datacenter} runs the same
+ * [--gpu-poll-seconds 5] [--durability broker|disk] [--mqtt-password P] [--role edge|datacenter] [--broker-ca ca.crt]}. {@code --broker
+ * mqtts://host:port} connects with TLS, trusting the CA of {@code --broker-ca} (or {@code CONTINUUM_MQTT_CA_FILE}; neither:
+ * the JVM's trust store) and checking the broker's name unless {@code CONTINUUM_MQTT_TLS_CHECK_SERVER_NAME=false}. {@code --role datacenter} runs the same
  * runtime as the datacenter's inference pool: its heartbeats say so and the planner sees a datacenter site. The gateway logs in to the broker as its
  * device id with its device credential (or bootstrap token); {@code --mqtt-password} (or {@code CONTINUUM_MQTT_PASSWORD})
  * sends a fixed password instead, for an operator's own broker with a password file (docs/edge.md).
@@ -31,6 +34,7 @@ public final class EdgeGatewayMain {
         Path dataDir = null;
         String bootstrap = System.getenv("CONTINUUM_BOOTSTRAP_TOKEN");
         String brokerPassword = System.getenv("CONTINUUM_MQTT_PASSWORD");
+        String brokerCa = null;
         String root = "continuum";
         int heartbeat = 5;
         int keepAlive = 10;
@@ -48,6 +52,7 @@ public final class EdgeGatewayMain {
                 case "--data-dir" -> dataDir = Path.of(args[++i]);
                 case "--bootstrap-token" -> bootstrap = args[++i];
                 case "--mqtt-password" -> brokerPassword = args[++i];
+                case "--broker-ca" -> brokerCa = args[++i];
                 case "--topic-root" -> root = args[++i];
                 case "--heartbeat-seconds" -> heartbeat = Integer.parseInt(args[++i]);
                 case "--keep-alive-seconds" -> keepAlive = Integer.parseInt(args[++i]);
@@ -69,9 +74,18 @@ public final class EdgeGatewayMain {
         if (stateDir == null) {
             stateDir = Path.of(System.getProperty("user.home"), ".continuum", "edge", deviceId);
         }
-        String host = broker.substring(0, broker.lastIndexOf(':'));
-        int port = Integer.parseInt(broker.substring(broker.lastIndexOf(':') + 1));
+        MqttLink.Options link;
+        try {
+            link = MqttLink.Options.persistent(broker, deviceId,
+                    MqttLink.Tls.fromFlagOrEnvironment(brokerCa, "--broker-ca", System.getenv()));
+        } catch (IllegalArgumentException e) {
+            usage(e.getMessage());
+            return;
+        }
+        String host = link.host();
+        int port = link.port();
         GatewayConfig config = GatewayConfig.of(deviceId, host, port, stateDir, bootstrap)
+                .withBrokerTls(link.tls())
                 .withTopics(new Topics(root))
                 .withHeartbeat(Duration.ofSeconds(heartbeat), keepAlive)
                 .withMaxBatch(maxBatch)
@@ -96,7 +110,7 @@ public final class EdgeGatewayMain {
             System.out.println("model " + m.substring(0, eq) + " = " + digest);
         }
         gateway.start();
-        System.out.println((role.equals("edge") ? "edge gateway " : "datacenter inference pool ") + deviceId + " -> " + host + ":" + port + " (state in " + stateDir + ")");
+        System.out.println((role.equals("edge") ? "edge gateway " : "datacenter inference pool ") + deviceId + " -> " + link.address() + " (state in " + stateDir + ")");
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             gateway.close();
@@ -108,7 +122,7 @@ public final class EdgeGatewayMain {
 
     private static void usage(String problem) {
         System.err.println(problem);
-        System.err.println("usage: --device-id ID [--broker host:port] [--state-dir DIR] [--data-dir DIR (input_ref root; default STATE/data)] [--bootstrap-token T] "
+        System.err.println("usage: --device-id ID [--broker host:port|mqtts://host:port] [--broker-ca CA.crt] [--state-dir DIR] [--data-dir DIR (input_ref root; default STATE/data)] [--bootstrap-token T] "
                 + "[--model name@version=file.onnx]... [--topic-root R] [--heartbeat-seconds N] "
                 + "[--keep-alive-seconds N] [--ack-timeout-seconds N] [--max-batch N] [--gpu-poll-seconds N] [--durability broker|disk] [--mqtt-password P] [--role edge|datacenter]");
         System.exit(2);

@@ -4,6 +4,7 @@ import dev.continuum.edge.protocol.GpuInfo;
 import dev.continuum.edge.protocol.Heartbeat;
 import dev.continuum.edge.protocol.Topics;
 import dev.continuum.edge.gateway.resources.GpuPoller;
+import dev.continuum.edge.protocol.mqtt.MqttLink;
 import dev.continuum.edge.gateway.resources.NvidiaSmi;
 import dev.continuum.edge.gateway.store.TaskSpool;
 import java.nio.file.Path;
@@ -23,7 +24,7 @@ public record GatewayConfig(String deviceId, String brokerHost, int brokerPort, 
                             String bootstrapToken, Duration heartbeatInterval, int keepAliveSeconds,
                             TaskSpool.Limits spoolLimits, int maxBatch, boolean preferGpu,
                             Supplier<List<GpuInfo>> gpuSource, Path dataDir, Durability durability,
-                            String brokerPassword, String role, Duration linkAckTimeout) {
+                            String brokerPassword, String role, Duration linkAckTimeout, MqttLink.Tls brokerTls) {
 
     /**
      * How long the link waits for the broker's PUBACK before it counts a message as not delivered; the gateway then
@@ -67,32 +68,32 @@ public record GatewayConfig(String deviceId, String brokerHost, int brokerPort, 
     public static GatewayConfig of(String deviceId, String brokerHost, int brokerPort, Path stateDir, String bootstrapToken) {
         return new GatewayConfig(deviceId, brokerHost, brokerPort, Topics.standard(), stateDir, bootstrapToken,
                 Duration.ofSeconds(5), 10, TaskSpool.Limits.defaults(), 16, true, gpuPolling(DEFAULT_GPU_POLL),
-                stateDir.resolve("data"), Durability.BROKER, null, Heartbeat.ROLE_EDGE, DEFAULT_LINK_ACK_TIMEOUT);
+                stateDir.resolve("data"), Durability.BROKER, null, Heartbeat.ROLE_EDGE, DEFAULT_LINK_ACK_TIMEOUT, null);
     }
 
     public GatewayConfig withTopics(Topics value) {
         return new GatewayConfig(deviceId, brokerHost, brokerPort, value, stateDir, bootstrapToken, heartbeatInterval,
-                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir, durability, brokerPassword, role, linkAckTimeout);
+                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir, durability, brokerPassword, role, linkAckTimeout, brokerTls);
     }
 
     public GatewayConfig withBroker(String host, int port) {
         return new GatewayConfig(deviceId, host, port, topics, stateDir, bootstrapToken, heartbeatInterval,
-                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir, durability, brokerPassword, role, linkAckTimeout);
+                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir, durability, brokerPassword, role, linkAckTimeout, brokerTls);
     }
 
     public GatewayConfig withHeartbeat(Duration interval, int keepAlive) {
         return new GatewayConfig(deviceId, brokerHost, brokerPort, topics, stateDir, bootstrapToken, interval,
-                keepAlive, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir, durability, brokerPassword, role, linkAckTimeout);
+                keepAlive, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir, durability, brokerPassword, role, linkAckTimeout, brokerTls);
     }
 
     public GatewayConfig withSpoolLimits(TaskSpool.Limits value) {
         return new GatewayConfig(deviceId, brokerHost, brokerPort, topics, stateDir, bootstrapToken, heartbeatInterval,
-                keepAliveSeconds, value, maxBatch, preferGpu, gpuSource, dataDir, durability, brokerPassword, role, linkAckTimeout);
+                keepAliveSeconds, value, maxBatch, preferGpu, gpuSource, dataDir, durability, brokerPassword, role, linkAckTimeout, brokerTls);
     }
 
     public GatewayConfig withMaxBatch(int value) {
         return new GatewayConfig(deviceId, brokerHost, brokerPort, topics, stateDir, bootstrapToken, heartbeatInterval,
-                keepAliveSeconds, spoolLimits, value, preferGpu, gpuSource, dataDir, durability, brokerPassword, role, linkAckTimeout);
+                keepAliveSeconds, spoolLimits, value, preferGpu, gpuSource, dataDir, durability, brokerPassword, role, linkAckTimeout, brokerTls);
     }
 
     /** How often the gateway reads its GPUs by default: once per default heartbeat. */
@@ -113,23 +114,23 @@ public record GatewayConfig(String deviceId, String brokerHost, int brokerPort, 
     /** GPU readings from elsewhere: tests give a fixed list (no GPUs, or stand-in boards); see {@link #withGpuPolling}. */
     public GatewayConfig withGpus(Supplier<List<GpuInfo>> value) {
         return new GatewayConfig(deviceId, brokerHost, brokerPort, topics, stateDir, bootstrapToken, heartbeatInterval,
-                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, value, dataDir, durability, brokerPassword, role, linkAckTimeout);
+                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, value, dataDir, durability, brokerPassword, role, linkAckTimeout, brokerTls);
     }
 
     public GatewayConfig withDurability(Durability value) {
         return new GatewayConfig(deviceId, brokerHost, brokerPort, topics, stateDir, bootstrapToken, heartbeatInterval,
-                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir, value, brokerPassword, role, linkAckTimeout);
+                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir, value, brokerPassword, role, linkAckTimeout, brokerTls);
     }
 
     public GatewayConfig withDataDir(Path value) {
         return new GatewayConfig(deviceId, brokerHost, brokerPort, topics, stateDir, bootstrapToken, heartbeatInterval,
-                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, value, durability, brokerPassword, role, linkAckTimeout);
+                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, value, durability, brokerPassword, role, linkAckTimeout, brokerTls);
     }
 
     /** A fixed broker password (e.g. the device's entry in a Mosquitto {@code password_file}); never logged. */
     public GatewayConfig withBrokerPassword(String value) {
         return new GatewayConfig(deviceId, brokerHost, brokerPort, topics, stateDir, bootstrapToken, heartbeatInterval,
-                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir, durability, value, role, linkAckTimeout);
+                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir, durability, value, role, linkAckTimeout, brokerTls);
     }
 
     /**
@@ -138,17 +139,24 @@ public record GatewayConfig(String deviceId, String brokerHost, int brokerPort, 
      */
     public GatewayConfig withRole(String value) {
         return new GatewayConfig(deviceId, brokerHost, brokerPort, topics, stateDir, bootstrapToken, heartbeatInterval,
-                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir, durability, brokerPassword, value, linkAckTimeout);
+                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir, durability, brokerPassword, value, linkAckTimeout, brokerTls);
+    }
+
+    /** MQTT over TLS to the broker, trusting as {@code value} says (null: plain MQTT; docs/edge.md "Encrypted links"). */
+    public GatewayConfig withBrokerTls(MqttLink.Tls value) {
+        return new GatewayConfig(deviceId, brokerHost, brokerPort, topics, stateDir, bootstrapToken, heartbeatInterval,
+                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir, durability, brokerPassword, role,
+                linkAckTimeout, value);
     }
 
     @Override
     public String toString() {
-        return "GatewayConfig[" + deviceId + " -> " + brokerHost + ":" + brokerPort + ", " + topics.root() + ", " + stateDir + ", " + role + "]";
+        return "GatewayConfig[" + deviceId + " -> " + (brokerTls != null ? "mqtts://" : "") + brokerHost + ":" + brokerPort + ", " + topics.root() + ", " + stateDir + ", " + role + "]";
     }
 
     /** How long the link waits for a PUBACK before the message is published again ({@link #DEFAULT_LINK_ACK_TIMEOUT}). */
     public GatewayConfig withLinkAckTimeout(Duration value) {
         return new GatewayConfig(deviceId, brokerHost, brokerPort, topics, stateDir, bootstrapToken, heartbeatInterval,
-                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir, durability, brokerPassword, role, value);
+                keepAliveSeconds, spoolLimits, maxBatch, preferGpu, gpuSource, dataDir, durability, brokerPassword, role, value, brokerTls);
     }
 }

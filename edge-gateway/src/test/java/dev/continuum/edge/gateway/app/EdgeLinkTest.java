@@ -101,7 +101,7 @@ class EdgeLinkTest {
         GatewayConfig forged = config(id, broker.host(), broker.port(), 5);
         forged = new GatewayConfig(id, forged.brokerHost(), forged.brokerPort(), topics, forged.stateDir(),
                 cloud.credentials.bootstrapToken("another-device"), forged.heartbeatInterval(), 5,
-                forged.spoolLimits(), 16, false, List::of, forged.dataDir(), forged.durability(), null, null, null);
+                forged.spoolLimits(), 16, false, List::of, forged.dataDir(), forged.durability(), null, null, null, null);
         EdgeGateway gw = startGateway(forged);
 
         Thread.sleep(1500);

@@ -180,7 +180,7 @@ class SecuredBrokerTest {
         GatewayConfig withoutToken = config(id).withBrokerPassword(null);
         withoutToken = new GatewayConfig(id, withoutToken.brokerHost(), withoutToken.brokerPort(), topics, withoutToken.stateDir(),
                 null, withoutToken.heartbeatInterval(), withoutToken.keepAliveSeconds(), withoutToken.spoolLimits(), 16, false,
-                List::of, withoutToken.dataDir(), withoutToken.durability(), null, null, null);
+                List::of, withoutToken.dataDir(), withoutToken.durability(), null, null, null, null);
         EdgeGateway second = track(new EdgeGateway(withoutToken, vertx, Clock.systemUTC()));
         second.start().get(10, TimeUnit.SECONDS);
 

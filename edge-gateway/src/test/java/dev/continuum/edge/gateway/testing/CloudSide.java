@@ -30,8 +30,15 @@ public final class CloudSide implements AutoCloseable {
     /** The cloud on a secured broker: logs in as the operator, with {@code credentials} shared with the broker. */
     public CloudSide(Vertx vertx, String host, int port, Topics topics, DeviceCredentials credentials, MqttLink.Login login)
             throws Exception {
+        this(vertx, host, port, topics, credentials, login, null);
+    }
+
+    /** As above, over MQTT with TLS as {@code tls} says (null: plain). */
+    public CloudSide(Vertx vertx, String host, int port, Topics topics, DeviceCredentials credentials, MqttLink.Login login,
+                     MqttLink.Tls tls) throws Exception {
         this.credentials = credentials;
-        link = new MqttLink(vertx, MqttLink.Options.persistent(host, port, TestBrokers.freshId("cloud")).withLogin(login));
+        link = new MqttLink(vertx, MqttLink.Options.persistent(host, port, TestBrokers.freshId("cloud")).withLogin(login)
+                .withTls(tls));
         new Registrar(link, topics, credentials).attach();
         fleet = new Fleet(link, topics, credentials, Clock.systemUTC());
         fleet.attach();

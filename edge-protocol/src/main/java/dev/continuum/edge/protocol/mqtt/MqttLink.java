@@ -7,10 +7,13 @@ import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.net.PemTrustOptions;
 import io.vertx.mqtt.MqttClient;
 import io.vertx.mqtt.MqttClientOptions;
 import io.vertx.mqtt.MqttConnectionException;
 import io.vertx.mqtt.messages.MqttPublishMessage;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -67,13 +70,64 @@ public final class MqttLink implements AutoCloseable {
     }
 
     /**
+     * TLS towards the broker: the broker's certificate must chain to {@code caFile} (PEM, e.g. the {@code ca.crt} of a
+     * cert-manager Secret; null: the JVM's trust store) and, unless {@code checkServerName} is false, name the host
+     * the link connects to. {@code setting} names where the CA came from, for error messages.
+     */
+    public record Tls(Path caFile, boolean checkServerName, String setting) {
+        /** Environment variable naming the CA file (PEM) that MQTT over TLS trusts. */
+        public static final String CA_FILE_ENV = "CONTINUUM_MQTT_CA_FILE";
+        /** Environment variable turning the server name check off ({@code false}); on by default. */
+        public static final String CHECK_SERVER_NAME_ENV = "CONTINUUM_MQTT_TLS_CHECK_SERVER_NAME";
+
+        public Tls {
+            Objects.requireNonNull(setting, "setting");
+        }
+
+        /** The JVM's trust store, the server name checked. */
+        public static Tls systemTrust() {
+            return new Tls(null, true, "the JVM trust store");
+        }
+
+        /**
+         * Trusts {@code caFile} (null or blank: the JVM's trust store); refuses a file that is missing or unreadable,
+         * naming {@code setting} (the flag or key it came from).
+         */
+        public static Tls trusting(String caFile, boolean checkServerName, String setting) {
+            if (caFile == null || caFile.isBlank()) {
+                return new Tls(null, checkServerName, setting);
+            }
+            Path path = Path.of(caFile.trim());
+            if (!Files.isReadable(path)) {
+                throw new IllegalArgumentException(setting + ": CA certificate file " + path + " not found or not readable");
+            }
+            return new Tls(path, checkServerName, setting);
+        }
+
+        /** {@code CONTINUUM_MQTT_CA_FILE} and {@code CONTINUUM_MQTT_TLS_CHECK_SERVER_NAME} (default true). */
+        public static Tls fromEnvironment(Map<String, String> env) {
+            return fromFlagOrEnvironment(null, null, env);
+        }
+
+        /**
+         * The CA file of a command line's {@code flag} when it was given ({@code flagValue} not null), else
+         * {@code CONTINUUM_MQTT_CA_FILE}; the server name checked unless {@code CONTINUUM_MQTT_TLS_CHECK_SERVER_NAME=false}.
+         */
+        public static Tls fromFlagOrEnvironment(String flagValue, String flag, Map<String, String> env) {
+            boolean checkName = !"false".equalsIgnoreCase(env.getOrDefault(CHECK_SERVER_NAME_ENV, "true").trim());
+            return flagValue != null ? trusting(flagValue, checkName, flag)
+                    : trusting(env.get(CA_FILE_ENV), checkName, CA_FILE_ENV);
+        }
+    }
+
+    /**
      * How the link connects. {@code maxMessageBytes} bounds what it accepts (vert.x would otherwise use
      * Netty's decoder limit of 8092 bytes and drop the link on the first large message); {@code ackTimeout}
      * bounds the wait for a PUBACK, which must cover sending the message on the slowest link it is used on.
      */
     public record Options(String host, int port, String clientId, boolean cleanSession, int keepAliveSeconds,
                           Will will, Duration reconnectMin, Duration reconnectMax, Login login,
-                          int maxMessageBytes, Duration ackTimeout) {
+                          int maxMessageBytes, Duration ackTimeout, Tls tls) {
         /** What the edge link accepted before the limit was an option: ample for tasks and results. */
         public static final int DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
         public static final Duration DEFAULT_ACK_TIMEOUT = Duration.ofSeconds(5);
@@ -93,44 +147,73 @@ public final class MqttLink implements AutoCloseable {
         public Options(String host, int port, String clientId, boolean cleanSession, int keepAliveSeconds,
                        Will will, Duration reconnectMin, Duration reconnectMax, Login login) {
             this(host, port, clientId, cleanSession, keepAliveSeconds, will, reconnectMin, reconnectMax, login,
-                    DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_ACK_TIMEOUT);
+                    DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_ACK_TIMEOUT, null);
         }
 
         public static Options persistent(String host, int port, String clientId) {
             return new Options(host, port, clientId, false, 10, null, Duration.ofMillis(200), Duration.ofSeconds(5), null);
         }
 
+        /**
+         * A persistent session with the broker at {@code address} ({@link BrokerAddress}: {@code host:port} plain,
+         * {@code mqtts://host:port} TLS trusting {@code tls}, or the JVM's trust store when {@code tls} is null).
+         * A CA given for a plain address is refused: the operator meant TLS, and logins would cross in clear text.
+         */
+        public static Options persistent(String address, String clientId, Tls tls) {
+            BrokerAddress broker = BrokerAddress.parse(address);
+            Options plain = persistent(broker.host(), broker.port(), clientId);
+            if (!broker.tls()) {
+                if (tls != null && tls.caFile() != null) {
+                    throw new IllegalArgumentException(tls.setting() + " is set but the broker " + address
+                            + " is plain MQTT: write mqtts://" + broker.host() + ":" + broker.port() + " to use TLS");
+                }
+                return plain;
+            }
+            return plain.withTls(tls != null ? tls : Tls.systemTrust());
+        }
+
         public Options withWill(Will value) {
             return new Options(host, port, clientId, cleanSession, keepAliveSeconds, value, reconnectMin, reconnectMax, login,
-                    maxMessageBytes, ackTimeout);
+                    maxMessageBytes, ackTimeout, tls);
         }
 
         public Options withKeepAlive(int seconds) {
             return new Options(host, port, clientId, cleanSession, seconds, will, reconnectMin, reconnectMax, login,
-                    maxMessageBytes, ackTimeout);
+                    maxMessageBytes, ackTimeout, tls);
         }
 
         public Options withCleanSession(boolean value) {
             return new Options(host, port, clientId, value, keepAliveSeconds, will, reconnectMin, reconnectMax, login,
-                    maxMessageBytes, ackTimeout);
+                    maxMessageBytes, ackTimeout, tls);
         }
 
         /** Logs in with {@code value} (null: anonymous). */
         public Options withLogin(Login value) {
             return new Options(host, port, clientId, cleanSession, keepAliveSeconds, will, reconnectMin, reconnectMax, value,
-                    maxMessageBytes, ackTimeout);
+                    maxMessageBytes, ackTimeout, tls);
+        }
+
+        /** Connects with TLS as {@code value} says (null: plain MQTT). */
+        public Options withTls(Tls value) {
+            return new Options(host, port, clientId, cleanSession, keepAliveSeconds, will, reconnectMin, reconnectMax, login,
+                    maxMessageBytes, ackTimeout, value);
+        }
+
+        /** The broker as {@link BrokerAddress} writes it: {@code mqtts://host:port} with TLS, else {@code host:port}. */
+        public String address() {
+            return (tls != null ? "mqtts://" : "") + host + ":" + port;
         }
 
         /** A PUBACK awaited up to {@code timeout} before the publish fails (the sender may then publish again). */
         public Options withAckTimeout(Duration timeout) {
             return new Options(host, port, clientId, cleanSession, keepAliveSeconds, will, reconnectMin, reconnectMax, login,
-                    maxMessageBytes, timeout);
+                    maxMessageBytes, timeout, tls);
         }
 
         /** Messages up to {@code bytes} each way, a PUBACK awaited up to {@code timeout} (large chunks on slow links). */
         public Options withLargeMessages(int bytes, Duration timeout) {
             return new Options(host, port, clientId, cleanSession, keepAliveSeconds, will, reconnectMin, reconnectMax, login,
-                    bytes, timeout);
+                    bytes, timeout, tls);
         }
     }
 
@@ -178,6 +261,8 @@ public final class MqttLink implements AutoCloseable {
     private volatile CompletableFuture<Void> up = new CompletableFuture<>();
     private volatile boolean closed;
     private Duration backoff;
+    /** Why the previous connect failed (null after a success): a new reason is logged at WARNING. */
+    private String lastFailure;
 
     public MqttLink(Vertx vertx, Options options) {
         this(vertx, null, options);
@@ -335,6 +420,15 @@ public final class MqttLink implements AutoCloseable {
         mqtt.setTcpNoDelay(true);
         mqtt.setAutoAck(false);
         mqtt.setConnectTimeout(5_000);
+        Tls tls = options.tls();
+        if (tls != null) {
+            mqtt.setSsl(true);
+            if (tls.caFile() != null) {
+                mqtt.setTrustOptions(new PemTrustOptions().addCertPath(tls.caFile().toString()));
+            }
+            // Vert.x checks no name unless told; "HTTPS" is RFC 2818's check (subject alternative names)
+            mqtt.setHostnameVerificationAlgorithm(tls.checkServerName() ? "HTTPS" : "");
+        }
         if (options.login() != null) {
             mqtt.setUsername(options.login().username()).setPassword(options.login().password().get());
         }
@@ -369,6 +463,10 @@ public final class MqttLink implements AutoCloseable {
             if (ar.succeeded() && ar.result().code().byteValue() == 0) {
                 connected = true;
                 backoff = options.reconnectMin();
+                if (lastFailure != null) {
+                    LOG.info("MQTT link to " + options.address() + " up again");
+                    lastFailure = null;
+                }
                 if (!subscriptions.isEmpty()) {
                     Map<String, Integer> filters = new java.util.LinkedHashMap<>();
                     subscriptions.forEach(s -> filters.merge(s.filter(), s.qos(), Math::max));
@@ -379,8 +477,7 @@ public final class MqttLink implements AutoCloseable {
                 boolean sessionPresent = ar.result().isSessionPresent();
                 listeners.forEach(l -> safely(() -> l.connected(sessionPresent)));
             } else {
-                LOG.fine(() -> "MQTT connect to " + options.host() + ":" + options.port() + " failed: "
-                        + (ar.failed() ? ar.cause() : ar.result().code()));
+                reportFailure(ar.failed() ? describe(ar.cause()) : "refused: " + ar.result().code());
                 if (next.isConnected()) {
                     next.disconnect();
                 }
@@ -390,6 +487,42 @@ public final class MqttLink implements AutoCloseable {
                 scheduleReconnect();
             }
         });
+    }
+
+    /**
+     * A failed connect at WARNING when its reason differs from the previous attempt's (an operator sees why the link
+     * is not up, once, not every retry), else at FINE. Never the password.
+     */
+    private void reportFailure(String reason) {
+        String message = "MQTT connect to " + options.address() + " failed: " + reason;
+        if (!reason.equals(lastFailure)) {
+            lastFailure = reason;
+            LOG.warning(message);
+        } else {
+            LOG.fine(message);
+        }
+    }
+
+    private String describe(Throwable cause) {
+        Throwable root = cause;
+        boolean tlsRefused = false;
+        for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            root = t;
+            tlsRefused |= t instanceof javax.net.ssl.SSLException || t instanceof java.security.GeneralSecurityException;
+        }
+        String what = root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
+        Tls tls = options.tls();
+        if (tls == null && !(root instanceof java.net.ConnectException)) {
+            // a TLS listener answers a plain CONNECT by closing the connection: say what that most likely means
+            return what + " (closed before CONNACK: the broker at " + options.host() + ":" + options.port()
+                    + " may require TLS; then write mqtts://" + options.host() + ":" + options.port() + ")";
+        }
+        if (tls != null && tlsRefused) {
+            return "TLS handshake failed: " + what + " (the broker's certificate must chain to "
+                    + (tls.caFile() != null ? tls.caFile() + ", from " + tls.setting() : "a CA of the JVM trust store")
+                    + (tls.checkServerName() ? " and name " + options.host() : "") + ")";
+        }
+        return what;
     }
 
     private static boolean refusedLogin(io.vertx.core.AsyncResult<io.vertx.mqtt.messages.MqttConnAckMessage> ar) {

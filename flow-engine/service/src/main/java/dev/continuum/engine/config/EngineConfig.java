@@ -14,6 +14,12 @@ public interface EngineConfig {
     /** Base URL under which this engine is reachable by providers (push callbacks, built-in providers). */
     Optional<String> selfUrl();
 
+    /**
+     * PEM CA file ({@code CONTINUUM_TLS_CA_FILE}) the engine's HTTPS clients trust besides the JVM's CAs: providers and
+     * the planner behind certificates of a private CA (docs/operations.md "Encrypted links").
+     */
+    Optional<String> tlsCaFile();
+
     /** Stable name of this instance in leases; defaults to a random one per process. */
     Optional<String> instanceId();
 
@@ -72,8 +78,18 @@ public interface EngineConfig {
     Edge edge();
 
     interface Edge {
-        /** host:port of the edge broker; without it, file triggers are refused (400). */
+        /**
+         * host:port of the edge broker ({@code mqtts://host:port}: MQTT over TLS); without it, file triggers are
+         * refused (400).
+         */
         Optional<String> broker();
+
+        /** PEM CA file an {@code mqtts://} broker's certificate must chain to; none: the JVM's trust store. */
+        Optional<String> caFile();
+
+        /** Whether an {@code mqtts://} broker's certificate must name the host the engine connects to. */
+        @WithDefault("true")
+        boolean tlsCheckServerName();
 
         /** The gateways' topic root (their --topic-root). */
         @WithDefault("continuum")

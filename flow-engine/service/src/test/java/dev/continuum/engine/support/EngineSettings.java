@@ -22,6 +22,11 @@ public record EngineSettings(String instance, Duration localFinishGrace) impleme
     }
 
     @Override
+    public Optional<String> tlsCaFile() {
+        return Optional.empty();
+    }
+
+    @Override
     public Optional<String> instanceId() {
         return Optional.of(instance);
     }
@@ -70,6 +75,8 @@ public record EngineSettings(String instance, Duration localFinishGrace) impleme
             @Override public String topicRoot() { return "continuum"; }
             @Override public Optional<String> username() { return Optional.empty(); }
             @Override public Optional<String> password() { return Optional.empty(); }
+            @Override public Optional<String> caFile() { return Optional.empty(); }
+            @Override public boolean tlsCheckServerName() { return true; }
         };
     }
 

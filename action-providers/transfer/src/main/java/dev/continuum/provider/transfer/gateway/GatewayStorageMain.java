@@ -10,7 +10,8 @@ import java.util.concurrent.CountDownLatch;
  * Runs the device half on an edge device, beside (or inside) the edge gateway:
  * {@code java -cp continuum-transfer-provider-<ver>-runner.jar dev.continuum.provider.transfer.gateway.GatewayStorageMain
  * --device-id gw-1 --root /data/instrument [--broker 127.0.0.1:1883] [--topic-root continuum] [--read-only] [--threads 2]
- * [--bootstrap-token T] [--mqtt-password P]}.
+ * [--bootstrap-token T] [--mqtt-password P] [--broker-ca ca.crt]}. {@code --broker mqtts://host:port} connects with
+ * TLS, trusting {@code --broker-ca} (or {@code CONTINUUM_MQTT_CA_FILE}), as the gateway does (docs/edge.md "Encrypted links").
  * It only connects out to the broker, logging in as the device id with {@code --mqtt-password}
  * ({@code CONTINUUM_MQTT_PASSWORD}) or else the device's bootstrap token ({@code CONTINUUM_BOOTSTRAP_TOKEN}),
  * as a broker Continuum starts requires (ADR 0011); with neither, anonymously. Each storage request made inside a
@@ -32,6 +33,7 @@ public final class GatewayStorageMain {
         int threads = 2;
         String bootstrap = System.getenv("CONTINUUM_BOOTSTRAP_TOKEN");
         String password = System.getenv("CONTINUUM_MQTT_PASSWORD");
+        String brokerCa = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--device-id" -> device = args[++i];
@@ -42,16 +44,24 @@ public final class GatewayStorageMain {
                 case "--threads" -> threads = Integer.parseInt(args[++i]);
                 case "--bootstrap-token" -> bootstrap = args[++i];
                 case "--mqtt-password" -> password = args[++i];
+                case "--broker-ca" -> brokerCa = args[++i];
                 default -> usage("unknown option " + args[i]);
             }
         }
         if (device == null || root == null) {
             usage("--device-id and --root are required");
         }
-        int colon = broker.lastIndexOf(':');
+        MqttLink.Options link;
+        try {
+            link = MqttLink.Options.persistent(broker, device,
+                    MqttLink.Tls.fromFlagOrEnvironment(brokerCa, "--broker-ca", System.getenv()));
+        } catch (IllegalArgumentException e) {
+            usage(e.getMessage());
+            return;
+        }
         GatewayStorageServer server = new GatewayStorageServer(new GatewayStorageServer.Settings(
-                broker.substring(0, colon), Integer.parseInt(broker.substring(colon + 1)), topicRoot, device, root,
-                readOnly, threads), login(device, password != null ? password : bootstrap), telemetry).start();
+                link.host(), link.port(), topicRoot, device, root,
+                readOnly, threads), login(device, password != null ? password : bootstrap), telemetry, link.tls()).start();
         System.out.println("gateway storage " + device + " serving " + root.toAbsolutePath() + " via " + broker
                 + (readOnly ? " (read-only)" : ""));
         CountDownLatch stopped = new CountDownLatch(1);
@@ -68,7 +78,7 @@ public final class GatewayStorageMain {
 
     private static void usage(String problem) {
         System.err.println(problem);
-        System.err.println("usage: --device-id ID --root DIR [--broker host:port] [--topic-root continuum] [--read-only] [--threads 2] [--bootstrap-token T] [--mqtt-password P]");
+        System.err.println("usage: --device-id ID --root DIR [--broker host:port|mqtts://host:port] [--broker-ca CA.crt] [--topic-root continuum] [--read-only] [--threads 2] [--bootstrap-token T] [--mqtt-password P]");
         System.exit(2);
     }
 }

@@ -65,6 +65,11 @@ public final class GatewayStorageServer implements AutoCloseable {
      * {@code telemetry}'s tracer (docs/operations.md "Traces").
      */
     public GatewayStorageServer(Settings settings, MqttLink.Login login, OpenTelemetry telemetry) {
+        this(settings, login, telemetry, null);
+    }
+
+    /** As above, over MQTT with TLS as {@code tls} says (null: plain; docs/edge.md "Encrypted links"). */
+    public GatewayStorageServer(Settings settings, MqttLink.Login login, OpenTelemetry telemetry, MqttLink.Tls tls) {
         this.settings = settings;
         this.spans = new StorageSpans(telemetry, settings.deviceId());
         this.storage = new LocalStorage(settings.root());
@@ -76,7 +81,7 @@ public final class GatewayStorageServer implements AutoCloseable {
         this.statusTopic = StorageWire.status(settings.topicRoot(), settings.deviceId());
         // presence: retained "online" at each connect, "offline" by the broker (last will) or by close()
         this.link = MqttLink.standalone(StorageWire.link(settings.host(), settings.port(),
-                settings.deviceId() + ".storage", login).withWill(new MqttLink.Will(statusTopic, presence("offline"))));
+                settings.deviceId() + ".storage", login).withTls(tls).withWill(new MqttLink.Will(statusTopic, presence("offline"))));
         link.onConnection(sessionPresent -> link.publish(statusTopic, presence("online"), true));
         link.subscribe(StorageWire.requests(settings.topicRoot(), settings.deviceId()), 1, m -> {
             m.ack(); // a lost request is sent again by the provider

@@ -60,9 +60,14 @@ public final class MqttGatewayStorage implements GatewayStorage {
 
     /** Logs in with {@code login} (null: anonymous); on a broker Continuum starts, as the operator. */
     public MqttGatewayStorage(Settings settings, MqttLink.Login login) {
+        this(settings, login, null);
+    }
+
+    /** As above, over MQTT with TLS as {@code tls} says (null: plain; docs/edge.md "Encrypted links"). */
+    public MqttGatewayStorage(Settings settings, MqttLink.Login login, MqttLink.Tls tls) {
         this.settings = settings;
         this.replyTopic = StorageWire.replies(settings.topicRoot(), clientId);
-        this.link = MqttLink.standalone(StorageWire.link(settings.host(), settings.port(), clientId, login));
+        this.link = MqttLink.standalone(StorageWire.link(settings.host(), settings.port(), clientId, login).withTls(tls));
         link.subscribe(replyTopic, 1, m -> {
             m.ack();
             try {

@@ -65,19 +65,22 @@ public final class EndpointConfig {
     }
 
     /**
-     * {@code broker} ({@code host:port}) defaults to $CONTINUUM_MQTT_BROKER, then 127.0.0.1:1883; the login to it
-     * is $CONTINUUM_MQTT_USERNAME / $CONTINUUM_MQTT_PASSWORD when set (never in the endpoints file).
+     * {@code broker} ({@code host:port}, or {@code mqtts://host:port} for TLS trusting $CONTINUUM_MQTT_CA_FILE) defaults
+     * to $CONTINUUM_MQTT_BROKER, then 127.0.0.1:1883; the login to it is $CONTINUUM_MQTT_USERNAME /
+     * $CONTINUUM_MQTT_PASSWORD when set (never in the endpoints file).
      */
     private static Storage gateway(JsonNode e, String id) {
         String broker = e.path("broker").asText(System.getenv().getOrDefault("CONTINUUM_MQTT_BROKER", "127.0.0.1:1883"));
-        int colon = broker.lastIndexOf(':');
-        if (colon < 1) {
-            throw new IllegalArgumentException("endpoint " + id + ": broker must be host:port, not " + broker);
+        MqttLink.Options link;
+        try {
+            link = MqttLink.Options.persistent(broker, id, MqttLink.Tls.fromEnvironment(System.getenv()));
+        } catch (IllegalArgumentException problem) {
+            throw new IllegalArgumentException("endpoint " + id + ": " + problem.getMessage());
         }
-        return new MqttGatewayStorage(new MqttGatewayStorage.Settings(broker.substring(0, colon),
-                Integer.parseInt(broker.substring(colon + 1)), e.path("topic_root").asText("continuum"),
+        return new MqttGatewayStorage(new MqttGatewayStorage.Settings(link.host(), link.port(),
+                e.path("topic_root").asText("continuum"),
                 e.path("device_id").asText(id), Duration.ofSeconds(e.path("timeout_seconds").asInt(30)), 3),
-                MqttLink.Login.fromEnvironment(System.getenv()));
+                MqttLink.Login.fromEnvironment(System.getenv()), link.tls());
     }
 
     private static String text(JsonNode e, String name) {

@@ -51,11 +51,10 @@ public class EdgeFileLink implements EdgeLink {
             return;
         }
         String broker = config.edge().broker().get();
-        String host = broker.substring(0, broker.lastIndexOf(':'));
-        int port = Integer.parseInt(broker.substring(broker.lastIndexOf(':') + 1));
         // one persistent session per engine instance: what arrives while it is down waits at the broker
         String clientId = "continuum-engine-files-" + config.instanceId().orElse(UUID.randomUUID().toString().substring(0, 8));
-        MqttLink.Options options = MqttLink.Options.persistent(host, port, clientId);
+        MqttLink.Options options = MqttLink.Options.persistent(broker, clientId, MqttLink.Tls.trusting(
+                config.edge().caFile().orElse(null), config.edge().tlsCheckServerName(), "continuum.edge.ca-file"));
         if (config.edge().username().isPresent()) {
             options = options.withLogin(MqttLink.Login.of(config.edge().username().get(), config.edge().password().orElse("")));
         }

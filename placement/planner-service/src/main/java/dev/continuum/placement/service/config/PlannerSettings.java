@@ -41,8 +41,18 @@ public interface PlannerSettings {
     /** When set, every input and decision is also written to this planner trace (JSON lines) for replay. */
     Optional<String> trace();
 
-    /** The MQTT broker whose gateway heartbeats feed the inventory, {@code host:port}; none = no edge sites. */
+    /**
+     * The MQTT broker whose gateway heartbeats feed the inventory, {@code host:port} (plain) or {@code mqtts://host:port}
+     * (TLS); none = no edge sites.
+     */
     Optional<String> mqttBroker();
+
+    /** PEM CA file an {@code mqtts://} broker's certificate must chain to; none: the JVM's trust store. */
+    Optional<String> mqttCaFile();
+
+    /** Whether an {@code mqtts://} broker's certificate must name the host the planner connects to. */
+    @WithDefault("true")
+    boolean mqttTlsCheckServerName();
 
     /** The topic root of the edge link (as the gateways and the inference provider use). */
     @WithDefault("continuum")

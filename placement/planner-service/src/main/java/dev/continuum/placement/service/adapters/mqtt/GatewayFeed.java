@@ -83,9 +83,10 @@ public class GatewayFeed {
         MqttLink.Login login = settings.mqttUsername().isPresent() && settings.mqttPassword().isPresent()
                 ? MqttLink.Login.of(settings.mqttUsername().get(), settings.mqttPassword().get())
                 : MqttLink.Login.of(BrokerAccess.OPERATOR, DeviceCredentials.brokerPassword(secret));
-        int colon = broker.lastIndexOf(':');
-        link = new MqttLink(vertx, MqttLink.Options.persistent(broker.substring(0, colon),
-                Integer.parseInt(broker.substring(colon + 1)), "continuum-planner-" + UUID.randomUUID().toString().substring(0, 8))
+        link = new MqttLink(vertx, MqttLink.Options.persistent(broker,
+                "continuum-planner-" + UUID.randomUUID().toString().substring(0, 8),
+                MqttLink.Tls.trusting(settings.mqttCaFile().orElse(null), settings.mqttTlsCheckServerName(),
+                        "continuum.placement.mqtt-ca-file"))
                 .withCleanSession(true).withLogin(login));
         Fleet fleet = new Fleet(link, topics, credentials, Clock.systemUTC());
         this.fleet = fleet;
