@@ -78,9 +78,16 @@ export class TimelineElement extends HTMLElement {
   private spansValue: Span[] = [];
   private liveValue = false;
   private timer?: number;
+  /**
+   * How far the engine's clock runs ahead of this browser's, at least: the newest event's time past the browser's
+   * now. Running bars end at the engine's now, or a clock behind the engine's would keep them at "under 1 s".
+   */
+  private aheadMs = 0;
 
   set spans(value: Span[]) {
     this.spansValue = value;
+    const newest = Math.max(...value.map(s => s.end).filter(t => Number.isFinite(t)), -Infinity);
+    this.aheadMs = Math.max(this.aheadMs, newest - Date.now(), 0);
     this.draw();
   }
 
@@ -117,7 +124,7 @@ export class TimelineElement extends HTMLElement {
   private template(): TemplateResult {
     const spans = this.spansValue;
     if (spans.length === 0) return html`<p>No state has started yet.</p>`;
-    const now = Date.now();
+    const now = Date.now() + this.aheadMs;
     const endOf = (s: Span) => (s.status === 'running' && this.liveValue ? Math.max(now, s.end) : s.end);
     const t0 = Math.min(...spans.map(s => s.start));
     const t1 = Math.max(...spans.map(endOf), t0 + 1000);

@@ -27,6 +27,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 @TestProfile(AuthOn.class)
 class RunPageAsScientistBrowserTest extends BrowserTest {
 
+    /** The engine's clock: tests before this one may have moved it ahead of the browser's. */
+    @jakarta.inject.Inject
+    dev.continuum.engine.support.TestClock engineClock;
+
     /** Waits 3 s, maps three items of 2 s each (two at a time), then holds for an hour: ACTIVE all the test long. */
     static final String STEPS = """
             {"StartAt":"One","States":{
@@ -176,6 +180,10 @@ class RunPageAsScientistBrowserTest extends BrowserTest {
 
     @Test
     void shouldGrowARunningStatesBarAgainstATimeAxis() {
+        // the engine's clock ten minutes ahead of the browser's (earlier tests in this JVM moved it; so may a
+        // machine's clock): the bar still grows from the state's start on the engine's clock (CI of 2026-12-07 saw
+        // "under 1 s, running" for good)
+        engineClock.advance(java.time.Duration.ofMinutes(10));
         String run = WebUiBrowserTest.start("scientist", WebUiBrowserTest.publish("scientist", PREPARE_THEN_HOLD, null, null), "growing");
         signIn("scientist", "#/runs/" + run);
         Locator hold = page.locator("continuum-timeline li[data-state=Hold]");
