@@ -120,11 +120,15 @@ final class SeriesForecaster {
             for (int m = 0; m < methods.size(); m++) {
                 points[m] = methods.get(m).ready() ? methods.get(m).forecast(h) : Double.NaN;
             }
-            int best = best(hi, points);
+            double[][] scores = new double[methods.size()][];
+            for (int m = 0; m < methods.size(); m++) {
+                scores[m] = smape(hi, m);
+            }
+            int best = best(points, scores);
             double point = points[best];
             double[] interval = interval(errors[hi][best], point);
             pending[hi].addLast(new Issued(bucket + h, hi, points, interval[0], interval[1]));
-            double[] score = smape(hi, best);
+            double[] score = scores[best];
             long covered = held[hi].stream().filter(b -> b).count();
             out.add(new Forecast(key, h, h * config.bucketMillis(), point / bucketSeconds, interval[0] / bucketSeconds,
                     interval[1] / bucketSeconds, methods.get(best).name(), score[0],
@@ -135,14 +139,14 @@ final class SeriesForecaster {
     }
 
     /** The ready method with the lowest sMAPE at this horizon; before any is scored, the first ready one. */
-    private int best(int horizonIndex, double[] points) {
+    private int best(double[] points, double[][] scores) {
         int best = -1;
         double bestScore = Double.POSITIVE_INFINITY;
         for (int m = 0; m < methods.size(); m++) {
             if (Double.isNaN(points[m])) {
                 continue;
             }
-            double[] s = smape(horizonIndex, m);
+            double[] s = scores[m];
             double score = s[1] < Math.min(10, config.errorWindow()) ? Double.MAX_VALUE : s[0];
             if (best < 0 || score < bestScore) {
                 best = m;
