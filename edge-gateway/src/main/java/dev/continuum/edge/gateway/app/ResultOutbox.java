@@ -15,6 +15,9 @@ import java.util.function.Supplier;
  * the task's held acknowledgement. One not sent now (link down, no credential yet, publish failed) is on
  * disk and goes out with the next {@link #flush()}; one publish at a time per task, so a result is not
  * sent twice at once — unless its PUBACK is {@link #RESEND_AFTER overdue}: then the next flush publishes it again.
+ * Results leave in the order their tasks finished: while an older one waits on disk (not sent, or its publish
+ * failed), a new one goes out only after it — else a link that drops and comes back mid-stream lets the worker's
+ * next result overtake the one the drop failed.
  */
 final class ResultOutbox {
 
@@ -41,6 +44,8 @@ final class ResultOutbox {
     private final Runnable syncAndRelease;
     private final Clock clock;
     private final Map<String, Attempt> sending = new ConcurrentHashMap<>();
+    /** A result was not sent or its publish failed: it waits on disk and goes before any newer one. */
+    private volatile boolean olderWaiting;
 
     /**
      * {@code credential}: the device credential, null while there is none; {@code diskWork} runs a sync off the
@@ -72,6 +77,9 @@ final class ResultOutbox {
         }
         long durable = System.nanoTime();
         timings.record(StageTimes.Stage.RESULT, durable - start);
+        if (olderWaiting) {
+            flush();
+        }
         if (!send(result) && !syncBeforePublish) {
             spool.sync(); // not sent now: on disk until it can be
         }
@@ -84,9 +92,10 @@ final class ResultOutbox {
      * Publishes a result unless the link is down, there is no credential yet, or it is on its way already and its
      * PUBACK is not overdue.
      */
-    boolean send(ResultMessage result) {
+    synchronized boolean send(ResultMessage result) { // one thread's publishes keep their order on the wire
         String cred = credential.get();
         if (cred == null || !uplink.connected()) {
+            olderWaiting = true;
             return false;
         }
         long now = clock.millis();
@@ -102,6 +111,7 @@ final class ResultOutbox {
                 spool.delivered(result.taskId());
                 acks.resultDelivered(result.taskId());
             } else {
+                olderWaiting = true;
                 diskWork.execute(syncAndRelease);
             }
         });
@@ -109,7 +119,12 @@ final class ResultOutbox {
     }
 
     /** Sends every result on disk that the broker has not acknowledged yet (and is not awaiting it), oldest first. */
-    void flush() {
+    synchronized void flush() {
+        if (credential.get() == null || !uplink.connected()) {
+            olderWaiting = true; // nothing can go: not worth listing the spool (a day offline holds thousands)
+            return;
+        }
+        olderWaiting = false; // a send below that cannot go sets it again
         for (ResultMessage r : spool.undelivered()) {
             send(r);
         }
