@@ -34,12 +34,12 @@ public record ScalingConfig(long sloMillis, double sloTarget, long coldStartMill
     }
 
     /**
-     * A 2 s wait SLO sized for 99 % of requests, a 60 s cold start, HPA's defaults (15 s sync, 10 % tolerance, 300 s
+     * A 2 s wait SLO for 95 % of requests, a 60 s cold start, HPA's defaults (15 s sync, 10 % tolerance, 300 s
      * scale-down stabilisation) with a 70 % target, one warm worker, at most 1,000; the predictive policy holds a
      * lower count for two minutes before acting on it (one setting for every trace in docs/placement.md "Scaling").
      */
     public static ScalingConfig defaults() {
-        return new ScalingConfig(2_000, 0.99, 60_000, 15_000, 1, 1_000, 0.7, 0.1, 300_000, 120_000);
+        return new ScalingConfig(2_000, 0.95, 60_000, 15_000, 1, 1_000, 0.7, 0.1, 300_000, 120_000);
     }
 
     public ScalingConfig withSlo(long millis, double target) {

@@ -159,7 +159,7 @@ public final class SimulateCommand implements Callable<Integer> {
     double serviceMillis;
     @Option(names = "--wait-slo-ms", defaultValue = "2000", description = "With --arrivals: a request meets the SLO if it waits at most this long (default: ${DEFAULT-VALUE}).")
     long waitSloMillis;
-    @Option(names = "--slo-target", defaultValue = "0.99", description = "With --arrivals: share of requests the predictive policy sizes to meet the SLO (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--slo-target", defaultValue = "0.95", description = "With --arrivals: share of requests the predictive policy sizes to meet the SLO (default: ${DEFAULT-VALUE}).")
     double sloTarget;
     @Option(names = "--cold-start-s", defaultValue = "60", description = "With --arrivals: seconds before a new worker serves (default: ${DEFAULT-VALUE}).")
     double coldStartSeconds;
