@@ -2,8 +2,6 @@ package dev.continuum.placement.core.scaling;
 
 import dev.continuum.placement.core.forecast.Forecast;
 
-import java.util.ArrayDeque;
-
 /**
  * Sizes the pool for the arrivals it will have to serve by the time a worker started now is ready: the highest
  * upper bound of the forecasts whose bucket begins within a cold start and a tick (or the rate just seen, if
@@ -14,12 +12,11 @@ import java.util.ArrayDeque;
  */
 public final class PredictiveScaling implements ScalingPolicy {
     private final ScalingConfig config;
-    /** Recent recommendations {atMillis, workers}, oldest first. */
-    private final ArrayDeque<long[]> recommendations = new ArrayDeque<>();
-    private boolean started;
+    private final ScaleDownWindow window;
 
     public PredictiveScaling(ScalingConfig config) {
         this.config = config;
+        this.window = new ScaleDownWindow(config.scaleDownHoldMillis());
     }
 
     @Override
@@ -59,22 +56,9 @@ public final class PredictiveScaling implements ScalingPolicy {
             desired = config.warmMinimum();
             rule += ", warm minimum";
         }
-        long now = pool.atMillis();
-        if (!started) {
-            started = true;
-            // a pool that was running before the first decision counts as having recommended what it has
-            recommendations.addLast(new long[] {now, pool.workers()});
-        }
-        while (!recommendations.isEmpty() && recommendations.peekFirst()[0] <= now - config.scaleDownHoldMillis()) {
-            recommendations.pollFirst();
-        }
-        recommendations.addLast(new long[] {now, desired});
-        int to = desired;
-        if (desired < pool.workers()) {
-            to = (int) Math.min(pool.workers(), recommendations.stream().mapToLong(r -> r[1]).max().orElse(desired));
-            if (to > desired) {
-                rule += ", lower count held " + config.scaleDownHoldMillis() / 1000 + " s";
-            }
+        int to = window.apply(pool.atMillis(), pool.workers(), desired);
+        if (to > desired) {
+            rule += ", lower count held " + config.scaleDownHoldMillis() / 1000 + " s";
         }
         return used == null
                 ? ScalingPolicy.decision(name(), pool, to, rule, rate, Double.NaN, Double.NaN, 0, config)

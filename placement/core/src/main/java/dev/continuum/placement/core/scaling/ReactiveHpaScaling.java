@@ -1,7 +1,5 @@
 package dev.continuum.placement.core.scaling;
 
-import java.util.ArrayDeque;
-
 /**
  * Kubernetes' Horizontal Pod Autoscaler rule on a utilisation metric, as the reactive baseline: every sync period
  * desired = ceil(ready workers x utilisation / target) (starting workers count as idle, as HPA counts unready pods
@@ -10,12 +8,11 @@ import java.util.ArrayDeque;
  */
 public final class ReactiveHpaScaling implements ScalingPolicy {
     private final ScalingConfig config;
-    /** Recent recommendations {atMillis, workers}, oldest first. */
-    private final ArrayDeque<long[]> recommendations = new ArrayDeque<>();
-    private boolean started;
+    private final ScaleDownWindow window;
 
     public ReactiveHpaScaling(ScalingConfig config) {
         this.config = config;
+        this.window = new ScaleDownWindow(config.stabilisationMillis());
     }
 
     @Override
@@ -38,24 +35,11 @@ public final class ReactiveHpaScaling implements ScalingPolicy {
                 : (int) Math.ceil(busy / config.hpaTargetUtilisation());
         desired = Math.clamp(desired, Math.max(1, config.warmMinimum()), config.maxWorkers());
         desired = Math.min(desired, Math.max(2 * current, current + 4));
-        long now = pool.atMillis();
-        if (!started) {
-            started = true;
-            // a pool that was running before the first decision counts as having recommended what it has
-            recommendations.addLast(new long[] {now, pool.workers()});
-        }
-        while (!recommendations.isEmpty() && recommendations.peekFirst()[0] <= now - config.stabilisationMillis()) {
-            recommendations.pollFirst();
-        }
-        recommendations.addLast(new long[] {now, desired});
-        int to = desired;
+        int to = window.apply(pool.atMillis(), current, desired);
         String rule = "HPA: utilisation " + Math.round(100 * pool.utilisation()) + " % of "
                 + pool.ready() + " ready, target " + Math.round(100 * config.hpaTargetUtilisation()) + " %";
-        if (desired < current) {
-            to = (int) Math.min(current, recommendations.stream().mapToLong(r -> r[1]).max().orElse(desired));
-            if (to > desired) {
-                rule += ", held by the " + config.stabilisationMillis() / 1000 + " s stabilisation window";
-            }
+        if (to > desired) {
+            rule += ", held by the " + config.stabilisationMillis() / 1000 + " s stabilisation window";
         }
         return ScalingPolicy.decision(name(), pool, to, rule, pool.recentRate(), Double.NaN, Double.NaN, 0, config);
     }
