@@ -8,6 +8,8 @@ import dev.continuum.placement.core.scaling.ScalingPolicy;
 import dev.continuum.placement.simulator.ScalingSimulator;
 import dev.continuum.placement.simulator.ScalingSimulator.Request;
 import dev.continuum.placement.simulator.ScalingSimulator.Result;
+import dev.continuum.placement.simulator.report.HtmlReport;
+import dev.continuum.placement.simulator.report.SvgPlot;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -18,15 +20,17 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.ToDoubleFunction;
 import java.util.stream.IntStream;
 
 /**
  * {@code simulate --arrivals}: one inference pool under each scaling policy on the same arrivals; prints SLO
  * attainment, latency, worker-seconds, cold starts and scaling actions per policy, and writes the rate, forecast
- * and capacity over time ({@code scaling-timeline.csv}) and every decision with its reason
- * ({@code scaling-decisions.csv}).
+ * and capacity over time ({@code scaling-timeline.csv}, drawn in {@code scaling.html}) and every decision with its
+ * reason ({@code scaling-decisions.csv}).
  */
 final class ScalingEvaluation {
+    private static final int PLOT_POINTS = 600;
     private ScalingEvaluation() {
     }
 
@@ -92,8 +96,9 @@ final class ScalingEvaluation {
         }
     }
 
-    static void write(List<Result> results, Path out) throws IOException {
+    static void write(String subtitle, List<Result> results, Path out) throws IOException {
         Files.createDirectories(out);
+        HtmlReport.write(out.resolve("scaling.html"), html(subtitle, results));
         try (Writer w = Files.newBufferedWriter(out.resolve("scaling-timeline.csv"), StandardCharsets.UTF_8)) {
             w.write("policy,time_s,rate,forecast,forecast_lower,forecast_upper,workers,ready,capacity_rate\n");
             for (Result r : results) {
@@ -115,6 +120,45 @@ final class ScalingEvaluation {
                 }
             }
         }
+    }
+
+    /** One chart per policy of the rate seen, the forecast for that bucket and the rate the ready workers can serve. */
+    static String html(String subtitle, List<Result> results) {
+        StringBuilder sb = new StringBuilder("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+                + "<title>Scaling</title><style>body{font-family:sans-serif;margin:24px;color:#222}"
+                + ".plots{display:flex;flex-wrap:wrap;gap:12px}</style></head><body><h1>Scaling</h1><p>")
+                .append(SvgPlot.esc(subtitle)).append("</p><div class=\"plots\">");
+        for (Result r : results) {
+            SvgPlot plot = new SvgPlot(r.policy() + ": rate, forecast and capacity", "time (s)", "requests/s", false,
+                    false);
+            plot.add("rate", averaged(r.timeline(), ScalingSimulator.Sample::rate));
+            plot.add("forecast", averaged(r.timeline(), ScalingSimulator.Sample::forecast));
+            plot.add("capacity", averaged(r.timeline(), ScalingSimulator.Sample::capacityRate));
+            sb.append(plot.render());
+        }
+        return sb.append("</div></body></html>\n").toString();
+    }
+
+    /** At most {@code PLOT_POINTS} points: the mean of each run of ticks, leaving out ticks without a value. */
+    private static List<double[]> averaged(List<ScalingSimulator.Sample> timeline,
+                                           ToDoubleFunction<ScalingSimulator.Sample> value) {
+        int per = Math.max(1, Math.ceilDiv(timeline.size(), PLOT_POINTS));
+        List<double[]> out = new ArrayList<>();
+        for (int i = 0; i < timeline.size(); i += per) {
+            double sum = 0;
+            int n = 0;
+            for (ScalingSimulator.Sample s : timeline.subList(i, Math.min(timeline.size(), i + per))) {
+                double v = value.applyAsDouble(s);
+                if (!Double.isNaN(v)) {
+                    sum += v;
+                    n++;
+                }
+            }
+            if (n > 0) {
+                out.add(new double[] {timeline.get(i).atMillis() / 1000.0, sum / n});
+            }
+        }
+        return out;
     }
 
     private static String num(double v) {

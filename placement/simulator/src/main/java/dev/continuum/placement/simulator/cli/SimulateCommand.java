@@ -267,17 +267,18 @@ public final class SimulateCommand implements Callable<Integer> {
                             .open(arrivals, skipBadLines), serviceMillis, seed);
             List<ScalingSimulator.Request> requests = ArrivalTrace.scale(read, timeScale, rateScale, 86_400_000L);
             long span = requests.isEmpty() ? 0 : requests.getLast().atMillis();
-            o.printf(Locale.ROOT, "arrivals: %s (%s), time scale %s, rate scale %s: %d requests over %.0f s, %.3f/s, "
-                            + "mean service %.2f s; wait SLO %d ms for %.0f %%, cold start %.0f s%n", arrivals,
+            String subtitle = String.format(Locale.ROOT, "arrivals: %s (%s), time scale %s, rate scale %s: %d requests over %.0f s, %.3f/s, "
+                            + "mean service %.2f s; wait SLO %d ms for %.0f %%, cold start %.0f s", arrivals,
                     azure ? "azure" : "job submissions", timeScale, rateScale, requests.size(), span / 1000.0,
                     requests.size() / Math.max(1, span / 1000.0),
                     requests.stream().mapToLong(ScalingSimulator.Request::serviceMillis).average().orElse(0) / 1000,
                     waitSloMillis, 100 * sloTarget, coldStartSeconds);
+            o.println(subtitle);
             List<ScalingSimulator.Result> results = ScalingEvaluation.run(requests, scaling, config,
                     ScalingEvaluation.forecastConfig(forecastBucketSeconds * 1000, config, timeScale));
             ScalingEvaluation.print(results, o);
-            ScalingEvaluation.write(results, out);
-            o.println("timeline: " + out.resolve("scaling-timeline.csv") + " (+ scaling-decisions.csv)");
+            ScalingEvaluation.write(subtitle, results, out);
+            o.println("timeline: " + out.resolve("scaling.html") + " (+ scaling-timeline.csv, scaling-decisions.csv)");
             return CommandLine.ExitCode.OK;
         } catch (TraceFormatException | IllegalArgumentException | UncheckedIOException e) {
             err.println("error: " + e.getMessage());

@@ -321,6 +321,8 @@ class SimulateCommandTest {
         assertThat(timeline).anyMatch(l -> l.startsWith("predictive,600.000,"))
                 .anyMatch(l -> l.startsWith("reactive-hpa,600.000,"));
         assertThat(Files.readString(dir.resolve("out/scaling-decisions.csv"))).contains("predictive,").contains("cold start");
+        assertThat(Files.readString(dir.resolve("out/scaling.html"))).contains("<svg")
+                .contains("predictive: rate, forecast and capacity").doesNotContain("<script");
     }
 
     @Test
