@@ -9,6 +9,9 @@ import dev.continuum.placement.core.policy.Policy;
 import dev.continuum.placement.core.policy.PolicyOptions;
 import dev.continuum.placement.core.policy.Shortage;
 import dev.continuum.placement.core.policy.StandardPolicy;
+import dev.continuum.placement.core.scaling.ScalingConfig;
+import dev.continuum.placement.simulator.ScalingSimulator;
+import dev.continuum.placement.simulator.trace.ArrivalTrace;
 import dev.continuum.placement.simulator.report.HtmlReport;
 import dev.continuum.placement.simulator.report.MetricsWriter;
 import dev.continuum.placement.simulator.ContinuumSimulator;
@@ -58,7 +61,7 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--trace", description = "Trace file (openb pod list, Helios cluster_log.csv, Philly cluster_job_log, or continuum CSV).")
     Path trace;
 
-    @Option(names = "--format", defaultValue = "auto", description = "auto, continuum, openb, helios or philly (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--format", defaultValue = "auto", description = "auto, continuum, openb, helios, philly or (with --arrivals) azure (default: ${DEFAULT-VALUE}).")
     String format;
 
     @Option(names = "--synthetic", description = "Instead of --trace, generate this many Helios-like jobs.")
@@ -142,6 +145,33 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--carbon", description = "Carbon intensity or energy price CSV (site,time,value) for +green policies; the cluster's site is its name, or use site *.")
     java.nio.file.Path carbon;
 
+    @Option(names = "--arrivals", description = "Instead of a cluster trace: inference arrivals for one worker pool (an Azure LLM "
+            + "inference CSV, or a job trace whose submission times become requests); compares scaling policies (--scaling).")
+    Path arrivals;
+    @Option(names = "--scaling", split = ",", defaultValue = "predictive,reactive-hpa,fixed",
+            description = "With --arrivals: predictive, reactive-hpa, fixed (sized for the busiest minute) or fixed:N (default: ${DEFAULT-VALUE}).")
+    List<String> scaling;
+    @Option(names = "--time-scale", defaultValue = "1", description = "With --arrivals: divide arrival times by this (24: a day into an hour).")
+    double timeScale;
+    @Option(names = "--rate-scale", defaultValue = "1", description = "With --arrivals: below 1 keep this share of arrivals, above 1 overlay copies shifted by whole days.")
+    double rateScale;
+    @Option(names = "--service-ms", defaultValue = "1000", description = "With --arrivals from a job trace: mean service time per request, exponential (default: ${DEFAULT-VALUE}).")
+    double serviceMillis;
+    @Option(names = "--wait-slo-ms", defaultValue = "2000", description = "With --arrivals: a request meets the SLO if it waits at most this long (default: ${DEFAULT-VALUE}).")
+    long waitSloMillis;
+    @Option(names = "--slo-target", defaultValue = "0.95", description = "With --arrivals: share of requests the predictive policy sizes to meet the SLO (default: ${DEFAULT-VALUE}).")
+    double sloTarget;
+    @Option(names = "--cold-start-s", defaultValue = "60", description = "With --arrivals: seconds before a new worker serves (default: ${DEFAULT-VALUE}).")
+    double coldStartSeconds;
+    @Option(names = "--hpa-target", defaultValue = "0.7", description = "With --arrivals: reactive-hpa's target utilisation (default: ${DEFAULT-VALUE}).")
+    double hpaTarget;
+    @Option(names = "--warm-min", defaultValue = "1", description = "With --arrivals: workers kept warm at least (default: ${DEFAULT-VALUE}).")
+    int warmMinimum;
+    @Option(names = "--scale-down-hold-s", defaultValue = "120", description = "With --arrivals: seconds the predictive policy waits before acting on a lower count (default: ${DEFAULT-VALUE}).")
+    double scaleDownHoldSeconds;
+    @Option(names = "--forecast-bucket-s", defaultValue = "60", description = "With --arrivals: the forecaster's bucket (default: ${DEFAULT-VALUE}).")
+    long forecastBucketSeconds;
+
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
@@ -157,6 +187,9 @@ public final class SimulateCommand implements Callable<Integer> {
         }
         if (plannerTrace != null) {
             return replayPlannerTrace(o, err);
+        }
+        if (arrivals != null) {
+            return compareScaling(o, err);
         }
         if (cluster == null) {
             err.println("error: give --cluster (a cluster trace replay), --topology (inference on an edge + datacenter topology) "
@@ -214,6 +247,52 @@ public final class SimulateCommand implements Callable<Integer> {
         } catch (IOException e) {
             err.println("error: " + e.getMessage());
             return EXIT_BAD_INPUT;
+        }
+    }
+
+    private int compareScaling(PrintWriter o, PrintWriter err) {
+        try {
+            if (forecastBucketSeconds < 1 || serviceMillis <= 0 || coldStartSeconds < 0) {
+                throw new IllegalArgumentException("--forecast-bucket-s >= 1, --service-ms > 0 and --cold-start-s >= 0, were "
+                        + forecastBucketSeconds + ", " + serviceMillis + ", " + coldStartSeconds);
+            }
+            ScalingConfig config = ScalingConfig.defaults().withSlo(waitSloMillis, sloTarget)
+                    .withColdStart(Math.round(coldStartSeconds * 1000)).withWarmMinimum(warmMinimum).withHpaTarget(hpaTarget)
+                    .withScaleDownHold(Math.round(scaleDownHoldSeconds * 1000));
+            String f = format.trim().toLowerCase(Locale.ROOT);
+            boolean azure = f.equals("azure") || f.equals("auto") && firstLine(arrivals).contains("GeneratedTokens");
+            List<ScalingSimulator.Request> read = azure
+                    ? ArrivalTrace.azure(arrivals, ArrivalTrace.TokenCost.defaults())
+                    : ArrivalTrace.submissions((f.equals("auto") ? TraceFormat.detect(arrivals) : TraceFormat.parse(f))
+                            .open(arrivals, skipBadLines), serviceMillis, seed);
+            List<ScalingSimulator.Request> requests = ArrivalTrace.scale(read, timeScale, rateScale, 86_400_000L);
+            long span = requests.isEmpty() ? 0 : requests.getLast().atMillis();
+            String subtitle = String.format(Locale.ROOT, "arrivals: %s (%s), time scale %s, rate scale %s: %d requests over %.0f s, %.3f/s, "
+                            + "mean service %.2f s; wait SLO %d ms for %.0f %%, cold start %.0f s", arrivals,
+                    azure ? "azure" : "job submissions", timeScale, rateScale, requests.size(), span / 1000.0,
+                    requests.size() / Math.max(1, span / 1000.0),
+                    requests.stream().mapToLong(ScalingSimulator.Request::serviceMillis).average().orElse(0) / 1000,
+                    waitSloMillis, 100 * sloTarget, coldStartSeconds);
+            o.println(subtitle);
+            List<ScalingSimulator.Result> results = ScalingEvaluation.run(requests, scaling, config,
+                    ScalingEvaluation.forecastConfig(forecastBucketSeconds * 1000, config, timeScale));
+            ScalingEvaluation.print(results, o);
+            ScalingEvaluation.write(subtitle, results, out);
+            o.println("timeline: " + out.resolve("scaling.html") + " (+ scaling-timeline.csv, scaling-decisions.csv)");
+            return CommandLine.ExitCode.OK;
+        } catch (TraceFormatException | IllegalArgumentException | UncheckedIOException e) {
+            err.println("error: " + e.getMessage());
+            return EXIT_BAD_INPUT;
+        } catch (IOException e) {
+            err.println("error: " + e.getMessage());
+            return EXIT_BAD_INPUT;
+        }
+    }
+
+    private static String firstLine(Path p) throws IOException {
+        try (var in = Files.newBufferedReader(p)) {
+            String line = in.readLine();
+            return line == null ? "" : line;
         }
     }
 

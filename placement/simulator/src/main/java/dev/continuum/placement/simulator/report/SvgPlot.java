@@ -149,7 +149,7 @@ public final class SvgPlot {
         return String.format(Locale.ROOT, "%.2f", v);
     }
 
-    static String esc(String s) {
+    public static String esc(String s) {
         return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
     }
 }

@@ -298,4 +298,41 @@ class SimulateCommandTest {
         assertThat(r.exit()).isEqualTo(SimulateCommand.EXIT_BAD_INPUT);
         assertThat(r.err()).contains("jobs.csv").contains("not a planner trace line");
     }
+    @Test
+    void shouldCompareScalingPoliciesAndWriteTheTimelineWhenGivenArrivals(@TempDir Path dir) throws Exception {
+        // given ten minutes of Azure-format requests: 1 a second, then 4 a second
+        StringBuilder csv = new StringBuilder("TIMESTAMP,ContextTokens,GeneratedTokens\n");
+        for (int ms = 0; ms < 600_000; ms += ms < 300_000 ? 1_000 : 250) {
+            csv.append(String.format("2023-11-16 18:%02d:%02d.%03d0000,500,40%n", 10 + ms / 60_000, ms / 1000 % 60,
+                    ms % 1000));
+        }
+        Path arrivals = dir.resolve("azure.csv");
+        Files.writeString(arrivals, csv);
+
+        // when
+        Run r = run("--arrivals", arrivals.toString(), "--out", dir.resolve("out").toString());
+
+        // then one row per policy, and the rate, forecast and capacity of each over time
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("1500 requests").contains("predictive").contains("reactive-hpa").contains("fixed:")
+                .contains("SLO met").contains("worker-s").contains("cold starts");
+        var timeline = Files.readAllLines(dir.resolve("out/scaling-timeline.csv"));
+        assertThat(timeline.getFirst()).isEqualTo("policy,time_s,rate,forecast,forecast_lower,forecast_upper,workers,ready,capacity_rate");
+        assertThat(timeline).anyMatch(l -> l.startsWith("predictive,600.000,"))
+                .anyMatch(l -> l.startsWith("reactive-hpa,600.000,"));
+        assertThat(Files.readString(dir.resolve("out/scaling-decisions.csv"))).contains("predictive,").contains("cold start");
+        assertThat(Files.readString(dir.resolve("out/scaling.html"))).contains("<svg")
+                .contains("predictive: rate, forecast and capacity").doesNotContain("<script");
+    }
+
+    @Test
+    void shouldNameTheOptionWhenTheRateScaleIsNotPositive(@TempDir Path dir) throws Exception {
+        Path arrivals = dir.resolve("azure.csv");
+        Files.writeString(arrivals, "TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:15:46.68,374,44\n");
+
+        Run r = run("--arrivals", arrivals.toString(), "--rate-scale", "0", "--out", dir.toString());
+
+        assertThat(r.exit()).isEqualTo(SimulateCommand.EXIT_BAD_INPUT);
+        assertThat(r.err()).contains("--rate-scale");
+    }
 }
