@@ -40,6 +40,12 @@ public record Topics(String root) {
     public String allFiles() { return root + "/devices/+/files"; }
     public String allRegistrations() { return root + "/register/+"; }
 
+    /**
+     * Where the placement planner pushes each re-placement of a job to the cloud client that asked for it ({@code
+     * owner}: that client's MQTT client id, in the device ids' alphabet): cloud to cloud, never a device's.
+     */
+    public String replacements(String owner) { return root + "/placement/" + checkId(owner) + "/replaced"; }
+
     /** The device id in a topic under {@code <root>/devices/<id>/...} or {@code <root>/register/<id>}. */
     public String deviceIdOf(String topic) {
         String[] parts = topic.substring(root.length() + 1).split("/");

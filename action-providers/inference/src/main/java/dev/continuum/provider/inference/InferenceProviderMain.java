@@ -199,7 +199,11 @@ public final class InferenceProviderMain {
         }
         java.util.function.Supplier<String> token = ServiceAccountToken.forPlanner(System.getenv())
                 .<java.util.function.Supplier<String>>map(t -> t::current).orElse(() -> null);
-        return new PlannerServicePlacement(new PlannerClient(java.net.URI.create(plannerUrl), token));
+        // the planner pushes re-placements to this instance over its own link; another instance adopting a job polls
+        PlannerServicePlacement placement = new PlannerServicePlacement(new PlannerClient(java.net.URI.create(plannerUrl), token),
+                cloud.clientId());
+        cloud.onReplacement(placement::pushed);
+        return placement;
     }
 
     /**

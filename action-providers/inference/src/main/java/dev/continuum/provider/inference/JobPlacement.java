@@ -58,6 +58,18 @@ public interface JobPlacement {
     Optional<Decision> placedAgain(Job job, String lost);
 
     /**
+     * Whether new decisions about a lost job are pushed ({@link #onPlacedAgain} is called) rather than only found by
+     * asking {@link #placedAgain}; then a job waiting for one is asked about only slowly, as a fallback for a push
+     * that never came.
+     */
+    default boolean pushesPlacedAgain() {
+        return false;
+    }
+
+    /** Calls {@code jobId} with a job's id each time a new decision about it is pushed; no-op where none are. */
+    default void onPlacedAgain(java.util.function.Consumer<String> jobId) {}
+
+    /**
      * The job finished on {@code site}; {@code measured} says what it took (compute per task, queue, moving its input,
      * the rest of the round trip; {@link PlannerClient#NOT_MEASURED} for what was not measured): the cost model
      * learns compute and overhead.

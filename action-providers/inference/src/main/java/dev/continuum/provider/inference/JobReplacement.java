@@ -11,7 +11,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Re-placement (split from {@link InferenceProvider}, issue 34): when a site the provider sent a job to goes offline
@@ -30,6 +32,12 @@ final class JobReplacement {
      */
     static final Duration REPLACE_AFTER = Duration.ofSeconds(10);
     private static final Duration REPLACE_TICK = Duration.ofMillis(500);
+    /**
+     * When the planner pushes its decisions: how often it is asked anyway, for a push that never came (sent while
+     * its own link was down, or to an instance that has since died): six times in the same minute.
+     */
+    static final Duration FALLBACK_TICK = Duration.ofSeconds(10);
+    private static final int FALLBACK_ATTEMPTS = 6;
 
     private final Fleet fleet;
     private final TaskDispatcher dispatcher;
@@ -37,6 +45,11 @@ final class JobReplacement {
     private final Clock clock;
     private final JobDispatch dispatches;
     private final InputMoves moves;
+    /** Jobs waiting for a new decision, by job id: a push for one asks again at once. */
+    private final Map<String, Waiting> waiting = new ConcurrentHashMap<>();
+
+    /** A job past {@link #REPLACE_AFTER} with no new decision yet, after {@code attempt} asks. */
+    private record Waiting(JobDispatch.Dispatched d, int attempt) {}
 
     JobReplacement(Fleet fleet, TaskDispatcher dispatcher, JobPlacement planner, Clock clock, JobDispatch dispatches,
                    InputMoves moves) {
@@ -46,13 +59,23 @@ final class JobReplacement {
         this.clock = clock;
         this.dispatches = dispatches;
         this.moves = moves;
+        planner.onPlacedAgain(jobId -> dispatches.later(() -> pushed(jobId)));
+    }
+
+    /** The planner pushed a decision about {@code jobId}: if it waits for one, it is asked now (no network call). */
+    private void pushed(String jobId) {
+        Waiting w = waiting.remove(jobId);
+        if (w != null) {
+            placeAgain(w.d(), w.attempt() + 1);
+        }
     }
 
     /**
      * A gateway went offline: once it has stayed away {@link #REPLACE_AFTER}, each job out on it is sent where the
-     * planner places it now (the planner service decides that by itself when it sees the gateway go, and logs why).
-     * Asked again every half second until a decision is known; a job the planner cannot place anywhere for a minute (no
-     * site online, its own gateway not back) fails with its reasons.
+     * planner places it now (the planner service decides that by itself when it sees the gateway go, logs why and
+     * pushes it here). Asked again every half second — or, where decisions are pushed, when one arrives and every
+     * {@link #FALLBACK_TICK} in case it never does — until a decision is known; a job the planner cannot place
+     * anywhere for a minute (no site online, its own gateway not back) fails with its reasons.
      */
     void siteLost(String deviceId) {
         for (JobDispatch.Dispatched d : List.copyOf(dispatches.sent.values())) {
@@ -101,12 +124,20 @@ final class JobReplacement {
             return;
         }
         Optional<JobPlacement.Decision> next = planner.placedAgain(d.job(), d.deviceId());
-        boolean nowhereYet = next.isPresent() && !next.get().placed() && attempt < REPLACE_ATTEMPTS;
+        boolean pushes = planner.pushesPlacedAgain();
+        int attempts = pushes ? FALLBACK_ATTEMPTS : REPLACE_ATTEMPTS;
+        boolean nowhereYet = next.isPresent() && !next.get().placed() && attempt < attempts;
         if (next.isEmpty() || nowhereYet) {
             // no decision yet, or no site online at all (e.g. every gateway cut off by a broker restart): ask again,
             // the task still pending for its own gateway, for up to a minute
-            if (attempt < REPLACE_ATTEMPTS) {
-                ctx.schedule(REPLACE_TICK, () -> dispatches.later(() -> placeAgain(d, attempt + 1)));
+            if (attempt < attempts) {
+                Waiting w = new Waiting(d, attempt);
+                waiting.put(d.job().id(), w);
+                ctx.schedule(pushes ? FALLBACK_TICK : REPLACE_TICK, () -> dispatches.later(() -> {
+                    if (waiting.remove(d.job().id(), w)) { // not answered by a push meanwhile
+                        placeAgain(d, attempt + 1);
+                    }
+                }));
             }
             return;
         }

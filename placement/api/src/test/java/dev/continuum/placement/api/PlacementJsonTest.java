@@ -18,7 +18,7 @@ class PlacementJsonTest {
         PlacementBody body = new PlacementBody("a1", "r1", PlacementBody.INFERENCE, "ocr@1", null, null,
                 new PlacementBody.DemandBody(1, null, null, null, null),
                 List.of(new PlacementBody.DataBody("gw-1", "file:x.json", 42L)), null, 500L, null, null, null, null,
-                null, null, "gw-1");
+                null, null, "gw-1", null);
 
         // when
         String json = JSON.writeValueAsString(body);

@@ -9,6 +9,8 @@ import dev.continuum.edge.broker.Brokers;
 import dev.continuum.edge.fleet.identity.DeviceCredentials;
 import dev.continuum.edge.protocol.GpuInfo;
 import dev.continuum.edge.protocol.Topics;
+import dev.continuum.edge.protocol.mqtt.MqttLink;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.continuum.edge.gateway.store.TaskSpool;
 import dev.continuum.edge.gateway.testing.Await;
 import dev.continuum.edge.gateway.testing.CloudSide;
@@ -88,13 +90,32 @@ class GatewayFeedTest {
                 .post("/placements").then().extract().jsonPath();
     }
 
+    private static JsonPath place(String id, String owner) {
+        return given().auth().oauth2(token).contentType("application/json")
+                .body("""
+                        {"id": "%s", "kind": "inference", "model": "ocr-cls@1", "owner": "%s"}""".formatted(id, owner))
+                .post("/placements").then().extract().jsonPath();
+    }
+
+    /**
+     * The provider that asked (named {@code owner} in the request) is told over the broker, on its own topic and
+     * persistent session: the push sent while it was disconnected reaches it when it is back.
+     */
     @Test
-    void shouldPlaceOnAGatewayFromItsHeartbeatsAndAgainElsewhereWhenItGoesAway() {
+    void shouldPlaceOnAGatewayFromItsHeartbeatsAndAgainElsewhereWhenItGoesAwayAndPushItToTheProviderThatAsked()
+            throws Exception {
+        Brokers.Broker broker = TestBrokers.shared();
+        Topics topics = new Topics(GatewaysProfile.TOPIC_ROOT);
+        String owner = TestBrokers.freshId("inference");
+        List<JsonNode> pushed = new java.util.concurrent.CopyOnWriteArrayList<>();
+        MqttLink provider = providerLink(broker, owner, topics, pushed); // its session subscribed, then away
+        provider.close();
+
         // the first request may come before both gateways have reported in: ask until a gateway is chosen
         String[] chosen = new String[1];
         int[] n = {0};
         assertThat(Await.until(Duration.ofSeconds(30), () -> {
-            JsonPath p = place("feed-" + (++n[0]));
+            JsonPath p = place("feed-" + (++n[0]), owner);
             chosen[0] = p.getString("site");
             return GATEWAYS.containsKey(chosen[0]) && p.getString("decisions[0].decision.reasons[0]").contains("of 2 sites");
         })).as("a gateway chosen from its heartbeats").isTrue();
@@ -111,6 +132,31 @@ class GatewayFeedTest {
         assertThat(log.getString("decisions[1].decision.reasons[0]"))
                 .isEqualTo("placed again: " + chosen[0] + " went offline before the job finished");
         assertThat(log.getList("decisions[1].decision.reasons", String.class)).contains(chosen[0] + ": offline");
+
+        MqttLink back = providerLink(broker, owner, topics, pushed);
+        CLOSE.add(back);
+        assertThat(Await.until(Duration.ofSeconds(20), () -> !pushed.isEmpty())).as("the push, queued while away").isTrue();
+        JsonNode push = pushed.getFirst();
+        assertThat(push.path("id").asText()).isEqualTo(job);
+        assertThat(push.path("lostSite").asText()).isEqualTo(chosen[0]);
+        assertThat(push.path("site").asText()).isEqualTo(other);
+        assertThat(push.at("/decision/reasons/0").asText())
+                .isEqualTo("placed again: " + chosen[0] + " went offline before the job finished");
+    }
+
+    private static MqttLink providerLink(Brokers.Broker broker, String owner, Topics topics, List<JsonNode> pushed)
+            throws Exception {
+        MqttLink link = new MqttLink(VERTX, MqttLink.Options.persistent(broker.host(), broker.port(), owner));
+        link.subscribe(topics.replacements(owner), 1, m -> {
+            try {
+                pushed.add(dev.continuum.edge.protocol.Wire.mapper().readTree(m.payload()));
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        link.start().get(10, TimeUnit.SECONDS);
+        link.whenConnected().get(10, TimeUnit.SECONDS);
+        return link;
     }
 
     @Test

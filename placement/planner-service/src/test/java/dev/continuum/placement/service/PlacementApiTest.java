@@ -122,6 +122,8 @@ class PlacementApiTest {
         refused("""
                 {"kind": "quantum"}""", "/kind");
         refused("""
+                {"kind": "inference", "model": "resnet", "owner": "continuum/placement/#"}""", "/owner");
+        refused("""
                 {"kind": "training", "gpus": 2}""", "");
         api().get("/placements?from=yesterday").then().statusCode(400).body("errors.pointer", contains("/from"));
     }

@@ -19,6 +19,7 @@ import dev.continuum.placement.core.planner.PlacementDecision;
 import dev.continuum.placement.core.planner.PlacementRequest;
 import dev.continuum.placement.service.config.PlannerProducers;
 import dev.continuum.placement.service.adapters.mqtt.GatewayFeed;
+import dev.continuum.placement.service.adapters.mqtt.MqttReplacementPush;
 import dev.continuum.placement.service.adapters.persistence.JdbcSiteReports;
 import dev.continuum.placement.service.adapters.rest.PlannerRecovery;
 import dev.continuum.placement.service.app.DecisionRecord;
@@ -117,7 +118,7 @@ class PlannerRestartTest {
         PlannerService planner = new PlannerService(new OnlinePlanner(PlannerProducers.config(settings)),
                 inventory, log, Clock.systemUTC());
         GatewayFeed feed = new GatewayFeed(settings, inventory, new GpuHistory(settings.gpuHistorySamples()), planner, quarkusVertx,
-                new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
+                new io.micrometer.core.instrument.simple.SimpleMeterRegistry(), new MqttReplacementPush());
         feed.connect();
         try {
             PlannerRecovery.Recovered recovered = PlannerRecovery.recover(reports, inventory, planner);

@@ -104,7 +104,7 @@ final class PlannerBridge {
         long deadline = r.deadline().map(d -> Math.max(1, d.getEpochSecond())).orElse(0L);
         // the planner contract's request, as the planner service is asked for a job (placement/api)
         PlacementBody body = new PlacementBody(job.id(), null, PlacementBody.TRAINING, "", min, gpus, demand,
-                List.of(), deadline, 0L, r.priority(), "", "", r.timeLimit().toSeconds(), true, 0L, "");
+                List.of(), deadline, 0L, r.priority(), "", "", r.timeLimit().toSeconds(), true, 0L, "", null);
         return planners.get(where).place(PlacementRequests.from(body), nowMillis).decisions();
     }
 

@@ -7,8 +7,11 @@ import java.util.Optional;
 /** Where requests and every decision about them are kept (PostgreSQL in the service): a restart loses none. */
 public interface PlacementLog {
 
-    /** Keeps a new request; false if one with this id is already kept. */
-    boolean addRequest(PlacementRequest request, String runId, java.time.Instant at);
+    /**
+     * Keeps a new request, with the client to push its re-placements to ({@code owner}, null = none); false if one
+     * with this id is already kept.
+     */
+    boolean addRequest(PlacementRequest request, String runId, String owner, java.time.Instant at);
 
     Optional<StoredRequest> request(String requestId);
 
@@ -30,6 +33,6 @@ public interface PlacementLog {
      */
     List<dev.continuum.placement.core.planner.Restored> unfinished();
 
-    /** A request as kept, with the run it belongs to ("" when none was given). */
-    record StoredRequest(PlacementRequest request, String runId, java.time.Instant at) {}
+    /** A request as kept, with the run it belongs to ("" when none was given) and whom to push re-placements to (or null). */
+    record StoredRequest(PlacementRequest request, String runId, java.time.Instant at, String owner) {}
 }

@@ -26,15 +26,22 @@ public final class PlannerService {
     private final LiveInventory inventory;
     private final PlacementLog log;
     private final Clock clock;
+    private final ReplacementPush push;
     private long plannedVersion = -1;
     /** Per site, the queue wait the last decision placing a job there predicted; read by the metrics at each scrape. */
     private final Map<String, Long> predictedQueueMillisBySite = new ConcurrentHashMap<>();
 
     public PlannerService(Planner planner, LiveInventory inventory, PlacementLog log, Clock clock) {
+        this(planner, inventory, log, clock, ReplacementPush.NONE);
+    }
+
+    /** As above, telling the client a request names in {@code owner} each time its job is placed again. */
+    public PlannerService(Planner planner, LiveInventory inventory, PlacementLog log, Clock clock, ReplacementPush push) {
         this.planner = planner;
         this.inventory = inventory;
         this.log = log;
         this.clock = clock;
+        this.push = push;
     }
 
     /** The planner's latest arrival-rate forecasts (per model and site, and per model over all sites). */
@@ -42,8 +49,16 @@ public final class PlannerService {
         return planner.forecasts();
     }
 
-    /** Decides for a new job; the request's own decision comes first, then what it did to other jobs. */
-    public synchronized List<DecisionRecord> place(PlacementRequest request, String runId) {
+    /** Decides for a new job whose re-placements nobody is pushed. */
+    public List<DecisionRecord> place(PlacementRequest request, String runId) {
+        return place(request, runId, null);
+    }
+
+    /**
+     * Decides for a new job; the request's own decision comes first, then what it did to other jobs. {@code owner}
+     * (or null) is the client told when the job is placed again.
+     */
+    public synchronized List<DecisionRecord> place(PlacementRequest request, String runId, String owner) {
         if (log.request(request.id()).isPresent()) {
             throw new DuplicateRequestException(request.id());
         }
@@ -51,11 +66,12 @@ public final class PlannerService {
         List<DecisionRecord> out = new ArrayList<>(refresh(now));
         // the planner refuses an invalid request (InvalidRequestException) before anything is kept
         PlacementResult result = planner.place(request, now);
-        log.addRequest(request, runId, Instant.ofEpochMilli(now));
+        log.addRequest(request, runId, owner, Instant.ofEpochMilli(now));
         List<PlacementDecision> ordered = new ArrayList<>();
         ordered.add(result.decision());
         ordered.addAll(result.others());
         List<DecisionRecord> mine = log.append(records(ordered, Cause.REQUEST, now));
+        pushReplacements(mine.subList(1, mine.size())); // what this request did to others, e.g. moved one
         mine.addAll(out);
         return mine;
     }
@@ -84,7 +100,7 @@ public final class PlannerService {
         List<PlacementDecision> decided = planner.observe(
                 new Observation.JobCompleted(requestId, site, model, computeMillis, now, overheadMillis,
                         queuedMillis));
-        return log.append(records(decided, Cause.COMPLETION, now));
+        return pushReplacements(log.append(records(decided, Cause.COMPLETION, now)));
     }
 
     /**
@@ -96,7 +112,7 @@ public final class PlannerService {
         long now = clock.millis();
         refresh(now);
         List<Restored> jobs = log.unfinished();
-        log.append(records(planner.restore(jobs, now), Cause.RESTART, now));
+        pushReplacements(log.append(records(planner.restore(jobs, now), Cause.RESTART, now)));
         return jobs.size();
     }
 
@@ -104,7 +120,7 @@ public final class PlannerService {
     public synchronized List<DecisionRecord> tick() {
         long now = clock.millis();
         List<DecisionRecord> out = new ArrayList<>(refresh(now));
-        out.addAll(log.append(records(planner.observe(new Observation.Tick(now)), Cause.TIME, now)));
+        out.addAll(pushReplacements(log.append(records(planner.observe(new Observation.Tick(now)), Cause.TIME, now))));
         return out;
     }
 
@@ -144,7 +160,32 @@ public final class PlannerService {
         }
         plannedVersion = version;
         List<PlacementDecision> decided = planner.update(inventory.snapshot(), now);
-        return decided.isEmpty() ? new ArrayList<>() : log.append(records(decided, Cause.INVENTORY, now));
+        return decided.isEmpty() ? new ArrayList<>() : pushReplacements(log.append(records(decided, Cause.INVENTORY, now)));
+    }
+
+    /**
+     * Of the decisions just logged, each that places an inference job again — on another site than its last, or
+     * nowhere after it had one — is pushed to the client its request names, if it names one. Returns {@code logged}.
+     */
+    private List<DecisionRecord> pushReplacements(List<DecisionRecord> logged) {
+        for (DecisionRecord d : logged) {
+            boolean placedOrNot = d.decision() instanceof PlacementDecision.Placed
+                    || d.decision() instanceof PlacementDecision.Unplaceable;
+            if (!placedOrNot || !"inference".equals(d.kind())) {
+                continue;
+            }
+            String owner = log.request(d.requestId()).map(PlacementLog.StoredRequest::owner).orElse(null);
+            if (owner == null) {
+                continue;
+            }
+            List<DecisionRecord> all = log.decisionsOf(d.requestId());
+            DecisionRecord before = all.stream().filter(x -> x.seq() < d.seq()).reduce((a, b) -> b).orElse(null);
+            if (before != null && before.decision() instanceof PlacementDecision.Placed was
+                    && !was.chosen().site().equals(d.site())) {
+                push.replaced(owner, was.chosen().site(), d);
+            }
+        }
+        return logged;
     }
 
     private List<DecisionRecord> records(List<PlacementDecision> decisions, Cause cause, long now) {

@@ -9,6 +9,7 @@ import dev.continuum.placement.service.app.GpuHistory;
 import dev.continuum.placement.service.app.LiveInventory;
 import dev.continuum.placement.service.app.PlacementLog;
 import dev.continuum.placement.service.app.PlannerService;
+import dev.continuum.placement.service.app.ReplacementPush;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.io.IOException;
@@ -43,10 +44,11 @@ public class PlannerProducers {
 
     @Produces
     @Singleton
-    PlannerService service(PlannerSettings settings, LiveInventory inventory, PlacementLog log, Clock clock) {
+    PlannerService service(PlannerSettings settings, LiveInventory inventory, PlacementLog log, Clock clock,
+                           ReplacementPush push) {
         OnlinePlanner online = new OnlinePlanner(config(settings));
         Planner planner = settings.trace().map(t -> (Planner) new RecordingPlanner(online, open(Path.of(t)))).orElse(online);
-        return new PlannerService(planner, inventory, log, clock);
+        return new PlannerService(planner, inventory, log, clock, push);
     }
 
     static final String CHOOSE_BY = "continuum.placement.inference.choose-by";

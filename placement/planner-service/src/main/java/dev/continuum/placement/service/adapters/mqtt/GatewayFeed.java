@@ -49,10 +49,12 @@ public class GatewayFeed {
     private MqttLink link;
     private volatile Fleet fleet;
     private final SiteMetrics siteMetrics;
+    private final MqttReplacementPush pushes;
 
     public GatewayFeed(PlannerSettings settings, LiveInventory inventory, GpuHistory gpuHistory, PlannerService planner,
-                       Vertx vertx, MeterRegistry metrics) {
+                       Vertx vertx, MeterRegistry metrics, MqttReplacementPush pushes) {
         this.settings = settings;
+        this.pushes = pushes;
         // gateway health for operators: counted from the fleet view at each scrape
         Gauge.builder("continuum.gateways", () -> count(true)).tag("state", "online")
                 .description("Edge gateways online (connected and heartbeating) as the planner sees them").register(metrics);
@@ -92,6 +94,7 @@ public class GatewayFeed {
         this.fleet = fleet;
         fleet.onChange(device -> updates.execute(() -> changed(device)));
         fleet.attach();
+        pushes.attach(link, topics); // re-placements go out on the same link
         link.start();
         LOG.infof("planner inventory: gateways from MQTT at %s (topic root %s)", broker, settings.mqttTopicRoot());
     }

@@ -32,25 +32,26 @@ public class JdbcPlacementLog implements PlacementLog {
     }
 
     @Override
-    public boolean addRequest(PlacementRequest request, String runId, Instant at) {
-        return update("INSERT INTO placement_requests (id, run_id, kind, created_at, request) VALUES (?, ?, ?, ?, ?::jsonb)"
-                + " ON CONFLICT (id) DO NOTHING", ps -> {
+    public boolean addRequest(PlacementRequest request, String runId, String owner, Instant at) {
+        return update("INSERT INTO placement_requests (id, run_id, kind, created_at, request, owner)"
+                + " VALUES (?, ?, ?, ?, ?::jsonb, ?) ON CONFLICT (id) DO NOTHING", ps -> {
             ps.setString(1, request.id());
             ps.setString(2, runId == null ? "" : runId);
             ps.setString(3, request.kind().name().toLowerCase());
             ps.setTimestamp(4, Timestamp.from(at));
             ps.setString(5, TraceCodec.writeRequest(request));
+            ps.setString(6, owner);
         }) == 1;
     }
 
     @Override
     public Optional<StoredRequest> request(String requestId) {
         try (Connection c = db.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT request::text, run_id, created_at FROM placement_requests WHERE id = ?")) {
+             PreparedStatement ps = c.prepareStatement("SELECT request::text, run_id, created_at, owner FROM placement_requests WHERE id = ?")) {
             ps.setString(1, requestId);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? Optional.of(new StoredRequest(TraceCodec.readRequest(rs.getString(1)),
-                        rs.getString(2), rs.getTimestamp(3).toInstant())) : Optional.empty();
+                        rs.getString(2), rs.getTimestamp(3).toInstant(), rs.getString(4))) : Optional.empty();
             }
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read placement request " + requestId, e);

@@ -2,6 +2,7 @@ package dev.continuum.placement.service.adapters.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.continuum.edge.protocol.Topics;
 import dev.continuum.placement.api.Completion;
 import dev.continuum.placement.api.PageView;
 import dev.continuum.placement.api.PlacementBody;
@@ -48,11 +49,24 @@ public class PlacementResource {
         if (body == null) {
             throw new InvalidRequestException("", "a placement request body is required");
         }
-        List<DecisionRecord> decided = planner.place(PlacementRequests.from(body), body.runId());
+        if (body.owner() != null) {
+            checkOwner(body.owner());
+        }
+        List<DecisionRecord> decided = planner.place(PlacementRequests.from(body), body.runId(), body.owner());
         String id = decided.getFirst().requestId();
         List<DecisionRecord> others = decided.stream().filter(d -> !d.requestId().equals(id)).toList();
         PlacementView view = Views.of(log.request(id).orElseThrow(), log.decisionsOf(id), others);
         return Response.created(URI.create("/placements/" + id)).entity(view).build();
+    }
+
+    /** {@code owner} becomes one level of the push topic: the device ids' alphabet, so no wildcard or extra level. */
+    private static void checkOwner(String owner) {
+        try {
+            Topics.checkId(owner);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidRequestException("owner", "must be the caller's MQTT client id, 1-64 letters, digits, "
+                    + "'.', '_' or '-' starting with a letter or digit, was " + owner);
+        }
     }
 
     @GET

@@ -35,8 +35,8 @@ class ForecastMetricsTest {
         private final List<DecisionRecord> decisions = new ArrayList<>();
 
         @Override
-        public boolean addRequest(PlacementRequest request, String runId, Instant at) {
-            return requests.putIfAbsent(request.id(), new StoredRequest(request, runId == null ? "" : runId, at)) == null;
+        public boolean addRequest(PlacementRequest request, String runId, String owner, Instant at) {
+            return requests.putIfAbsent(request.id(), new StoredRequest(request, runId == null ? "" : runId, at, owner)) == null;
         }
 
         @Override
