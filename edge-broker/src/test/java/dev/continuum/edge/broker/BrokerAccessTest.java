@@ -38,4 +38,16 @@ class BrokerAccessTest {
         assertThat(access.mayPublish("gw-1", "gw-1", "root/register/gw-1")).isTrue();
         assertThat(access.mayPublish("gw-1", "gw-1", "root/register/gw-2")).isFalse();
     }
+
+    @Test
+    void shouldKeepDevicesOffThePlannersRePlacementPushes() {
+        String pushes = topics.replacements("continuum-inference");
+        for (String client : new String[] {"gw-1", "gw-1.storage"}) {
+            assertThat(access.maySubscribe("gw-1", client, pushes)).as(client).isFalse();
+            assertThat(access.maySubscribe("gw-1", client, "root/placement/#")).as(client).isFalse();
+            assertThat(access.mayPublish("gw-1", client, pushes)).as(client).isFalse();
+        }
+        assertThat(access.mayPublish(BrokerAccess.OPERATOR, "planner", pushes)).isTrue();
+        assertThat(access.maySubscribe(BrokerAccess.OPERATOR, "continuum-inference", pushes)).isTrue();
+    }
 }

@@ -113,6 +113,38 @@ class MosquittoAclTest {
         }
     }
 
+    /**
+     * The planner's re-placement pushes (issue 34) are cloud to cloud: a gateway can neither read a provider's nor
+     * forge one. The pushes go to a provider's topic while a gateway subscribed to it, its forged one before the
+     * provider's own link's marker: only the marker arrives.
+     */
+    @Test
+    void shouldKeepGatewaysOffThePlannersRePlacementPushes() throws Exception {
+        String pushes = TOPICS.replacements("continuum-inference");
+        try (MqttLink planner = link("planner", BrokerAccess.OPERATOR, OPERATOR_PASSWORD);
+             MqttLink provider = link("continuum-inference", BrokerAccess.OPERATOR, OPERATOR_PASSWORD);
+             MqttLink gwA = link("gw-a", "gw-a", "gw-a-password")) {
+            List<String> toProvider = new CopyOnWriteArrayList<>();
+            List<String> toGateway = new CopyOnWriteArrayList<>();
+            provider.subscribe(pushes, 1, m -> { toProvider.add(new String(m.payload(), StandardCharsets.UTF_8)); m.ack(); });
+            gwA.subscribe(pushes, 1, m -> { toGateway.add(m.topic()); m.ack(); });
+            gwA.subscribe(TOPICS.root() + "/placement/#", 1, m -> { toGateway.add(m.topic()); m.ack(); });
+            provider.whenConnected().get(10, TimeUnit.SECONDS);
+            gwA.whenConnected().get(10, TimeUnit.SECONDS);
+
+            boolean arrived = false;
+            for (int attempt = 0; attempt < 5 && !arrived; attempt++) {
+                gwA.publish(pushes, bytes("forged"), false).get(10, TimeUnit.SECONDS);
+                planner.publish(pushes, bytes("from the planner"), false).get(10, TimeUnit.SECONDS);
+                arrived = until(() -> toProvider.contains("from the planner"));
+            }
+
+            assertThat(arrived).as("the planner's push reaches the provider").isTrue();
+            assertThat(toProvider).as("the gateway's forgery is dropped").doesNotContain("forged");
+            assertThat(toGateway).as("the gateway reads no push").isEmpty();
+        }
+    }
+
     @Test
     void shouldRefuseAWrongPasswordAndAnonymousClients() throws Exception {
         for (MqttLink.Login login : new MqttLink.Login[] {MqttLink.Login.of("gw-a", "not-its-password"), null}) {

@@ -71,6 +71,7 @@ public final class EdgeCloud implements AutoCloseable {
             } catch (java.io.IOException | RuntimeException e) {
                 LOG.warning("ignored a re-placement push that is not one on " + m.topic() + ": " + e.getMessage());
             }
+            m.ack(); // kept in memory only: if this provider stops before using it, the next instance polls
         });
     }
 

@@ -199,9 +199,15 @@ public final class InferenceProviderMain {
         }
         java.util.function.Supplier<String> token = ServiceAccountToken.forPlanner(System.getenv())
                 .<java.util.function.Supplier<String>>map(t -> t::current).orElse(() -> null);
+        PlannerClient client = new PlannerClient(java.net.URI.create(plannerUrl), token);
+        try {
+            Topics.checkId(cloud.clientId()); // it becomes a topic level (and the request's owner)
+        } catch (IllegalArgumentException e) {
+            System.err.println("re-placements are polled, not pushed: --client-id " + e.getMessage());
+            return new PlannerServicePlacement(client);
+        }
         // the planner pushes re-placements to this instance over its own link; another instance adopting a job polls
-        PlannerServicePlacement placement = new PlannerServicePlacement(new PlannerClient(java.net.URI.create(plannerUrl), token),
-                cloud.clientId());
+        PlannerServicePlacement placement = new PlannerServicePlacement(client, cloud.clientId());
         cloud.onReplacement(placement::pushed);
         return placement;
     }

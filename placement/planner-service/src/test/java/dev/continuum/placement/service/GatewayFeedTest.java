@@ -150,6 +150,7 @@ class GatewayFeedTest {
         link.subscribe(topics.replacements(owner), 1, m -> {
             try {
                 pushed.add(dev.continuum.edge.protocol.Wire.mapper().readTree(m.payload()));
+                m.ack();
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
