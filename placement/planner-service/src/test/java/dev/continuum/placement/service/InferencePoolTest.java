@@ -67,6 +67,8 @@ class InferencePoolTest {
     private static final Vertx VERTX = Vertx.vertx();
     private static final List<AutoCloseable> CLOSE = new ArrayList<>();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
+    /** The jobs whose re-placement the planner pushed to the provider. */
+    private static final List<String> PUSHED = new java.util.concurrent.CopyOnWriteArrayList<>();
     private static GatewayProcess edgeA;
     private static String providerUrl;
     private static PlannerClient planner;
@@ -88,8 +90,14 @@ class InferencePoolTest {
         cloud.start().get(10, TimeUnit.SECONDS);
         ServiceAccountToken reporter = reporterAccount();
         planner = new PlannerClient(URI.create("http://127.0.0.1:" + RestAssured.port + "/"), reporter::current);
+        // named as the job's owner, so the planner pushes its re-placements over the broker (docs/placement.md)
+        PlannerServicePlacement placement = new PlannerServicePlacement(planner, cloud.clientId());
+        cloud.onReplacement(pushed -> {
+            PUSHED.add(pushed.id());
+            placement.pushed(pushed);
+        });
         HttpServer provider = ServedInferenceProvider.serve(VERTX, new InferenceProvider(cloud.fleet(), cloud.dispatcher(),
-                new PlannerServicePlacement(planner), Clock.systemUTC(), "datacenter"), ProviderServerOptions.of(VERTX));
+                placement, Clock.systemUTC(), "datacenter"), ProviderServerOptions.of(VERTX));
 
         Path state = Files.createTempDirectory("planner-pool");
         edgeA = gateway(PoolProfile.EDGE_A, "edge", broker, credentials, state, model);
@@ -208,6 +216,7 @@ class InferencePoolTest {
         assertThat(log.getString("decisions[1].decision.reasons[0]"))
                 .isEqualTo("placed again: " + PoolProfile.EDGE_A + " went offline before the job finished");
         assertThat(log.getString("site")).isEqualTo(PoolProfile.POOL);
+        assertThat(PUSHED).as("the re-placement pushed to the provider").contains(action);
     }
 
     @Test
