@@ -91,7 +91,10 @@ export class GrantsPage {
     const active = this.grants.filter(g => g.status === 'ACTIVE');
     const revoked = this.grants.filter(g => g.status !== 'ACTIVE');
     return html`<h1>Offline grants</h1>
-      <p>With an offline grant, the runs you start or resume act for you after you sign out, until you revoke it.</p>
+      <p id="grant-terms">With an offline grant, the engine acts as you in the runs you start or resume: it calls the
+        providers those flows name with your identity, also while you are signed out. It lasts until you revoke it here,
+        or until the identity provider ends it: Keycloak ends a grant unused for the realm's offline session idle time
+        and at its offline session maximum (the local realm: 30 days unused, 90 days at most).</p>
       ${when(this.error, () => html`<p role="alert" class="error">${this.error}</p>`)}
       <p role="status" class="notice">${this.notice}</p>
       <button id="grant-offline" @click=${() => this.grantOfflineAccess()}>Grant offline access</button>

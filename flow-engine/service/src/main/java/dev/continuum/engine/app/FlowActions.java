@@ -73,7 +73,7 @@ public class FlowActions {
         }
         return store.find(childId).flatMap(found -> found.isPresent()
                 ? Uni.createFrom().item(observation(found.get()))
-                : link(childId, requestId, parent)
+                : link(flowId, childId, requestId, parent)
                         .flatMap(linked -> runs.start(flowId, null, childId, request, viewer, credentials))
                         .map(started -> observation(started.run())))
                 .invoke(answer -> {
@@ -145,8 +145,11 @@ public class FlowActions {
         return runs.log(actionId, Optional.empty(), false, limit, viewer);
     }
 
-    /** The link to the parent, written before the child so that no child is ever without it; refused past the limit. */
-    private Uni<Void> link(UUID childId, String requestId, Optional<Parent> parent) {
+    /**
+     * The link to the parent, written before the child so that no child is ever without it; refused past the depth
+     * limit, and when the child's flow already runs in the parent's chain (a cycle of calls never ends by itself).
+     */
+    private Uni<Void> link(UUID flowId, UUID childId, String requestId, Optional<Parent> parent) {
         if (parent.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
@@ -159,12 +162,25 @@ public class FlowActions {
         return links.parentOf(parent.get().runId()).flatMap(above -> {
             int depth = above.map(link -> link.depth() + 1).orElse(1);
             if (depth > maxDepth) {
-                throw new FlowCallTooDeep("Run " + parent.get().runId() + " is already " + (depth - 1)
-                        + " flow calls deep; a child run would exceed the limit of " + maxDepth
-                        + " (continuum.runs.max-flow-depth). A flow that calls itself ends here.");
+                throw new FlowCallRefused(FlowCallRefused.TOO_DEEP, "Run " + parent.get().runId() + " is already "
+                        + (depth - 1) + " flow calls deep; a child run would exceed the limit of " + maxDepth
+                        + " (continuum.runs.max-flow-depth).");
             }
-            return links.add(new RunLinks.Link(childId, parent.get().runId(), parent.get().state(), parent.get().token(),
-                    requestId, depth));
+            return refuseCycle(flowId, parent.get().runId(), depth)
+                    .flatMap(none -> links.add(new RunLinks.Link(childId, parent.get().runId(), parent.get().state(),
+                            parent.get().token(), requestId, depth)));
+        });
+    }
+
+    /** Walks from {@code runId} up its parent links (at most {@code left} runs): none may be a run of {@code flowId}. */
+    private Uni<Void> refuseCycle(UUID flowId, UUID runId, int left) {
+        return store.find(runId).flatMap(run -> {
+            if (run.isPresent() && run.get().flowId().equals(flowId)) {
+                throw new FlowCallRefused(FlowCallRefused.CYCLE, "Flow " + flowId + " is already running above this call"
+                        + " (run " + runId + "): a flow may not call itself, directly or through other flows.");
+            }
+            return left <= 1 ? Uni.createFrom().voidItem() : links.parentOf(runId).flatMap(above -> above.isEmpty()
+                    ? Uni.createFrom().voidItem() : refuseCycle(flowId, above.get().parent(), left - 1));
         });
     }
 

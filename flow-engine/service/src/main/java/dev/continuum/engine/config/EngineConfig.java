@@ -148,7 +148,7 @@ public interface EngineConfig {
 
         /**
          * How many flow calls deep a run may be: a child run started by an Action state naming a flow lies one parent
-         * link below its parent. A flow that ends up calling itself is refused here (FlowDepthExceeded).
+         * link below its parent (FlowDepthExceeded beyond). A flow calling itself is refused before that (FlowCycleRefused).
          */
         @WithDefault("8")
         int maxFlowDepth();

@@ -85,15 +85,20 @@ class FlowsRunFlowsApiTest {
         Flows.awaitStatus(childRun, Duration.ofSeconds(30), "ENDED");
     }
 
+    /** Calls the flow at {@code url} with the run's input, without a Catch: a failure fails the caller too. */
+    static String calling(String url) {
+        return "{\"StartAt\":\"Again\",\"States\":{\"Again\":{\"Type\":\"Action\",\"ActionUrl\":\""
+                + url + "\",\"Parameters\":{\"n.$\":\"$.n\"},\"End\":true}}}";
+    }
+
     @Test
-    void shouldStopAFlowThatCallsItselfAtTheDepthLimitWithANamedError() {
-        String flow = Flows.publish(DOUBLER);
-        // Without a Catch, so that each level fails up to the run at the top.
-        String selfCall = "{\"StartAt\":\"Again\",\"States\":{\"Again\":{\"Type\":\"Action\",\"ActionUrl\":\""
-                + actionUrl(flow) + "\",\"Parameters\":{\"n.$\":\"$.n\"},\"End\":true}}}";
-        given().contentType(ContentType.JSON).body("{\"title\":\"recursive\",\"definition\":" + selfCall + "}")
-                .when().put("/flows/" + flow).then().statusCode(200);
-        String top = Flows.start(flow, "{\"n\":1}");
+    void shouldStopAChainOfFlowCallsAtTheDepthLimitWithANamedError() {
+        // ten distinct flows, each calling the next: the chain is no cycle, only too deep
+        String next = Flows.publish(DOUBLER);
+        for (int i = 0; i < 9; i++) {
+            next = Flows.publish(calling(actionUrl(next)));
+        }
+        String top = Flows.start(next, "{\"n\":1}");
 
         Flows.awaitStatus(top, Duration.ofSeconds(90), "SUCCEEDED", "FAILED");
         String deepest = top;
@@ -108,6 +113,26 @@ class FlowsRunFlowsApiTest {
         Flows.run(deepest).body("details.error", equalTo("FlowDepthExceeded"))
                 .body("details.cause", containsString("limit of 8"));
         Flows.run(top).body("status", equalTo("FAILED"));
+    }
+
+    @Test
+    void shouldRefuseAFlowCallThatClosesACycleWithANamedErrorAndStartNoRunForIt() {
+        String first = Flows.publish(DOUBLER);
+        String second = Flows.publish(calling(actionUrl(first)));
+        // first calls second, which calls first again
+        given().contentType(ContentType.JSON).body("{\"title\":\"first\",\"definition\":" + calling(actionUrl(second)) + "}")
+                .when().put("/flows/" + first).then().statusCode(200);
+        String top = Flows.start(first, "{\"n\":1}");
+
+        Flows.awaitStatus(top, Duration.ofSeconds(30), "SUCCEEDED", "FAILED");
+        List<String> below = children(top);
+        assertEquals(1, below.size());
+        String middle = below.get(0);
+        Flows.run(middle).body("flow_id", equalTo(second)).body("status", equalTo("FAILED"))
+                .body("details.error", equalTo("FlowCycleRefused"))
+                .body("details.cause", containsString("Flow " + first + " is already running above this call"))
+                .body("child_run_ids", org.hamcrest.Matchers.empty());
+        Flows.run(top).body("status", equalTo("FAILED")).body("details.cause", containsString("FlowCycleRefused"));
     }
 
     @Test

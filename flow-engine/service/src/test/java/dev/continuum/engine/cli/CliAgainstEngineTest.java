@@ -37,6 +37,11 @@ class CliAgainstEngineTest {
     /** One Action on the built-in sleep provider: the run acts for its starter for a minute. */
     private static final String NAP = "{\"StartAt\":\"Nap\",\"States\":{\"Nap\":{\"Type\":\"Action\",\"ActionUrl\":\"${providers}/sleep\","
             + "\"Parameters\":{\"seconds\":60},\"ResultPath\":\"$.nap\",\"End\":true}}}";
+    /** Calls the sleep provider every few seconds until its input has "stop": a run that soon meets a revoked grant. */
+    private static final String NAPS = "{\"StartAt\":\"Nap\",\"States\":{\"Nap\":{\"Type\":\"Action\",\"ActionUrl\":\"${providers}/sleep\","
+            + "\"Parameters\":{\"seconds\":1},\"ResultPath\":\"$.nap\",\"Next\":\"Again\"},\"Again\":{\"Type\":\"Choice\","
+            + "\"Choices\":[{\"Variable\":\"$.stop\",\"IsPresent\":true,\"Next\":\"Finish\"}],\"Default\":\"Rest\"},"
+            + "\"Rest\":{\"Type\":\"Wait\",\"Seconds\":1,\"Next\":\"Nap\"},\"Finish\":{\"Type\":\"Pass\",\"End\":true}}}";
     private static final String DOUBLER = "{\"StartAt\":\"Double\",\"States\":{\"Double\":{\"Type\":\"ExpressionEval\","
             + "\"Parameters\":{\"doubled.=\":\"n * 2\"},\"ResultPath\":\"$.result\",\"End\":true}}}";
     /** Fails unless its input says ok: the run to redrive with edited input. */
@@ -85,7 +90,7 @@ class CliAgainstEngineTest {
                 .body("grants[0].status", equalTo("ACTIVE")).extract().path("grants[0].id");
         assertThat(given.out()).contains(grant);
 
-        String run = cli.run("start", deploy(cli, "nap", NAP)).lastLine();
+        String run = cli.run("start", deploy(cli, "naps", NAPS)).lastLine();
         Result listed = cli.run("grants");
         assertThat(listed.out()).contains(grant + "  ACTIVE").contains("  run " + run);
         assertThat(json(cli.run("grants", "--output", "json")).at("/grants/0/runs/0").asText()).isEqualTo(run);
@@ -97,6 +102,9 @@ class CliAgainstEngineTest {
                 .contains("Signed out " + PERSON);
         as(Tokens.of(PERSON)).when().get("/grants").then().body("grants.find { it.id == '" + grant + "' }.status", equalTo("REVOKED"));
         assertThat(cli.signedIn()).isFalse();
+        Tokens.awaitStatus(Tokens.of(PERSON), run, "INACTIVE");
+        as(Tokens.of(PERSON)).when().get("/runs/" + run).then()
+                .body("details.inactive_reason", org.hamcrest.Matchers.containsString("Access revoked by " + PERSON));
         as(Tokens.of(PERSON)).body("{}").when().post("/runs/" + run + "/cancel").then().statusCode(200);
     }
 

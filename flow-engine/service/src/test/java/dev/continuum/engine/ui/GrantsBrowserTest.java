@@ -90,6 +90,11 @@ class GrantsBrowserTest extends BrowserTest {
     void shouldGiveOfflineAccessFromThePageByConsentAtTheIdentityProvider() {
         signIn(PERSON, "#/grants");
         assertThat(page.locator("#no-grants")).isVisible();
+        // the consent step says what the engine may do and until when, before the person gives it
+        assertThat(page.locator("#grant-terms")).containsText("calls the providers those flows name with your identity");
+        assertThat(page.locator("#grant-terms")).containsText("also while you are signed out");
+        assertThat(page.locator("#grant-terms")).containsText("until you revoke it here");
+        assertThat(page.locator("#grant-terms")).containsText("offline session maximum");
 
         Page consent = page.waitForPopup(() -> page.locator("#grant-offline").click());
         consent.waitForURL(url -> url.contains("/grants/consent/callback"));

@@ -4,7 +4,7 @@ import dev.continuum.auth.oidc.JwtClaims;
 import dev.continuum.engine.app.AccessDenied;
 import dev.continuum.engine.app.ActionGateway.ActionCallException;
 import dev.continuum.engine.app.FlowActions;
-import dev.continuum.engine.app.FlowCallTooDeep;
+import dev.continuum.engine.app.FlowCallRefused;
 import dev.continuum.engine.app.ProviderTokens;
 import dev.continuum.engine.app.RunService;
 import dev.continuum.engine.app.RunStore;
@@ -30,7 +30,7 @@ import java.util.UUID;
  * started, watched and cancelled through {@link FlowActions} as the Action state's identity (the parent run's owner,
  * or whoever its {@code RunAs} names), exactly as the HTTP endpoints would for that identity's token, and linked to
  * its parent run and state. Refusals become the action errors a parent's
- * Catch names: {@code FlowStartDenied}, {@code FlowDepthExceeded}, else {@code ActionUnableToRun}.
+ * Catch names: {@code FlowStartDenied}, {@code FlowDepthExceeded}, {@code FlowCycleRefused}, else {@code ActionUnableToRun}.
  */
 @ApplicationScoped
 public class InProcessFlows {
@@ -149,7 +149,7 @@ public class InProcessFlows {
     private static Throwable actionError(String actionUrl, Throwable failure) {
         return switch (failure) {
             case AccessDenied denied -> new ActionCallException(START_DENIED, denied.getMessage());
-            case FlowCallTooDeep deep -> new ActionCallException(FlowCallTooDeep.ERROR, deep.getMessage());
+            case FlowCallRefused refused -> new ActionCallException(refused.error(), refused.getMessage());
             case EngineError error -> new ActionCallException("ActionUnableToRun",
                     "The flow at " + actionUrl + " refused the call: " + error.getMessage());
             default -> failure;

@@ -59,8 +59,9 @@ public class ProblemMappers {
     }
 
     @ServerExceptionMapper
-    public Response flowCallTooDeep(dev.continuum.engine.app.FlowCallTooDeep e) {
-        return problem(409, "flow-depth-exceeded", dev.continuum.engine.app.FlowCallTooDeep.ERROR, e.getMessage(), List.of());
+    public Response flowCallRefused(dev.continuum.engine.app.FlowCallRefused e) {
+        return problem(409, e.error().equals(dev.continuum.engine.app.FlowCallRefused.CYCLE) ? "flow-cycle-refused"
+                : "flow-depth-exceeded", e.error(), e.getMessage(), List.of());
     }
 
     /** Named one by one, so that these win over the Jackson extension's own mappers for the subtypes. */
