@@ -40,6 +40,12 @@ class ForecastMetricsTest {
         }
 
         @Override
+        public boolean addReportedRequest(PlacementRequest request, String runId, Instant at) {
+            return requests.putIfAbsent(request.id(), new StoredRequest(request, runId == null ? "" : runId, at, true))
+                    == null;
+        }
+
+        @Override
         public Optional<StoredRequest> request(String requestId) {
             return Optional.ofNullable(requests.get(requestId));
         }
