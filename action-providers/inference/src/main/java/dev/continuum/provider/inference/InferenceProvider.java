@@ -158,9 +158,8 @@ public final class InferenceProvider implements ActionProvider {
         } else if (input != null && inlineDataEndpoint != null) {
             data.add(new JobPlacement.Data(inlineDataEndpoint, "inline", input.values().length * (long) Float.BYTES));
         }
-        // the engine's request ids are <run id>/<state>/...: the planner files the decision under the run too
-        String runId = request.requestId() != null && request.requestId().indexOf('/') > 0
-                ? request.requestId().substring(0, request.requestId().indexOf('/')) : null;
+        // the planner files the decision under the run too
+        String runId = request.callingRunId();
         return new JobPlacement.Job(actionId, runId, body.get("model").asText(), c.path("min_gpu_memory_mb").asLong(0),
                 c.path("require_gpu").asBoolean(false), c.hasNonNull("device") ? c.get("device").asText() : null, data,
                 body.path("latency_slo_ms").asLong(0));

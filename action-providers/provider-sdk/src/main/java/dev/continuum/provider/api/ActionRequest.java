@@ -34,6 +34,15 @@ public record ActionRequest(
         return new ActionRequest(requestId, body, null, null, null, null, null, null);
     }
 
+    /**
+     * The run that asked, when the request id names one: the engine's request ids are {@code <run id>/<state>/...}
+     * (a provider files what it decides for the action under the run too); null otherwise.
+     */
+    public String callingRunId() {
+        int slash = requestId == null ? -1 : requestId.indexOf('/');
+        return slash > 0 ? requestId.substring(0, slash) : null;
+    }
+
     public ActionRequest withLabel(String newLabel) {
         return new ActionRequest(requestId, body, newLabel, tags, manageBy, monitorBy, releaseAfter, deadline);
     }

@@ -52,7 +52,9 @@ import org.junit.jupiter.api.Test;
  * Keycloak and {@code continuum.ui.planner-url} pointing here; one real edge gateway heartbeats through the test broker
  * (GPU readings from a supplier: this machine has no GPU); two training jobs that each want every GPU of dc-train are
  * sent here, and the first finishes. An operator signs in on Keycloak's page and sees the gateway online with its GPU
- * charts and the second job's history — queued, then placed with the planner's reason — axe-clean, at 1280 and 768 px.
+ * charts and the second job's history — queued, then placed with the planner's reason — axe-clean, at 1280 and 768 px;
+ * and likewise a job the training provider placed itself (its scheduler on the real local backend, one slot), whose
+ * decisions reached this planner's log through the provider's {@code DecisionReporter}.
  * Here, not in the engine's tests: the planner's tests already run after the engine is packaged (the inference
  * provider's tests start it), so neither module depends on the other for this.
  */
@@ -119,6 +121,21 @@ class DevicesPageBrowserTest {
             given().auth().oauth2(token).contentType("application/json")
                     .body(Map.of("site", "dc-train", "computeMillis", 60_000))
                     .post("/placements/" + first + "/completion").then().statusCode(200);
+            // the training provider's path: its own planner decides, its reporter sends each decision here
+            String lab = "ui-lab-" + UUID.randomUUID().toString().substring(0, 6);
+            String trained = lab + "-b";
+            try (var reporter = new dev.continuum.provider.training.planner.DecisionReporter(
+                    new dev.continuum.placement.api.client.PlannerClient(planner.toURI(),
+                            TrainingProviderDecisionsTest.reporterToken()), 100, Duration.ofMillis(200))) {
+                var scheduler = TrainingProviderDecisionsTest.scheduler(lab, reporter);
+                scheduler.admit(dev.continuum.provider.training.core.TrainingJob.queued(lab + "-a",
+                        TrainingProviderDecisionsTest.request("sleep 1")));
+                scheduler.admit(dev.continuum.provider.training.core.TrainingJob.queued(trained,
+                        TrainingProviderDecisionsTest.request("sleep 1")));
+                TrainingProviderDecisionsTest.awaitFinished(scheduler, lab + "-a", trained);
+                org.awaitility.Awaitility.await("the provider's decisions sent").atMost(Duration.ofSeconds(30))
+                        .until(() -> reporter.waiting() == 0 && reporter.sent() >= 3);
+            }
 
             try (Playwright playwright = Playwright.create(new Playwright.CreateOptions()
                     .setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")))) {
@@ -146,6 +163,13 @@ class DevicesPageBrowserTest {
                     assertThat(history.nth(1)).hasAttribute("data-status", "placed");
                     assertThat(history.nth(1)).containsText("placed on dc-train — ");
                     assertThat(page.locator("tr[data-job='" + first + "'] ol.moves li").first()).hasAttribute("data-status", "placed");
+                    var trainedHistory = page.locator("tr[data-job='" + trained + "'] ol.moves li");
+                    assertThat(trainedHistory).hasCount(2);
+                    assertThat(trainedHistory.nth(0)).hasAttribute("data-status", "queued");
+                    assertThat(trainedHistory.nth(1)).hasAttribute("data-status", "placed");
+                    assertThat(trainedHistory.nth(1)).containsText("placed on " + lab + "/local — ");
+                    assertThat(page.locator("tr[data-job='" + trained + "'] td").first())
+                            .hasText("placed on " + lab + "/local");
 
                     page.screenshot(new Page.ScreenshotOptions().setPath(OUT.resolve("devices-" + size[0] + "px.png")).setFullPage(true));
                     assertThat(axeViolations(page)).as("axe-core violations at " + size[0] + " px").isEmpty();

@@ -36,8 +36,12 @@ final class PlannerBridge {
     private final Optional<MovePolicy> moves;
     /** Each planner's GPU model ({@code ""}: unnamed). */
     private final Map<String, String> models = new java.util.HashMap<>();
+    /** Told every decision the planners make, as they make it. */
+    private final DecisionListener decisions;
 
-    PlannerBridge(List<BackendInventory> sites, String policy, MovePolicy.Costs moveCosts, long nowMillis) {
+    PlannerBridge(List<BackendInventory> sites, String policy, MovePolicy.Costs moveCosts, long nowMillis,
+                  DecisionListener decisions) {
+        this.decisions = decisions;
         this.config = PlannerConfig.DEFAULT.withPolicy(policy);
         this.elasticPolicy = java.util.Arrays.asList(policy.split("\\+")).contains("elastic");
         this.moves = Policies.moves(policy) ? Optional.of(new MovePolicy(moveCosts)) : Optional.empty();
@@ -105,13 +109,13 @@ final class PlannerBridge {
         // the planner contract's request, as the planner service is asked for a job (placement/api)
         PlacementBody body = new PlacementBody(job.id(), null, PlacementBody.TRAINING, "", min, gpus, demand,
                 List.of(), deadline, 0L, r.priority(), "", "", r.timeLimit().toSeconds(), true, 0L, "", null);
-        return planners.get(where).place(PlacementRequests.from(body), nowMillis).decisions();
+        return told(planners.get(where).place(PlacementRequests.from(body), nowMillis).decisions(), nowMillis);
     }
 
     List<PlacementDecision> completed(String where, String jobId, long nowMillis) {
         OnlinePlanner p = planners.get(where);
-        return p == null ? List.of() : p.observe(new dev.continuum.placement.core.planner.Observation.JobCompleted(jobId,
-                "", "", 0, nowMillis));
+        return p == null ? List.of() : told(p.observe(new dev.continuum.placement.core.planner.Observation.JobCompleted(
+                jobId, "", "", 0, nowMillis)), nowMillis);
     }
 
     List<PlacementDecision> tick(long nowMillis) {
@@ -119,7 +123,13 @@ final class PlannerBridge {
         for (OnlinePlanner p : planners.values()) {
             out.addAll(p.observe(new dev.continuum.placement.core.planner.Observation.Tick(nowMillis)));
         }
-        return out;
+        return told(out, nowMillis);
+    }
+
+    private List<PlacementDecision> told(List<PlacementDecision> decided, long nowMillis) {
+        java.time.Instant at = java.time.Instant.ofEpochMilli(nowMillis);
+        decided.forEach(d -> decisions.decided(d, at));
+        return decided;
     }
 
     /** The partition a planner site name stands for. */

@@ -65,6 +65,12 @@ public final class TrainingScheduler {
     /** As above; with {@code +move} in {@code policy} the planner moves jobs between partitions and sites at {@code moveCosts}. */
     public TrainingScheduler(List<TrainingSite> sites, FileCarrier carrier, String policy,
                              MovePolicy.Costs moveCosts, Clock clock, JobListener listener) {
+        this(sites, carrier, policy, moveCosts, clock, listener, DecisionListener.NONE);
+    }
+
+    /** As above, {@code decisions} told every decision of the planner (the provider reports them to the planner's log). */
+    public TrainingScheduler(List<TrainingSite> sites, FileCarrier carrier, String policy,
+                             MovePolicy.Costs moveCosts, Clock clock, JobListener listener, DecisionListener decisions) {
         for (TrainingSite site : sites) {
             if (this.sites.put(site.name(), site) != null) {
                 throw new IllegalArgumentException("two sites are named " + site.name());
@@ -73,7 +79,7 @@ public final class TrainingScheduler {
         this.home = sites.getFirst();
         this.carrier = carrier;
         this.planner = new PlannerBridge(sites.stream().map(TrainingSite::inventory).toList(), policy, moveCosts,
-                clock.millis());
+                clock.millis(), decisions);
         this.clock = clock;
         this.listener = listener;
     }

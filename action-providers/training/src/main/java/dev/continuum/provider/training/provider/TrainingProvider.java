@@ -29,6 +29,7 @@ public final class TrainingProvider implements ActionProvider, AutoCloseable {
     private final Map<String, ActionContext> contexts = new ConcurrentHashMap<>();
     /** Who asked for each job (the action's creator), kept after the job ends so the operators' list can name them. */
     private final Map<String, String> owners = new ConcurrentHashMap<>();
+    private final java.util.function.BiConsumer<String, String> runOfJob;
     private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "training-scheduler");
         t.setDaemon(true);
@@ -38,6 +39,14 @@ public final class TrainingProvider implements ActionProvider, AutoCloseable {
     /** Builds the scheduler with {@link #onChange} as its listener, and starts polling. */
     public TrainingProvider(SchedulerFactory schedulerFactory, AllowedRoots roots, Duration defaultGrace,
                             Duration pollInterval) throws Exception {
+        this(schedulerFactory, roots, defaultGrace, pollInterval, (job, run) -> { });
+    }
+
+    /** As above; {@code runOfJob} is told the run each new job belongs to, when its request id names one. */
+    public TrainingProvider(SchedulerFactory schedulerFactory, AllowedRoots roots, Duration defaultGrace,
+                            Duration pollInterval, java.util.function.BiConsumer<String, String> runOfJob)
+            throws Exception {
+        this.runOfJob = runOfJob;
         this.scheduler = schedulerFactory.create(this::onChange);
         this.reader = new RequestReader(scheduler.inventory(), roots, defaultGrace);
         loop.scheduleWithFixedDelay(this::pollQuietly, pollInterval.toMillis(), pollInterval.toMillis(),
@@ -67,6 +76,9 @@ public final class TrainingProvider implements ActionProvider, AutoCloseable {
     public ActionStatus start(ActionRequest request, ActionContext ctx) {
         TrainingJob job = TrainingJob.queued(ctx.actionId(), reader.read(request.body(), ctx.actionId()));
         contexts.put(ctx.actionId(), ctx);
+        if (request.callingRunId() != null) {
+            runOfJob.accept(ctx.actionId(), request.callingRunId()); // before the planner decides: filed under the run
+        }
         rememberOwner(ctx.actionId(), ctx.caller().id());
         loop.execute(() -> scheduler.admit(job));
         return ctx.active(display(job), JobJson.details(job));

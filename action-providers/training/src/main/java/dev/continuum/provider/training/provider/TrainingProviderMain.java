@@ -17,9 +17,11 @@ import dev.continuum.provider.server.auth.JwtCallerResolver;
 import dev.continuum.provider.training.backend.BackendException;
 import dev.continuum.provider.training.backend.TrainingBackend;
 import dev.continuum.provider.client.FileCarrier;
+import dev.continuum.provider.training.core.DecisionListener;
 import dev.continuum.provider.training.core.TrainingScheduler;
 import dev.continuum.provider.training.core.TrainingSite;
 import dev.continuum.provider.client.TransferCarrier;
+import dev.continuum.provider.training.planner.DecisionReporter;
 import dev.continuum.provider.training.planner.PartitionReporter;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -82,15 +84,19 @@ public final class TrainingProviderMain {
             AllowedRoots roots = new AllowedRoots(Arrays.stream(s.allowedRoots().split(",")).map(Path::of).toList());
             ActionProviderClient transfers = new ActionProviderClient(vertx, ClientOptions.defaults());
             FileCarrier carrier = carrier(s, transfers);
+            java.util.Optional<DecisionReporter> decisions = decisionReporter(s);
             TrainingProvider provider = new TrainingProvider(listener -> new TrainingScheduler(sites, carrier,
-                    s.policy(), s.moveCosts(), Clock.systemUTC(), listener), roots, Duration.ofSeconds(s.graceSeconds()),
-                    Duration.ofSeconds(1));
+                    s.policy(), s.moveCosts(), Clock.systemUTC(), listener,
+                    decisions.<DecisionListener>map(d -> d).orElse(DecisionListener.NONE)),
+                    roots, Duration.ofSeconds(s.graceSeconds()), Duration.ofSeconds(1),
+                    (job, run) -> decisions.ifPresent(d -> d.runOf(job, run)));
             new OperatorRoutes(provider, callers, s.adminRole()).mount(router, s.basePath());
             LocalProvider mounted = ActionProviderServer.mount(router, s.basePath(), provider, options);
             sites.forEach(site -> reportToPlanner(vertx, s, site.backend()));
             return () -> {
                 mounted.close(); // first: nothing of the provider's is stored from here on, its loop ends (stop)
                 transfers.close();
+                decisions.ifPresent(DecisionReporter::close);
                 sites.forEach(site -> site.backend().close());
             };
         });
@@ -131,6 +137,24 @@ public final class TrainingProviderMain {
     }
 
     /**
+     * With a planner: every decision of the in-process planner goes to its decision log, signed as the same service
+     * account as the partitions' reports; up to 10,000 wait while it is away, tried again every 10 s.
+     */
+    private static java.util.Optional<DecisionReporter> decisionReporter(Settings s) {
+        if (s.plannerUrl() == null || s.plannerUrl().isBlank()) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(new DecisionReporter(plannerClient(s), 10_000, Duration.ofSeconds(10)));
+    }
+
+    /** The planner's client, signed as {@code CONTINUUM_PLANNER_CLIENT_ID}/{@code _SECRET} (renewed before it runs out). */
+    private static PlannerClient plannerClient(Settings s) {
+        Supplier<String> token = ServiceAccountToken.forPlanner(System.getenv()).<Supplier<String>>map(t -> t::current)
+                .orElse(() -> null);
+        return new PlannerClient(java.net.URI.create(s.plannerUrl()), token);
+    }
+
+    /**
      * With a planner ({@code --planner} or {@code CONTINUUM_PLANNER_URL}), signed as the service account
      * {@code CONTINUUM_PLANNER_CLIENT_ID}/{@code _SECRET} at {@code CONTINUUM_AUTH_ISSUER}:
      * the backend's partitions now, then whenever they changed (docs/training.md, "Reporting partitions to the planner").
@@ -139,10 +163,7 @@ public final class TrainingProviderMain {
         if (s.plannerUrl() == null || s.plannerUrl().isBlank()) {
             return;
         }
-        // the provider's own service account (CONTINUUM_PLANNER_CLIENT_ID/_SECRET), renewed before it runs out
-        Supplier<String> token = ServiceAccountToken.forPlanner(System.getenv()).<Supplier<String>>map(t -> t::current)
-                .orElse(() -> null);
-        PartitionReporter reporter = new PartitionReporter(backend, new PlannerClient(java.net.URI.create(s.plannerUrl()), token));
+        PartitionReporter reporter = new PartitionReporter(backend, plannerClient(s));
         Runnable check = () -> vertx.executeBlocking(() -> {
             PartitionReporter.Outcome outcome = reporter.check();
             if (outcome.sent()) {

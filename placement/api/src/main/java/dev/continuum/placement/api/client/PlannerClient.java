@@ -7,6 +7,7 @@ import dev.continuum.placement.api.Completion;
 import dev.continuum.placement.api.PlacementBody;
 import dev.continuum.placement.api.PlacementView;
 import dev.continuum.placement.api.PlannerJson;
+import dev.continuum.placement.api.ReportedDecision;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -19,7 +20,7 @@ import java.util.function.Supplier;
 
 /**
  * Talks to the placement planner service (docs/placement.md): asks it where a job runs ({@code POST /placements}),
- * reads back a job's decisions ({@code GET /placements/{id}}), tells it a job finished, what a transfer measured and
+ * reads back a job's decisions ({@code GET /placements/{id}}), records a decision the caller made itself, tells it a job finished, what a transfer measured and
  * which partitions a training backend offers. The requests and answers are the planner contract's records
  * ({@link PlacementBody}, {@link PlacementView}, {@link Completion}; JSON in and out where a caller has its own JSON).
  * Pure JDK HTTP and Jackson, so it lives beside the records (placement/api) and every caller — the inference,
@@ -108,6 +109,14 @@ public final class PlannerClient {
         Completion body = Completion.of(site, measured.computeMillis(), measured.queuedMillis(),
                 measured.transferMillis(), measured.overheadMillis());
         return send("POST", "placements/" + segment(id) + "/completion", JSON.valueToTree(body));
+    }
+
+    /**
+     * {@code POST /placements/{id}/decisions}: a decision this caller made itself about job {@code id} (the training
+     * provider's in-process planner), for the planner's decision log.
+     */
+    public JsonNode reportDecision(String id, ReportedDecision decision) {
+        return send("POST", "placements/" + segment(id) + "/decisions", JSON.valueToTree(decision));
     }
 
     /** {@code POST /inventory/transfers}: a finished transfer moved {@code bytes} in {@code seconds} between the endpoints. */

@@ -14,9 +14,10 @@ public record DecisionRecord(long seq, String requestId, String runId, String ki
     /**
      * What made the planner decide: a new request, a change in the inventory, a job finishing, or a restart (the
      * jobs taken back from the log, e.g. a queued one starting or one whose site is gone), or time passing (a
-     * green window opening, a LAS demotion).
+     * green window opening, a LAS demotion); or a provider that places its jobs itself reported it (the training
+     * provider's in-process planner).
      */
-    public enum Cause { REQUEST, INVENTORY, COMPLETION, RESTART, TIME }
+    public enum Cause { REQUEST, INVENTORY, COMPLETION, RESTART, TIME, REPORTED }
 
     public String status() {
         return statusOf(decision);

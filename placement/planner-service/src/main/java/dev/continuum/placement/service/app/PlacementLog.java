@@ -13,6 +13,12 @@ public interface PlacementLog {
      */
     boolean addRequest(PlacementRequest request, String runId, String owner, java.time.Instant at);
 
+    /**
+     * Keeps a request whose decisions a provider makes itself and reports ({@link StoredRequest#reported()}); false
+     * if one with this id is already kept.
+     */
+    boolean addReportedRequest(PlacementRequest request, String runId, java.time.Instant at);
+
     Optional<StoredRequest> request(String requestId);
 
     /** Appends decisions in order; returns them with their sequence numbers. */
@@ -29,10 +35,14 @@ public interface PlacementLog {
 
     /**
      * Jobs not finished whose latest decision is placed, moved, queued or preempted, oldest first: what a
-     * restarted planner takes back.
+     * restarted planner takes back (never a reported job: its provider decides about it).
      */
     List<dev.continuum.placement.core.planner.Restored> unfinished();
 
-    /** A request as kept, with the run it belongs to ("" when none was given) and whom to push re-placements to (or null). */
-    record StoredRequest(PlacementRequest request, String runId, java.time.Instant at, String owner) {}
+    /**
+     * A request as kept, with the run it belongs to ("" when none was given), whom to push its re-placements to
+     * ({@code owner}, or null); {@code reported}: its decisions are a provider's own, reported to the log, not this
+     * planner's.
+     */
+    record StoredRequest(PlacementRequest request, String runId, java.time.Instant at, String owner, boolean reported) {}
 }

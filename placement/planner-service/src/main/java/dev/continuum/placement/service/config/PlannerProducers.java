@@ -10,6 +10,7 @@ import dev.continuum.placement.service.app.LiveInventory;
 import dev.continuum.placement.service.app.PlacementLog;
 import dev.continuum.placement.service.app.PlannerService;
 import dev.continuum.placement.service.app.ReplacementPush;
+import dev.continuum.placement.service.app.ReportedDecisions;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.io.IOException;
@@ -49,6 +50,12 @@ public class PlannerProducers {
         OnlinePlanner online = new OnlinePlanner(config(settings));
         Planner planner = settings.trace().map(t -> (Planner) new RecordingPlanner(online, open(Path.of(t)))).orElse(online);
         return new PlannerService(planner, inventory, log, clock, push);
+    }
+
+    @Produces
+    @Singleton
+    ReportedDecisions reported(PlacementLog log) {
+        return new ReportedDecisions(log);
     }
 
     static final String CHOOSE_BY = "continuum.placement.inference.choose-by";

@@ -33,25 +33,36 @@ public class JdbcPlacementLog implements PlacementLog {
 
     @Override
     public boolean addRequest(PlacementRequest request, String runId, String owner, Instant at) {
-        return update("INSERT INTO placement_requests (id, run_id, kind, created_at, request, owner)"
-                + " VALUES (?, ?, ?, ?, ?::jsonb, ?) ON CONFLICT (id) DO NOTHING", ps -> {
+        return add(request, runId, owner, at, false);
+    }
+
+    @Override
+    public boolean addReportedRequest(PlacementRequest request, String runId, Instant at) {
+        return add(request, runId, null, at, true);
+    }
+
+    private boolean add(PlacementRequest request, String runId, String owner, Instant at, boolean reported) {
+        return update("INSERT INTO placement_requests (id, run_id, kind, created_at, request, owner, reported)"
+                + " VALUES (?, ?, ?, ?, ?::jsonb, ?, ?) ON CONFLICT (id) DO NOTHING", ps -> {
             ps.setString(1, request.id());
             ps.setString(2, runId == null ? "" : runId);
             ps.setString(3, request.kind().name().toLowerCase());
             ps.setTimestamp(4, Timestamp.from(at));
             ps.setString(5, TraceCodec.writeRequest(request));
             ps.setString(6, owner);
+            ps.setBoolean(7, reported);
         }) == 1;
     }
 
     @Override
     public Optional<StoredRequest> request(String requestId) {
         try (Connection c = db.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT request::text, run_id, created_at, owner FROM placement_requests WHERE id = ?")) {
+             PreparedStatement ps = c.prepareStatement(
+                     "SELECT request::text, run_id, created_at, owner, reported FROM placement_requests WHERE id = ?")) {
             ps.setString(1, requestId);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? Optional.of(new StoredRequest(TraceCodec.readRequest(rs.getString(1)),
-                        rs.getString(2), rs.getTimestamp(3).toInstant(), rs.getString(4))) : Optional.empty();
+                        rs.getString(2), rs.getTimestamp(3).toInstant(), rs.getString(4), rs.getBoolean(5))) : Optional.empty();
             }
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read placement request " + requestId, e);
@@ -99,7 +110,7 @@ public class JdbcPlacementLog implements PlacementLog {
         String sql = "SELECT r.request::text, r.created_at, d.decision::text FROM placement_requests r"
                 + " JOIN LATERAL (SELECT decision, status FROM placement_decisions WHERE request_id = r.id"
                 + " ORDER BY seq DESC LIMIT 1) d ON true"
-                + " WHERE r.finished_at IS NULL AND d.status IN ('placed', 'moved', 'queued', 'preempted')"
+                + " WHERE r.finished_at IS NULL AND NOT r.reported AND d.status IN ('placed', 'moved', 'queued', 'preempted')"
                 + " ORDER BY r.created_at, r.id";
         try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql);
              ResultSet rs = ps.executeQuery()) {

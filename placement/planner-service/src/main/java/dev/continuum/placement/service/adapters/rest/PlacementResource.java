@@ -7,13 +7,17 @@ import dev.continuum.placement.api.Completion;
 import dev.continuum.placement.api.PageView;
 import dev.continuum.placement.api.PlacementBody;
 import dev.continuum.placement.api.PlacementView;
+import dev.continuum.placement.api.ReportedDecision;
 import dev.continuum.placement.core.planner.InvalidRequestException;
 import dev.continuum.placement.core.planner.Observation;
+import dev.continuum.placement.core.planner.PlacementDecision;
 import dev.continuum.placement.core.planner.PlacementRequests;
+import dev.continuum.placement.core.planner.trace.TraceCodec;
 import dev.continuum.placement.service.app.DecisionQuery;
 import dev.continuum.placement.service.app.DecisionRecord;
 import dev.continuum.placement.service.app.PlacementLog;
 import dev.continuum.placement.service.app.PlannerService;
+import dev.continuum.placement.service.app.ReportedDecisions;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.NotFoundException;
@@ -25,22 +29,30 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
+import java.time.Clock;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The planner's API: decide for a job, read a job's decisions, page through the log. Every call needs a token. */
+/**
+ * The planner's API: decide for a job, record a decision a provider made itself, read a job's decisions, page through
+ * the log. Every call needs a token.
+ */
 @Path("/placements")
 @Produces(MediaType.APPLICATION_JSON)
 public class PlacementResource {
 
     private final PlannerService planner;
     private final PlacementLog log;
+    private final ReportedDecisions reported;
+    private final Clock clock;
 
-    public PlacementResource(PlannerService planner, PlacementLog log) {
+    public PlacementResource(PlannerService planner, PlacementLog log, ReportedDecisions reported, Clock clock) {
         this.planner = planner;
         this.log = log;
+        this.reported = reported;
+        this.clock = clock;
     }
 
     @POST
@@ -75,6 +87,45 @@ public class PlacementResource {
         PlacementLog.StoredRequest request = log.request(id)
                 .orElseThrow(() -> new NotFoundException("no placement request " + id));
         return Views.of(request, log.decisionsOf(id), List.of());
+    }
+
+    /**
+     * A decision a provider made itself about job {@code id} ({@link ReportedDecision}: the training provider's
+     * in-process planner), appended to the log as it was decided; answers the job as {@code GET} does.
+     */
+    @POST
+    @Path("/{id}/decisions")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response reported(@PathParam("id") String id, ReportedDecision body) {
+        if (body == null) {
+            throw new InvalidRequestException("", "a reported decision body is required");
+        }
+        List<InvalidRequestException.FieldError> errors = new ArrayList<>();
+        if (!PlacementBody.TRAINING.equals(body.kind())) {
+            errors.add(new InvalidRequestException.FieldError("kind", "must be '" + PlacementBody.TRAINING
+                    + "' (only the training provider decides placements itself), was " + body.kind()));
+        }
+        PlacementDecision decision = null;
+        if (body.decision() == null || !body.decision().isObject()) {
+            errors.add(new InvalidRequestException.FieldError("decision", "is required: the decision in the log's JSON"
+                    + " (type, requestId, ...), was " + body.decision()));
+        } else {
+            try {
+                decision = TraceCodec.readDecision(body.decision().toString());
+                if (!id.equals(decision.requestId())) {
+                    errors.add(new InvalidRequestException.FieldError("decision.requestId", "must be the job's id "
+                            + id + ", was " + decision.requestId()));
+                }
+            } catch (RuntimeException e) {
+                errors.add(new InvalidRequestException.FieldError("decision", e.getMessage()));
+            }
+        }
+        if (!errors.isEmpty()) {
+            throw new InvalidRequestException(errors);
+        }
+        reported.record(id, body.runId(), body.at() == null ? clock.instant() : body.at(), decision);
+        PlacementView view = Views.of(log.request(id).orElseThrow(), log.decisionsOf(id), List.of());
+        return Response.created(URI.create("/placements/" + id)).entity(view).build();
     }
 
     /**

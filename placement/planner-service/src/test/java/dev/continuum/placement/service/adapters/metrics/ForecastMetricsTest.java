@@ -36,7 +36,14 @@ class ForecastMetricsTest {
 
         @Override
         public boolean addRequest(PlacementRequest request, String runId, String owner, Instant at) {
-            return requests.putIfAbsent(request.id(), new StoredRequest(request, runId == null ? "" : runId, at, owner)) == null;
+            return requests.putIfAbsent(request.id(), new StoredRequest(request, runId == null ? "" : runId, at, owner,
+                    false)) == null;
+        }
+
+        @Override
+        public boolean addReportedRequest(PlacementRequest request, String runId, Instant at) {
+            return requests.putIfAbsent(request.id(), new StoredRequest(request, runId == null ? "" : runId, at, null, true))
+                    == null;
         }
 
         @Override
