@@ -33,7 +33,7 @@ public final class ReportedDecisions {
         if (known.isEmpty()) {
             // the provider keeps its request; the log needs one to file the job under, of its kind and run
             log.addReportedRequest(PlacementRequests.from(new PlacementBody(id, runId, PlacementBody.TRAINING, null,
-                    null, null, null, null, null, null, null, null, null, null, null, null, null)), runId, at);
+                    null, null, null, null, null, null, null, null, null, null, null, null, null, null)), runId, at);
         }
         return log.append(List.of(new DecisionRecord(0, id, null, null, at, Cause.REPORTED, decision))).getFirst();
     }
