@@ -37,7 +37,8 @@ function latest(site: Site): string {
 
 /** A decision in words: where it put the job and why (the planner's first reason). */
 function said(d: Decision): string {
-  const reason = d.decision?.reasons?.[0];
+  // placements give reasons[]; a preemption or a move (the training provider's) gives one reason
+  const reason = d.decision?.reasons?.[0] ?? d.decision?.reason;
   return `${d.status}${d.site ? ` on ${d.site}` : ''}${reason ? ` — ${reason}` : ''}`;
 }
 
