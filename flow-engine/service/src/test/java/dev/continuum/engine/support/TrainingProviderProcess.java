@@ -42,7 +42,7 @@ public final class TrainingProviderProcess implements AutoCloseable {
         HttpClient http = HttpClient.newHttpClient();
         try {
             await("the training provider answers its health check on port " + port).atMost(Duration.ofSeconds(90))
-                    .pollInterval(Duration.ofMillis(200)).ignoreException(IOException.class)
+                    .pollInterval(Duration.ofMillis(200)).ignoreExceptionsInstanceOf(IOException.class)
                     .until(() -> http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health")).build(),
                             HttpResponse.BodyHandlers.discarding()) != null);
         } catch (ConditionTimeoutException e) {
