@@ -8,6 +8,8 @@ import dev.continuum.auth.oidc.TokenRefusedException;
 import dev.continuum.cli.signin.BearerTokens;
 import dev.continuum.cli.signin.SignIn;
 import dev.continuum.cli.signin.SignInStore;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -197,18 +199,21 @@ class SignInCommandsTest {
 
     private static String awaitAddress(StringWriter out, StringWriter err, CompletableFuture<Integer> login) throws InterruptedException {
         Pattern address = Pattern.compile("^\\s+(http\\S+)$", Pattern.MULTILINE);
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
-        while (Instant.now().isBefore(deadline)) {
-            Matcher m = address.matcher(out.toString());
-            if (m.find()) {
-                return m.group(1);
-            }
-            if (login.isDone()) {
-                throw new AssertionError("login ended (" + login.join() + ") without an address:\n" + out + err);
-            }
-            Thread.sleep(100);
+        try {
+            return Awaitility.await("login prints an address to open").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> {
+                        Matcher m = address.matcher(out.toString());
+                        if (m.find()) {
+                            return m.group(1);
+                        }
+                        if (login.isDone()) {
+                            throw new AssertionError("login ended (" + login.join() + ") without an address:\n" + out + err);
+                        }
+                        return null;
+                    }, java.util.Objects::nonNull);
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("login printed no address to open:\n" + out + err, e);
         }
-        throw new AssertionError("login printed no address to open:\n" + out + err);
     }
 
     /** What a person does in the browser: open the address, sign in on Keycloak's page, and accept if asked. */

@@ -149,7 +149,7 @@ class WatchCommandTest {
         awaitRequests("/runs/" + RUN_ID, 2);
 
         engine.close();
-        Thread.sleep(400);
+        Thread.sleep(400); // the period under test: an outage the CLI rides out
         engine = new FakeEngine(port);
         script(helloLog(), new Moment(EngineJson.succeeded("{}"), 5));
         Cli.Result result = watching.get(20, TimeUnit.SECONDS);

@@ -7,9 +7,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,9 +42,11 @@ class KeycloakBesideUpIT {
         Process up = builder.start();
         Path unpacked = home.resolve(".cache/continuum/keycloak-" + KeycloakServer.VERSION + "/.unpacked");
         try {
-            Instant deadline = Instant.now().plus(Duration.ofMinutes(4));
-            while (!Files.exists(unpacked) && up.isAlive() && Instant.now().isBefore(deadline)) {
-                Thread.sleep(500);
+            try {
+                Awaitility.await("Keycloak unpacked into the new home's cache, or up ended").atMost(Duration.ofMinutes(4))
+                        .pollInterval(Duration.ofMillis(500)).until(() -> Files.exists(unpacked) || !up.isAlive());
+            } catch (ConditionTimeoutException slow) {
+                // the assertions below say what up printed
             }
             String text = Files.readString(output, StandardCharsets.UTF_8);
             assertThat(text).doesNotContain("distribution not found");

@@ -41,6 +41,7 @@ import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import javax.crypto.SecretKeyFactory;
 import javax.crypto.spec.PBEKeySpec;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
@@ -554,12 +555,8 @@ class KubePlayIT {
     }
 
     private static void await(String what, Duration within, BooleanSupplier condition) throws InterruptedException {
-        Instant deadline = Instant.now().plus(within);
         Instant started = Instant.now();
-        while (!condition.getAsBoolean()) {
-            assertThat(Instant.now()).as(what + " within " + within).isBefore(deadline);
-            Thread.sleep(1000);
-        }
+        Awaitility.await(what).atMost(within).pollInterval(Duration.ofSeconds(1)).until(condition::getAsBoolean);
         say(what + " after " + Duration.between(started, Instant.now()).toSeconds() + " s");
     }
 

@@ -16,11 +16,11 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -139,16 +139,10 @@ class LauncherTracesIT {
     }
 
     private static void awaitSucceeded(String status) throws Exception {
-        Instant deadline = Instant.now().plusSeconds(60);
-        String last = "";
-        while (Instant.now().isBefore(deadline)) {
-            last = get(URI.create(status)).body();
-            if (!JSON.readTree(last).path("status").asText().equals("ACTIVE")) {
-                break;
-            }
-            Thread.sleep(200);
-        }
-        assertThat(JSON.readTree(last).path("status").asText()).as(last).isEqualTo("SUCCEEDED");
+        JsonNode last = Awaitility.await("the action at " + status + " leaves ACTIVE").atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> JSON.readTree(get(URI.create(status)).body()), node -> !node.path("status").asText().equals("ACTIVE"));
+        assertThat(last.path("status").asText()).as(last.toString()).isEqualTo("SUCCEEDED");
     }
 
     private static HttpResponse<String> get(URI uri) throws Exception {

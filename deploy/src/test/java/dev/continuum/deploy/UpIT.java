@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.continuum.auth.oidc.ClientCredentials;
 import dev.continuum.auth.oidc.TokenClient;
 import dev.continuum.auth.oidc.TokenResponse;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,7 +23,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -330,13 +331,13 @@ class UpIT {
                            "ResultPath": "$.listed", "End": true}}}}""".formatted(transferUrl);
         String flowId = JSON.readTree(post(api + "/flows", flow, token).body()).path("id").asText();
         String runId = JSON.readTree(post(api + "/flows/" + flowId + "/run", "{\"body\":{}}", token).body()).path("run_id").asText();
-        Instant deadline = Instant.now().plus(Duration.ofMinutes(2));
-        JsonNode run = JSON.readTree(get(api + "/runs/" + runId, token).body());
-        while (run.path("status").asText().equals("ACTIVE") && Instant.now().isBefore(deadline)) {
-            Thread.sleep(200);
-            run = JSON.readTree(get(api + "/runs/" + runId, token).body());
+        try {
+            return Awaitility.await("run " + runId + " leaves ACTIVE").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> JSON.readTree(get(api + "/runs/" + runId, token).body()),
+                            run -> !run.path("status").asText().equals("ACTIVE"));
+        } catch (ConditionTimeoutException stillActive) {
+            return JSON.readTree(get(api + "/runs/" + runId, token).body()); // the caller's assertion says what it is
         }
-        return run;
     }
 
     /** Example title → flow id, from up's "Example flow:" lines; a title published twice keeps both ids. */
@@ -385,19 +386,20 @@ class UpIT {
     }
 
     private static String awaitLine(Process up, Path output, String line) throws Exception {
-        Instant deadline = Instant.now().plus(START_LIMIT);
-        while (Instant.now().isBefore(deadline)) {
-            String text = Files.readString(output, StandardCharsets.UTF_8);
-            if (text.contains(line)) {
-                System.out.println(text);
-                return text;
-            }
-            if (!up.isAlive()) {
-                throw new AssertionError("up exited with " + up.exitValue() + " before '" + line + "':\n" + text);
-            }
-            Thread.sleep(500);
+        try {
+            String text = Awaitility.await("up prints '" + line + "'").atMost(START_LIMIT).pollInterval(Duration.ofMillis(500))
+                    .until(() -> {
+                        String sofar = Files.readString(output, StandardCharsets.UTF_8);
+                        if (!sofar.contains(line) && !up.isAlive()) {
+                            throw new AssertionError("up exited with " + up.exitValue() + " before '" + line + "':\n" + sofar);
+                        }
+                        return sofar;
+                    }, sofar -> sofar.contains(line));
+            System.out.println(text);
+            return text;
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("no '" + line + "' within " + START_LIMIT + ":\n" + Files.readString(output), e);
         }
-        throw new AssertionError("no '" + line + "' within " + START_LIMIT + ":\n" + Files.readString(output));
     }
 
     private static String issuer(String upOutput) {

@@ -2,6 +2,7 @@ package dev.continuum.edge.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.continuum.edge.broker.testing.TestCa;
 import dev.continuum.edge.fleet.identity.DeviceCredentials;
@@ -174,11 +175,8 @@ class BrokerTlsTest {
                 .hasMessageContaining("--tls-key").hasMessageContaining("missing.key");
     }
 
-    private void awaitWarning(String text) throws InterruptedException {
-        long until = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-        while (warnings.stream().noneMatch(w -> w.contains(text)) && System.nanoTime() < until) {
-            Thread.sleep(50);
-        }
-        assertThat(warnings).as("the link's warnings").anyMatch(w -> w.contains(text));
+    private void awaitWarning(String text) {
+        await("a link warning saying '" + text + "'").atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(50))
+                .untilAsserted(() -> assertThat(warnings).as("the link's warnings").anyMatch(w -> w.contains(text)));
     }
 }

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -186,14 +187,14 @@ class MosquittoAclTest {
         return text.getBytes(StandardCharsets.UTF_8);
     }
 
-    private static boolean until(java.util.function.BooleanSupplier condition) throws InterruptedException {
-        long until = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > until) {
-                return false;
-            }
-            Thread.sleep(20);
+    /** Whether the condition holds within 5 s: false sends the messages again (no SUBACK to wait for). */
+    private static boolean until(java.util.function.BooleanSupplier condition) {
+        try {
+            await("the messages to arrive").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20))
+                    .until(condition::getAsBoolean);
+            return true;
+        } catch (ConditionTimeoutException notYet) {
+            return false;
         }
-        return true;
     }
 }

@@ -4,10 +4,11 @@ import com.sun.net.httpserver.HttpServer;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.Span;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -121,14 +122,13 @@ public final class OtlpCollector implements AutoCloseable {
 
     /** Waits up to {@code limit} for {@code done} to hold over the spans received; says whether it did. */
     public boolean await(Duration limit, Predicate<List<Received>> done) throws InterruptedException {
-        Instant deadline = Instant.now().plus(limit);
-        while (!done.test(spans())) {
-            if (Instant.now().isAfter(deadline)) {
-                return false;
-            }
-            Thread.sleep(100);
+        try {
+            Awaitility.await("the collector's spans as expected").atMost(limit).pollInterval(Duration.ofMillis(100))
+                    .until(() -> done.test(spans()));
+            return true;
+        } catch (ConditionTimeoutException timedOut) {
+            return false;
         }
-        return true;
     }
 
     /** What it holds, for an assertion's message. */

@@ -86,6 +86,7 @@ final class BuiltinHarness implements AutoCloseable {
         }
     }
 
+    /** Lets a period pass, for the check that a cancelled sleep never wakes: nothing to wait on but time. */
     static void sleep(Duration d) {
         try {
             Thread.sleep(d.toMillis());

@@ -1,6 +1,7 @@
 package dev.continuum.provider.inference;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.continuum.edge.gateway.app.EdgeGateway;
@@ -22,6 +23,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -81,9 +83,11 @@ class BrokerRestartTest {
             assertThat(Await.until(Duration.ofSeconds(30), () -> cloud.fleet().usable().size() == 2)).isTrue();
             submit(url, actions, ACTIONS - actions.size());
 
-            long end = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-            while (finished(url, actions) < ACTIONS && System.nanoTime() < end) {
-                Thread.sleep(200);
+            try {
+                await("all " + ACTIONS + " actions finish").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
+                        .until(() -> finished(url, actions) >= ACTIONS);
+            } catch (ConditionTimeoutException notAll) {
+                // the count below says which did not, and how they stand
             }
             long succeeded = 0;
             List<String> others = new ArrayList<>();

@@ -1,6 +1,7 @@
 package dev.continuum.provider.inference;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -31,6 +32,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -120,17 +122,17 @@ class InferenceProviderTest {
     }
 
     private JsonNode awaitFinal(String actionId) throws Exception {
-        long end = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        JsonNode status;
-        do {
-            status = Wire.mapper().readTree(http.send(HttpRequest.newBuilder(URI.create(url + "/" + actionId + "/status")).build(),
-                    HttpResponse.BodyHandlers.ofString()).body());
-            if (!status.path("status").asText().equals("ACTIVE")) {
-                return status;
-            }
-            Thread.sleep(20);
-        } while (System.nanoTime() < end);
-        return status;
+        try {
+            return await("action " + actionId + " leaves ACTIVE").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> status(actionId), status -> !status.path("status").asText().equals("ACTIVE"));
+        } catch (ConditionTimeoutException stillActive) {
+            return status(actionId); // the caller's assertion says what it is
+        }
+    }
+
+    private JsonNode status(String actionId) throws Exception {
+        return Wire.mapper().readTree(http.send(HttpRequest.newBuilder(URI.create(url + "/" + actionId + "/status")).build(),
+                HttpResponse.BodyHandlers.ofString()).body());
     }
 
     @Test

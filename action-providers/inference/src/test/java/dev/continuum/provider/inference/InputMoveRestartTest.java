@@ -1,6 +1,8 @@
 package dev.continuum.provider.inference;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.continuum.edge.protocol.Tensor;
@@ -145,7 +147,7 @@ class InputMoveRestartTest {
             assertThat(started.path("display_status").asText()).as(started.toString()).isEqualTo("Moving input to " + pool);
             long began = System.nanoTime();
             assertThat(Await.until(Duration.ofSeconds(10), () -> rig.transfersCreated.get() == 1)).isTrue();
-            Thread.sleep(1000);
+            Thread.sleep(1000); // the period under test: the move runs a while before the provider stops
             long movingFor = Duration.ofNanos(System.nanoTime() - began).toMillis();
             JsonNode mid = ProviderCalls.get(first.url() + "/" + id + "/status");
             assertThat(mid.at("/details/state").asText()).as("still moving when the provider stops: " + mid)
@@ -173,8 +175,11 @@ class InputMoveRestartTest {
             assertThat(log.toString()).contains("MovingInput").contains("Resumed").doesNotContain("InputTransferFailed");
             // the move ended once, in the new instance: the stopped one neither finished it nor sent the task
             assertThat(codes(log, "InputMoved")).as(log.toString()).isEqualTo(1);
-            Thread.sleep(500); // a poller of the first instance still running would write now
-            assertThat(ProviderCalls.get(second.url() + "/" + id + "/status").path("status").asText()).isEqualTo("SUCCEEDED");
+            // a poller of the first instance still running would write now
+            String statusUrl = second.url() + "/" + id + "/status";
+            await("the action stays SUCCEEDED").during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5))
+                    .pollInterval(Duration.ofMillis(50))
+                    .until(() -> ProviderCalls.get(statusUrl).path("status").asText(), equalTo("SUCCEEDED"));
         } finally {
             first.close();
             if (second != null) {

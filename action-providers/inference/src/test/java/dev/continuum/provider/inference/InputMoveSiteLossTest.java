@@ -87,7 +87,7 @@ class InputMoveSiteLossTest {
         String statusUrl = url + "/" + id + "/status";
         assertThat(Await.until(Duration.ofSeconds(30), () -> state(statusUrl).equals("dispatched")))
                 .as("the input moved to pool-1 and the task sent there").isTrue();
-        Thread.sleep(200);
+        Thread.sleep(200); // paces the scenario: the site is lost a moment after the task reached it
         pool1Link.cut(); // pool-1 is lost: the broker publishes its last will
 
         JsonNode done = ProviderCalls.awaitFinal(statusUrl);

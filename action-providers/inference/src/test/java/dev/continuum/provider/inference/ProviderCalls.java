@@ -5,11 +5,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.continuum.edge.protocol.Tensor;
 import dev.continuum.edge.protocol.Wire;
 import dev.continuum.edge.gateway.testing.TestModels;
+import org.awaitility.core.ConditionTimeoutException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+
+import static org.awaitility.Awaitility.await;
 
 /** The provider's HTTP API as the engine calls it, for tests that run provider instances in-process. */
 final class ProviderCalls {
@@ -40,15 +43,12 @@ final class ProviderCalls {
 
     /** The action's status once it is no longer ACTIVE, or its last status after two minutes (a site lost mid-job waits out the 10 s re-placement grace, slow on a loaded machine). */
     static JsonNode awaitFinal(String statusUrl) throws Exception {
-        long end = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-        JsonNode status;
-        do {
-            status = get(statusUrl);
-            if (!status.path("status").asText().equals("ACTIVE")) {
-                return status;
-            }
-            Thread.sleep(50);
-        } while (System.nanoTime() < end);
-        return status;
+        try {
+            return await("the action at " + statusUrl + " leaves ACTIVE").atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofMillis(50))
+                    .until(() -> get(statusUrl), status -> !status.path("status").asText().equals("ACTIVE"));
+        } catch (ConditionTimeoutException stillActive) {
+            return get(statusUrl); // the caller's assertion says what it is
+        }
     }
 }

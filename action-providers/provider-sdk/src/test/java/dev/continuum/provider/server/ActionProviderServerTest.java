@@ -17,6 +17,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -278,7 +279,9 @@ class ActionProviderServerTest {
             provider.context(later.json().path("action_id").asText()).complete(json("{}"));
 
             TestHttp.await(Duration.ofSeconds(10), "callback delivery", () -> !received.isEmpty());
-            Thread.sleep(300); // a push for the synchronous action would have been sent before the later one
+            // a push for the synchronous action would have been sent before the later one: none comes after it either
+            Awaitility.await("no second callback").during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(3))
+                    .pollInterval(Duration.ofMillis(20)).until(() -> received.size() == 1);
             assertThat(now.json().path("status").asText()).isEqualTo("SUCCEEDED");
             assertThat(received).extracting(r -> r.getString("action_id"))
                     .containsExactly(later.json().path("action_id").asText());

@@ -2,6 +2,7 @@ package dev.continuum.provider.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.continuum.provider.api.ProviderJson;
+import org.awaitility.Awaitility;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -55,18 +56,6 @@ public final class TestHttp {
 
     /** Waits up to {@code timeout} for {@code condition}; fails the test otherwise. */
     public static void await(Duration timeout, String what, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (condition.getAsBoolean()) {
-                return;
-            }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-        }
-        throw new AssertionError("timed out waiting for " + what);
+        Awaitility.await(what).atMost(timeout).pollInterval(Duration.ofMillis(20)).until(condition::getAsBoolean);
     }
 }

@@ -6,13 +6,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -154,16 +154,7 @@ public final class SlurmHarness {
 
   /** Polls until the condition holds or fails with what was awaited. */
   public static void awaitTrue(Duration limit, String what, BooleanSupplier condition) {
-    Instant end = Instant.now().plus(limit);
-    while (!condition.getAsBoolean()) {
-      if (Instant.now().isAfter(end)) throw new AssertionError("timed out after " + limit + " waiting for " + what);
-      try {
-        Thread.sleep(200);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError("interrupted waiting for " + what);
-      }
-    }
+    Awaitility.await(what).atMost(limit).pollInterval(Duration.ofMillis(200)).until(condition::getAsBoolean);
   }
 
   private static String bash(Path script, String command, Path dir) {

@@ -1,11 +1,12 @@
 package dev.continuum.edge.broker.testing;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.continuum.edge.broker.Brokers;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -40,11 +41,8 @@ public final class OwnMosquitto implements AutoCloseable {
         Path log = dir.resolve("mosquitto.log");
         Process process = new ProcessBuilder(BINARY.toString(), "-c", conf.toString()).redirectErrorStream(true)
                 .redirectOutput(log.toFile()).start();
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!Brokers.answers("127.0.0.1", port) && System.nanoTime() < until) {
-            Thread.sleep(50);
-        }
-        assertThat(Brokers.answers("127.0.0.1", port)).as("mosquitto started (" + log + ")").isTrue();
+        await("mosquitto started (" + log + ")").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50))
+                .until(() -> Brokers.answers("127.0.0.1", port));
         return new OwnMosquitto(process, port);
     }
 

@@ -3,12 +3,15 @@ package dev.continuum.edge.broker.testing;
 import dev.continuum.edge.broker.Brokers;
 import dev.continuum.edge.broker.EmbeddedBrokerMain;
 import dev.continuum.edge.protocol.Topics;
+import org.awaitility.core.ConditionTimeoutException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * The broker the tests use: by default the embedded broker of {@code up} (Moquette, {@link EmbeddedBrokerMain}) in a
@@ -92,21 +95,20 @@ public final class TestBrokers {
                     EmbeddedBrokerMain.class.getName(), "--port", Integer.toString(port), "--until-stdin-closes")
                     .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
             Runtime.getRuntime().addShutdownHook(new Thread(process::destroy, "test-broker-stop"));
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (!Brokers.answers("127.0.0.1", port)) {
-                if (!process.isAlive() || System.nanoTime() > deadline) {
-                    process.destroyForcibly();
-                    throw new IllegalStateException("the test broker did not start on port " + port + "; its output: "
-                            + Files.readString(log));
-                }
-                Thread.sleep(50);
+            try {
+                await("the test broker answers on port " + port).atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
+                        .until(() -> Brokers.answers("127.0.0.1", port) || !process.isAlive());
+            } catch (ConditionTimeoutException slow) {
+                // the check below says so, with the broker's output
+            }
+            if (!Brokers.answers("127.0.0.1", port)) {
+                process.destroyForcibly();
+                throw new IllegalStateException("the test broker did not start on port " + port + "; its output: "
+                        + Files.readString(log));
             }
             return new Known("127.0.0.1", port, true);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start the test broker", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while starting the test broker", e);
         }
     }
 

@@ -104,9 +104,10 @@ class EdgeLinkTest {
                 forged.spoolLimits(), 16, false, List::of, forged.dataDir(), forged.durability(), null, null, null, null);
         EdgeGateway gw = startGateway(forged);
 
-        Thread.sleep(1500);
-        assertThat(gw.credential()).isEmpty();
-        assertThat(cloud.fleet.usable()).extracting(Fleet.Device::deviceId).doesNotContain(id);
+        Await.holdsFor("the forged gateway stays without a credential", Duration.ofMillis(1500), () -> {
+            assertThat(gw.credential()).isEmpty();
+            assertThat(cloud.fleet.usable()).extracting(Fleet.Device::deviceId).doesNotContain(id);
+        });
     }
 
     @Test
@@ -381,7 +382,7 @@ class EdgeLinkTest {
                     own.stop();
                 }
             }
-            Thread.sleep(1000);
+            Thread.sleep(1000); // the period under test: the broker is down a while
             own.restart();
 
             CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);

@@ -91,7 +91,7 @@ class FileWatchTest {
             for (int i = 0; i < 8; i++) { // 2.4 s of writing, longer than the watch's 1 s of stability
                 out.write(("line " + i + "\n").getBytes(StandardCharsets.UTF_8));
                 out.flush();
-                Thread.sleep(300);
+                Thread.sleep(300); // the period under test: a slow writer, the file not yet stable
             }
         }
         assertThat(received).as("events while the file was being written").isEmpty();
@@ -100,7 +100,8 @@ class FileWatchTest {
         Files.writeString(dir.resolve("notes.txt"), "not a tif");
 
         assertThat(Await.until(Duration.ofSeconds(20), () -> received.size() == 1)).isTrue();
-        Thread.sleep(2500); // the ignored and unmatched files had time to be seen stable: they must not come
+        // the ignored and unmatched files have time to be seen stable: they must not come
+        Await.holdsFor("only scan-1's event", Duration.ofMillis(2500), () -> assertThat(received).hasSize(1));
         assertThat(received).singleElement().satisfies(e -> {
             assertThat(e.watchId()).isEqualTo("w1");
             assertThat(e.files()).singleElement().satisfies(f -> {
@@ -120,12 +121,11 @@ class FileWatchTest {
         Path dir = Files.createDirectories(data().resolve("incoming"));
         Files.writeString(dir.resolve("run-7.h5"), "frames");
 
-        Thread.sleep(2000);
-        assertThat(received).as("no marker yet").isEmpty();
+        Await.holdsFor("no event before the marker", Duration.ofSeconds(2), () -> assertThat(received).as("no marker yet").isEmpty());
         Files.writeString(dir.resolve("run-7.h5.done"), "");
 
         assertThat(Await.until(Duration.ofSeconds(20), () -> !received.isEmpty())).isTrue();
-        Thread.sleep(1000);
+        Await.holdsFor("one event for the marked file", Duration.ofSeconds(1), () -> assertThat(received).hasSize(1));
         assertThat(received).singleElement()
                 .satisfies(e -> assertThat(e.files()).extracting(FileEvent.WatchedFile::path).containsExactly("incoming/run-7.h5"));
     }
@@ -147,8 +147,8 @@ class FileWatchTest {
         proxy.heal();
 
         assertThat(Await.until(Duration.ofSeconds(30), () -> received.size() >= 20)).isTrue();
-        Thread.sleep(1500);
-        assertThat(countsByPath()).containsOnlyKeys(names).allSatisfy((path, n) -> assertThat(n).isEqualTo(1));
+        Await.holdsFor("one event per file, no copy", Duration.ofMillis(1500),
+                () -> assertThat(countsByPath()).containsOnlyKeys(names).allSatisfy((path, n) -> assertThat(n).isEqualTo(1)));
         assertThat(gw.undeliveredFileEvents()).isZero();
     }
 
@@ -176,8 +176,8 @@ class FileWatchTest {
         gatewayProcess();
 
         assertThat(Await.until(Duration.ofSeconds(60), () -> received.size() >= 15)).isTrue();
-        Thread.sleep(1500);
-        assertThat(countsByPath()).containsOnlyKeys(names).allSatisfy((path, n) -> assertThat(n).isEqualTo(1));
+        Await.holdsFor("one event per file, no copy", Duration.ofMillis(1500),
+                () -> assertThat(countsByPath()).containsOnlyKeys(names).allSatisfy((path, n) -> assertThat(n).isEqualTo(1)));
     }
 
     @Test
@@ -189,8 +189,8 @@ class FileWatchTest {
 
         assertThat(Await.until(Duration.ofSeconds(30),
                 () -> received.stream().mapToInt(e -> e.files().size()).sum() >= 12)).isTrue();
-        Thread.sleep(1000);
-        assertThat(received).extracting(e -> e.files().size()).containsExactly(5, 5, 2);
+        Await.holdsFor("three batches of 5, 5 and 2 files", Duration.ofSeconds(1),
+                () -> assertThat(received).extracting(e -> e.files().size()).containsExactly(5, 5, 2));
         assertThat(received).allSatisfy(e -> assertThat(e.eventId()).startsWith("batch:"));
         assertThat(countsByPath()).containsOnlyKeys(names).allSatisfy((path, n) -> assertThat(n).isEqualTo(1));
     }
@@ -211,8 +211,8 @@ class FileWatchTest {
         Files.createDirectories(data().resolve("inside"));
         Files.writeString(data().resolve("inside").resolve("ok.txt"), "fine");
         assertThat(Await.until(Duration.ofSeconds(20), () -> !received.isEmpty())).isTrue();
-        Thread.sleep(1000);
-        assertThat(received).extracting(FileEvent::watchId).containsExactly("fine");
+        Await.holdsFor("only the fine watch's event", Duration.ofSeconds(1),
+                () -> assertThat(received).extracting(FileEvent::watchId).containsExactly("fine"));
     }
 
     private EdgeGateway startGateway() throws Exception {

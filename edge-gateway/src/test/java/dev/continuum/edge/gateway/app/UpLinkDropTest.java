@@ -122,7 +122,7 @@ class UpLinkDropTest {
             } else if (System.nanoTime() - changed >= quiet.toNanos()) {
                 return true;
             }
-            Thread.sleep(200);
+            Thread.sleep(200); // measures a quiet period: no condition to wait on, only time without growth
         }
         return false;
     }

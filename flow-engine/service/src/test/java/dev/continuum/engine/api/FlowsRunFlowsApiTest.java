@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.List;
 
 import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -221,13 +222,7 @@ class FlowsRunFlowsApiTest {
     }
 
     static String awaitChild(String runId) {
-        for (int i = 0; i < 200; i++) {
-            List<String> below = children(runId);
-            if (!below.isEmpty()) {
-                return below.get(0);
-            }
-            Flows.sleep(50);
-        }
-        throw new AssertionError("run " + runId + " started no child run");
+        return await("run " + runId + " starts a child run").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+                .until(() -> children(runId), below -> !below.isEmpty()).get(0);
     }
 }

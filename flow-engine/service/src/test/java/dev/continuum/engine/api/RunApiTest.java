@@ -14,6 +14,7 @@ import java.util.List;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
@@ -91,8 +92,7 @@ class RunApiTest {
                 {"StartAt":"Week","States":{"Week":{"Type":"Wait","Seconds":604800,"Next":"After"},
                  "After":{"Type":"Pass","Result":"woke","ResultPath":"$.state","End":true}}}""");
         String runId = Flows.start(flowId, "{}");
-        Flows.sleep(600);
-        Flows.run(runId).body("status", equalTo("ACTIVE"));
+        stillWaiting(runId, Duration.ofMillis(600));
 
         clock.advance(Duration.ofDays(7).plusSeconds(1));
 
@@ -106,8 +106,7 @@ class RunApiTest {
                 {"StartAt":"Hold","States":{"Hold":{"Type":"Wait","InputPath":"$.job","SecondsPath":"$.delay",
                  "OutputPath":"$.result","End":true}}}""");
         String runId = Flows.start(flowId, "{\"job\":{\"delay\":3600,\"result\":{\"ok\":true}},\"other\":1}");
-        Flows.sleep(300);
-        Flows.run(runId).body("status", equalTo("ACTIVE"));
+        stillWaiting(runId, Duration.ofMillis(300));
 
         clock.advance(Duration.ofHours(1).plusSeconds(1));
 
@@ -121,7 +120,7 @@ class RunApiTest {
                 {"StartAt":"Nap","States":{"Nap":{"Type":"Action","ActionUrl":"%s","Parameters":{"seconds":3600},"End":true}}}"""
                 .formatted(Flows.provider("sleep")));
         String runId = Flows.start(flowId, "{}");
-        Flows.sleep(300);
+        Flows.awaitLogged(runId, "ActionStarted");
         given().contentType(ContentType.JSON).body("{\"reason\":\"wrong sample\"}")
                 .when().post("/runs/" + runId + "/cancel").then().statusCode(200);
         assertThat(Flows.awaitStatus(runId, Duration.ofSeconds(10), "ENDED")).isEqualTo("ENDED");
@@ -199,5 +198,11 @@ class RunApiTest {
                 .then().statusCode(413).body("detail", containsString("by reference"))
                 .body("detail", containsString("The run input is 1100011 bytes")) // {"blob":"…"}: its exact size, named
                 .body("errors[0].pointer", equalTo("/body"));
+    }
+
+    /** The run stays ACTIVE for the whole period: its Wait does not end before the clock moves. */
+    private static void stillWaiting(String runId, Duration period) {
+        await("run " + runId + " stays ACTIVE in its Wait").during(period).atMost(period.plusSeconds(5))
+                .pollInterval(Duration.ofMillis(50)).until(() -> Flows.run(runId).extract().<String>path("status"), equalTo("ACTIVE"));
     }
 }

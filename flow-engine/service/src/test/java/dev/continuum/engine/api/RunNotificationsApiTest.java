@@ -10,6 +10,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 import javax.crypto.Mac;
@@ -67,16 +68,9 @@ class RunNotificationsApiTest {
                 "e-mail notice for run " + runId + " among " + NoticeReceivers.mails().size() + " received: " + NoticeReceivers.mails());
     }
 
-    private static Received await(Supplier<Optional<Received>> found, String what) throws InterruptedException {
-        long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (System.nanoTime() < until) {
-            Optional<Received> item = found.get();
-            if (item.isPresent()) {
-                return item.get();
-            }
-            Thread.sleep(20);
-        }
-        throw new AssertionError("no " + what);
+    private static Received await(Supplier<Optional<Received>> found, String what) {
+        return Awaitility.await(what).atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+                .until(found::get, Optional::isPresent).get();
     }
 
     @Test

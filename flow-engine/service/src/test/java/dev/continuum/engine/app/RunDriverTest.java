@@ -27,6 +27,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The driver's lease rules, on a virtual clock and an in-memory store with PgRunStore's rules: two
@@ -349,16 +350,7 @@ class RunDriverTest {
     }
 
     private static void awaitIdle(RunDriver driver) {
-        Instant giveUp = Instant.now().plusSeconds(30);
-        while (!driver.idle() && Instant.now().isBefore(giveUp)) {
-            try {
-                Thread.sleep(5);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-        }
-        assertThat(driver.idle()).as("driver idle").isTrue();
+        await("driver idle").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(5)).until(driver::idle);
     }
 
     /** The lease {@link #newRun} stores. */

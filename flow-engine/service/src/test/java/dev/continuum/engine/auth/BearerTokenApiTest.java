@@ -77,7 +77,7 @@ class BearerTokenApiTest {
                  "attributes":{"access.token.lifespan":"1"},"defaultClientScopes":["basic","profile","continuum-api"]}""");
         String token = Tokens.client().password(ClientCredentials.publicClient("expiring-test"), "scientist",
                 "scientist-local-only", "openid").accessToken();
-        Thread.sleep(2_500);
+        Thread.sleep(2_500); // the period under test: the token's 1 s lifespan passes on Keycloak's and the engine's clock
 
         as(token).when().get("/flows")
                 .then().statusCode(401).contentType("application/problem+json");

@@ -22,12 +22,12 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.UUID;
 
 import static dev.continuum.engine.support.Tokens.as;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
@@ -123,11 +123,8 @@ class DelegatedRunsTest {
         assertThat(grantRows(run)).isEqualTo(1);
         as(scientist).body("{}").when().post("/runs/" + run + "/cancel").then().statusCode(200);
         awaitStatus(scientist, run, "ENDED");
-        Instant deadline = Instant.now().plusSeconds(10);
-        while (grantRows(run) > 0 && Instant.now().isBefore(deadline)) {
-            Flows.sleep(50);
-        }
-        assertThat(grantRows(run)).isZero();
+        await("the ended run's sealed grant dropped").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+                .untilAsserted(() -> assertThat(grantRows(run)).as("sealed grants of the ended run").isZero());
     }
 
     @Test
@@ -216,8 +213,9 @@ class DelegatedRunsTest {
         as(after).when().post("/runs/" + run + "/resume").then().statusCode(200);
         awaitLogged(after, run, "FlowResumed");
         clock.advance(Duration.ofMinutes(30));
-        Flows.sleep(1000);
-        as(after).when().get("/runs/" + run).then().body("status", equalTo("ACTIVE"));
+        await("the resumed run stays ACTIVE while the engine polls its action again").during(Duration.ofSeconds(1))
+                .atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(100))
+                .until(() -> as(after).when().get("/runs/" + run).then().extract().<String>path("status"), equalTo("ACTIVE"));
         as(after).body("{}").when().post("/runs/" + run + "/cancel").then().statusCode(200);
     }
 
@@ -243,13 +241,10 @@ class DelegatedRunsTest {
         String actionId = as(scientist).when().get("/runs/" + run).then().extract().path("details.output.who.action_id");
         String providerToken = Tokens.forProvider("scientist", "continuum-provider-builtin", "actions:builtin");
 
-        Instant deadline = Instant.now().plusSeconds(10);
-        int status = 200;
-        while (status == 200 && Instant.now().isBefore(deadline)) {
-            status = given().header("Authorization", "Bearer " + providerToken)
-                    .when().get("/providers/whoami/" + actionId + "/status").then().extract().statusCode();
-            Flows.sleep(100);
-        }
+        int status = await("the provider's status call for the released action to stop answering 200")
+                .atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
+                .until(() -> given().header("Authorization", "Bearer " + providerToken)
+                        .when().get("/providers/whoami/" + actionId + "/status").then().extract().statusCode(), s -> s != 200);
         assertThat(status).as("the engine's release call was accepted, so the provider forgot the action").isEqualTo(404);
     }
 
@@ -258,40 +253,26 @@ class DelegatedRunsTest {
         String scientist = Tokens.of("scientist");
         String run = start(scientist, publish(scientist, longSleepFlow()));
         awaitLogged(scientist, run, "ActionStarted");
-        String actionId = null;
-        Instant started = Instant.now().plusSeconds(10);
-        while (actionId == null && Instant.now().isBefore(started)) {
-            java.util.List<String> ids = as(scientist).when().get("/runs/" + run + "/log?limit=1000").then()
-                    .extract().path("entries.details.action_id");
-            actionId = ids.stream().filter(java.util.Objects::nonNull).findFirst().orElse(null);
-            Flows.sleep(100);
-        }
-        assertThat(actionId).as("the provider's action id, logged when it answered").isNotNull();
+        String actionId = await("the provider's action id, logged when it answered").atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> as(scientist).when().get("/runs/" + run + "/log?limit=1000").then()
+                        .extract().<java.util.List<String>>path("entries.details.action_id").stream()
+                        .filter(java.util.Objects::nonNull).findFirst().orElse(null), java.util.Objects::nonNull);
 
         as(scientist).body("{}").when().post("/runs/" + run + "/cancel").then().statusCode(200);
 
         String providerToken = Tokens.forProvider("scientist", "continuum-provider-builtin", "actions:builtin");
-        Instant deadline = Instant.now().plusSeconds(10);
-        String providerStatus = "ACTIVE";
-        while ("ACTIVE".equals(providerStatus) && Instant.now().isBefore(deadline)) {
-            providerStatus = given().header("Authorization", "Bearer " + providerToken)
-                    .when().get("/providers/sleep/" + actionId + "/status").then().extract().path("status");
-            Flows.sleep(100);
-        }
-        assertThat(providerStatus).as("the engine's cancel call was accepted by the provider").isNotEqualTo("ACTIVE");
+        await("the engine's cancel call was accepted by the provider").atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(100))
+                .untilAsserted(() -> assertThat(given().header("Authorization", "Bearer " + providerToken)
+                        .when().get("/providers/sleep/" + actionId + "/status").then().extract().<String>path("status"))
+                        .as("the engine's cancel call was accepted by the provider").isNotEqualTo("ACTIVE"));
     }
 
     static void awaitLogged(String token, String runId, String code) {
-        Instant deadline = Instant.now().plusSeconds(30);
-        while (Instant.now().isBefore(deadline)) {
-            java.util.List<String> codes = as(token).when().get("/runs/" + runId + "/log?limit=1000").then().statusCode(200)
-                    .extract().path("entries.code");
-            if (codes.contains(code)) {
-                return;
-            }
-            Flows.sleep(100);
-        }
-        throw new AssertionError("run " + runId + " never logged " + code);
+        await("run " + runId + " logs " + code).atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                .until(() -> as(token).when().get("/runs/" + runId + "/log?limit=1000").then().statusCode(200)
+                        .extract().<java.util.List<String>>path("entries.code"), codes -> codes.contains(code));
     }
 
     @Test

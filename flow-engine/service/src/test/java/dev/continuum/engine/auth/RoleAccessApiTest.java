@@ -13,8 +13,10 @@ import java.time.Instant;
 
 import static dev.continuum.engine.support.Tokens.as;
 import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.in;
 import static org.hamcrest.Matchers.not;
 
 /** Flow and run roles through the API with real tokens: for each endpoint, one caller let in and one refused. */
@@ -147,19 +149,8 @@ class RoleAccessApiTest {
     }
 
     static void awaitFinished(String run) {
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(20));
-        while (Instant.now().isBefore(deadline)) {
-            String status = as(scientist).when().get("/runs/" + run).then().extract().path("status");
-            if ("SUCCEEDED".equals(status) || "FAILED".equals(status)) {
-                return;
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
-        throw new AssertionError("run " + run + " did not finish");
+        await("run " + run + " finishes").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50))
+                .until(() -> as(scientist).when().get("/runs/" + run).then().extract().<String>path("status"),
+                        in(new String[] {"SUCCEEDED", "FAILED"}));
     }
 }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.continuum.engine.support.AuthOn;
 import dev.continuum.engine.support.Consent;
-import dev.continuum.engine.support.Flows;
 import dev.continuum.engine.support.SignedInCli;
 import dev.continuum.engine.support.SignedInCli.Result;
 import dev.continuum.engine.support.Tokens;
@@ -14,11 +13,12 @@ import io.restassured.RestAssured;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.time.Instant;
+import java.time.Duration;
 import java.util.List;
 
 import static dev.continuum.engine.support.Tokens.as;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItems;
 
@@ -109,17 +109,15 @@ class CliAgainstEngineTest {
     }
 
     private static String awaitConsentAddress(SignedInCli.Running login) {
-        Instant deadline = Instant.now().plusSeconds(30);
-        while (Instant.now().isBefore(deadline)) {
-            for (String line : login.out().toString().split("\n")) {
-                if (line.startsWith("  http")) {
-                    return line.strip();
-                }
-            }
-            assertThat(login.exit()).as("login ended early: " + login.err()).isNotDone();
-            Flows.sleep(100);
-        }
-        throw new AssertionError("login printed no consent address: " + login.out());
+        return await("login prints a consent address").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                .until(() -> {
+                    java.util.Optional<String> address = java.util.Arrays.stream(login.out().toString().split("\n"))
+                            .filter(line -> line.startsWith("  http")).findFirst().map(String::strip);
+                    if (address.isEmpty()) {
+                        assertThat(login.exit()).as("login ended early: " + login.err()).isNotDone();
+                    }
+                    return address;
+                }, java.util.Optional::isPresent).get();
     }
 
     @Test

@@ -20,13 +20,13 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 import static dev.continuum.engine.support.Tokens.as;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * {@code continuum training jobs|preempt|resize|migrate} with the real engine (its {@code /ops/training} relay), the
@@ -104,14 +104,10 @@ class CliTrainingTest {
     }
 
     private static JsonNode awaitJob(SignedInCli operator, String wantedState) throws Exception {
-        Instant deadline = Instant.now().plusSeconds(90);
-        JsonNode jobs = listed(operator);
-        while (!(jobs.path("jobs").size() == 1 && jobs.at("/jobs/0/state").asText().equals(wantedState))) {
-            assertThat(Instant.now()).as(jobs.toString()).isBefore(deadline);
-            Thread.sleep(300);
-            jobs = listed(operator);
-        }
-        return jobs.path("jobs").get(0);
+        return await("one training job, " + wantedState).atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(300))
+                .until(() -> listed(operator),
+                        jobs -> jobs.path("jobs").size() == 1 && jobs.at("/jobs/0/state").asText().equals(wantedState))
+                .path("jobs").get(0);
     }
 
     @Test

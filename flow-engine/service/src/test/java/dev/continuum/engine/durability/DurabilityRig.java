@@ -1,6 +1,7 @@
 package dev.continuum.engine.durability;
 
 import dev.continuum.engine.support.PostgresResource;
+import org.awaitility.core.ConditionTimeoutException;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -26,6 +27,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Real processes for one durability test: a fresh PostgreSQL database (the machine's, else an
@@ -267,16 +271,15 @@ final class DurabilityRig implements AutoCloseable {
     }
 
     private void awaitUp(String what, ChildProcess process, BooleanSupplier ready) {
-        Instant deadline = Instant.now().plus(START_WITHIN);
-        while (!ready.getAsBoolean()) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException(what + " exited while starting:\n" + process.tail(40));
-            }
-            if (Instant.now().isAfter(deadline)) {
-                throw new IllegalStateException(what + " did not become ready in " + START_WITHIN.toSeconds() + " s:\n"
-                        + process.tail(40));
-            }
-            pause(100);
+        try {
+            await(what + " becomes ready").atMost(START_WITHIN).pollInterval(Duration.ofMillis(100)).until(() -> {
+                if (!process.isAlive()) {
+                    throw new IllegalStateException(what + " exited while starting:\n" + process.tail(40));
+                }
+                return ready.getAsBoolean();
+            });
+        } catch (ConditionTimeoutException e) {
+            throw new IllegalStateException(e.getMessage() + ":\n" + process.tail(40), e);
         }
     }
 
@@ -284,28 +287,23 @@ final class DurabilityRig implements AutoCloseable {
     Duration awaitFinished(EngineApi api, Collection<String> runIds, Duration within) {
         Instant start = Instant.now();
         Set<String> pending = new java.util.LinkedHashSet<>(runIds);
-        while (!pending.isEmpty()) {
+        await(runIds.size() + " runs finish").atMost(within).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
             pending.removeIf(runId -> Set.of("SUCCEEDED", "FAILED", "ENDED").contains(api.status(runId)));
-            if (!pending.isEmpty() && Instant.now().isAfter(start.plus(within))) {
-                throw new AssertionError(pending.size() + " runs still unfinished after " + within.toSeconds() + " s, e.g. "
-                        + pending.iterator().next() + "; engine logs are in " + workDir);
-            }
-            pause(250);
-        }
+            assertThat(pending.size()).as("runs still unfinished, e.g. %s; engine logs are in %s",
+                    pending.stream().findFirst().orElse("none"), workDir).isZero();
+        });
         return Duration.between(start, Instant.now());
     }
 
     /** Polls until the condition holds or the time is up; says which and returns whether it held. */
     boolean awaitCondition(String what, Duration within, BooleanSupplier condition) {
-        Instant deadline = Instant.now().plus(within);
-        while (!condition.getAsBoolean()) {
-            if (Instant.now().isAfter(deadline)) {
-                say("gave up waiting for %s after %d s", what, within.toSeconds());
-                return false;
-            }
-            pause(20);
+        try {
+            await(what).atMost(within).pollInterval(Duration.ofMillis(20)).until(condition::getAsBoolean);
+            return true;
+        } catch (ConditionTimeoutException e) {
+            say("gave up waiting for %s after %d s", what, within.toSeconds());
+            return false;
         }
-        return true;
     }
 
     /**
@@ -404,6 +402,7 @@ final class DurabilityRig implements AutoCloseable {
         System.out.printf("[%s %6.1fs] %s%n", name, seconds, String.format(format, args));
     }
 
+    /** Paces a scenario (a kill's delay, an outage's length, a provider's slowness); a wait for a condition is awaitCondition. */
     static void pause(long millis) {
         try {
             Thread.sleep(millis);

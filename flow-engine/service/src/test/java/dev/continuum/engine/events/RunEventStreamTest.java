@@ -21,7 +21,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -30,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Run state changes are published on the SmallRye channel run-events once committed, and the web UI's live views
@@ -116,15 +116,9 @@ class RunEventStreamTest {
     }
 
     private List<RunChanged> awaitChanges(String run, String lastStatus) {
-        Instant deadline = Instant.now().plusSeconds(30);
-        while (Instant.now().isBefore(deadline)) {
-            List<RunChanged> changes = recorder.of(run);
-            if (!changes.isEmpty() && changes.getLast().status().equals(lastStatus)) {
-                return changes;
-            }
-            Flows.sleep(50);
-        }
-        throw new AssertionError("no " + lastStatus + " change of run " + run + " on the channel; got " + recorder.of(run));
+        return await("a " + lastStatus + " change of run " + run + " on the channel").atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> recorder.of(run), changes -> !changes.isEmpty() && changes.getLast().status().equals(lastStatus));
     }
 
     private BufferedReader open(String path) throws Exception {

@@ -19,7 +19,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -27,6 +26,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The run-event stream sent to an MQTT broker by configuration alone (the machine's Mosquitto, else an embedded
@@ -104,14 +104,9 @@ class RunEventsOverMqttTest {
 
     /** The run's changes a subscriber outside the engine received, once the last is SUCCEEDED (up to 30 s). */
     static List<JsonNode> awaitFinal(List<JsonNode> received, String run) {
-        Instant deadline = Instant.now().plusSeconds(30);
-        while (Instant.now().isBefore(deadline)) {
-            List<JsonNode> mine = received.stream().filter(change -> run.equals(change.path("run_id").asText())).toList();
-            if (!mine.isEmpty() && mine.getLast().path("status").asText().equals("SUCCEEDED")) {
-                return mine;
-            }
-            Flows.sleep(50);
-        }
-        throw new AssertionError("the broker's subscriber saw no SUCCEEDED change of run " + run + "; it got " + received);
+        return await("the broker's subscriber sees a SUCCEEDED change of run " + run).atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> received.stream().filter(change -> run.equals(change.path("run_id").asText())).toList(),
+                        mine -> !mine.isEmpty() && mine.getLast().path("status").asText().equals("SUCCEEDED"));
     }
 }

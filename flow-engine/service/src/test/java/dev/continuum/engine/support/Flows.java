@@ -5,10 +5,11 @@ import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Map;
 
 import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.in;
 
 /** Small helpers that talk to the engine only through its public API. */
 public final class Flows {
@@ -43,26 +44,15 @@ public final class Flows {
 
     /** Waits (real time, bounded) until the run reaches one of the statuses; returns the final status. */
     public static String awaitStatus(String runId, Duration within, String... statuses) {
-        Instant deadline = Instant.now().plus(within);
-        String status = null;
-        while (Instant.now().isBefore(deadline)) {
-            status = run(runId).extract().path("status");
-            for (String wanted : statuses) {
-                if (wanted.equals(status)) {
-                    return status;
-                }
-            }
-            sleep(50);
-        }
-        throw new AssertionError("run " + runId + " stayed " + status + " instead of reaching " + String.join("/", statuses));
+        return await("run " + runId + " reaches " + String.join("/", statuses)).atMost(within).pollInterval(Duration.ofMillis(50))
+                .until(() -> run(runId).extract().<String>path("status"), in(statuses));
     }
 
-    public static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+    /** Waits (30 s at most) until the run's log holds an entry with {@code code}, e.g. its action started. */
+    public static void awaitLogged(String runId, String code) {
+        await("run " + runId + " logs " + code).atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
+                .until(() -> given().when().get("/runs/" + runId + "/log?limit=1000").then().statusCode(200)
+                        .extract().<java.util.List<String>>path("entries.code"), codes -> codes.contains(code));
     }
 
     public static Map<String, Object> json(Object... keyValues) {

@@ -1,5 +1,6 @@
 package dev.continuum.engine.support;
 
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
 import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -15,11 +16,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * A provider written with the Python kit (action-providers/python), run as a process of Debian's python3 that a test
@@ -65,24 +67,25 @@ public final class PythonProvider implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + command, e);
         }
-        Instant deadline = Instant.now().plusSeconds(30);
-        while (Instant.now().isBefore(deadline)) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("the Python provider exited with " + process.exitValue() + ":\n" + tail());
-            }
-            try {
-                if (HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health")).build(),
-                        HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException notYet) {
-                Flows.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
+        try {
+            await("the Python provider answers on port " + port).atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                    .until(this::healthy);
+        } catch (ConditionTimeoutException e) {
+            throw new IllegalStateException(e.getMessage() + ":\n" + tail(), e);
         }
-        throw new IllegalStateException("the Python provider did not answer on port " + port + " within 30 s:\n" + tail());
+    }
+
+    /** Answers 200 on /health; a provider that exited fails the wait at once, with its output. */
+    private boolean healthy() throws InterruptedException {
+        if (!process.isAlive()) {
+            throw new IllegalStateException("the Python provider exited with " + process.exitValue() + ":\n" + tail());
+        }
+        try {
+            return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health")).build(),
+                    HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+        } catch (IOException notYet) {
+            return false;
+        }
     }
 
     public long pid() {

@@ -7,10 +7,12 @@ import io.vertx.amqp.AmqpMessage;
 import io.vertx.amqp.AmqpSender;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
+import org.awaitility.Awaitility;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -99,22 +101,9 @@ public final class RabbitMq {
 
     /** A sender to an address that exists once the engine's receiver has declared it: tried for up to 60 s. */
     public static Sender senderOnceDeclared(String address) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (true) {
-            try {
-                return new Sender(address(), address);
-            } catch (RuntimeException e) {
-                if (System.nanoTime() > deadline) {
-                    throw e;
-                }
-                try {
-                    Thread.sleep(500);
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
-                    throw e;
-                }
-            }
-        }
+        return Awaitility.await("a sender to " + address + " (declared by the engine's receiver)").atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+                .until(() -> new Sender(address(), address), sender -> true);
     }
 
     /** An instrument sending to an AMQP 1.0 address; each send returns once the broker has accepted it. */

@@ -4,6 +4,11 @@ import dev.continuum.auth.keycloak.KeycloakServer;
 import dev.continuum.auth.oidc.ClientCredentials;
 import dev.continuum.auth.oidc.TokenClient;
 
+import java.time.Duration;
+
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
+
 /** Tokens for the demo realm's local-only users, straight from the test Keycloak. */
 public final class Tokens {
 
@@ -45,15 +50,13 @@ public final class Tokens {
 
     /** Polls GET /runs/{id} as the holder of {@code token} until the run is {@code wanted} (30 s at most). */
     public static String awaitStatus(String token, String runId, String wanted) {
-        java.time.Instant deadline = java.time.Instant.now().plusSeconds(30);
-        String status = null;
-        while (java.time.Instant.now().isBefore(deadline)) {
-            status = as(token).when().get("/runs/" + runId).then().statusCode(200).extract().path("status");
-            if (wanted.equals(status)) {
-                return status;
-            }
-            Flows.sleep(100);
-        }
-        throw new AssertionError("run " + runId + " stayed " + status + " instead of " + wanted);
+        return awaitStatus(token, runId, wanted, Duration.ofSeconds(30));
+    }
+
+    /** Polls GET /runs/{id} as the holder of {@code token} until the run is {@code wanted}, {@code within} at most. */
+    public static String awaitStatus(String token, String runId, String wanted, Duration within) {
+        return await("run " + runId + " reaches " + wanted).atMost(within).pollInterval(Duration.ofMillis(100))
+                .until(() -> as(token).when().get("/runs/" + runId).then().statusCode(200).extract().<String>path("status"),
+                        equalTo(wanted));
     }
 }

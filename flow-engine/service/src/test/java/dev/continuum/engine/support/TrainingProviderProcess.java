@@ -3,6 +3,7 @@ package dev.continuum.engine.support;
 import dev.continuum.auth.keycloak.KeycloakServer;
 import dev.continuum.provider.training.demo.DemoTrainer;
 import dev.continuum.provider.training.provider.TrainingProviderMain;
+import org.awaitility.core.ConditionTimeoutException;
 
 import java.io.IOException;
 import java.net.URI;
@@ -11,9 +12,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
+import java.time.Duration;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The real training provider (action-providers/training, local backend with 2 GPU slots, sign-in on against the test
@@ -39,17 +40,15 @@ public final class TrainingProviderProcess implements AutoCloseable {
         builder.environment().put("CONTINUUM_AUTH_ISSUER", KeycloakServer.shared().issuer());
         TrainingProviderProcess provider = new TrainingProviderProcess(builder.start(), work);
         HttpClient http = HttpClient.newHttpClient();
-        Instant deadline = Instant.now().plusSeconds(90);
-        while (true) {
-            try {
-                http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health")).build(),
-                        HttpResponse.BodyHandlers.discarding());
-                return provider;
-            } catch (IOException notYet) {
-                assertThat(Instant.now()).as(Files.readString(work.resolve("provider.log"))).isBefore(deadline);
-                Thread.sleep(200);
-            }
+        try {
+            await("the training provider answers its health check on port " + port).atMost(Duration.ofSeconds(90))
+                    .pollInterval(Duration.ofMillis(200)).ignoreExceptionsInstanceOf(IOException.class)
+                    .until(() -> http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health")).build(),
+                            HttpResponse.BodyHandlers.discarding()) != null);
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError(e.getMessage() + ":\n" + Files.readString(work.resolve("provider.log")), e);
         }
+        return provider;
     }
 
     /**

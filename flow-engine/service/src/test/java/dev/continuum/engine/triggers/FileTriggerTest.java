@@ -33,6 +33,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.everyItem;
 import static org.hamcrest.Matchers.hasItem;
@@ -178,8 +179,7 @@ class FileTriggerTest {
         // the gateway's topic decides who sent it: an event naming this trigger on another device's topic is not for it
         gatewaySide.publish(EdgeBroker.TOPICS.files("gw-other"), Wire.encode(FileEvent.of("gw-other", triggerId,
                 List.of(new FileEvent.WatchedFile("incoming/x.tif", 1, 1, "x")), now())), false).get(10, TimeUnit.SECONDS);
-        Flows.sleep(1500);
-        Triggers.events(triggerId).body("events.size()", equalTo(0));
+        Triggers.keepsEvents(triggerId, 0, Duration.ofMillis(1500));
 
         given().when().post("/triggers/" + triggerId + "/pause").then().statusCode(200);
         awaitWatches(w -> w.watches().isEmpty());
@@ -217,7 +217,7 @@ class FileTriggerTest {
                 for (int i = 0; i < 8; i++) { // 2.4 s of writing, longer than the watch's 1 s of stability
                     out.write(("line " + i + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
                     out.flush();
-                    Flows.sleep(300);
+                    Thread.sleep(300); // the period under test: a slow writer, the file not yet stable
                 }
                 Triggers.events(triggerId).body("events.size()", equalTo(1)); // nothing while frame-2 is written
             }
@@ -226,7 +226,8 @@ class FileTriggerTest {
             Flows.run(second).body("details.output.path", equalTo("incoming/frame-2.tif"))
                     .body("details.output.size", equalTo((int) Files.size(frame2)));
 
-            Flows.sleep(3000); // the gateway's next scans: no second event for either file, none for the .part
+            // the gateway's next scans: no second event for either file, none for the .part
+            Triggers.keepsEvents(triggerId, 2, Duration.ofSeconds(3));
             Triggers.events(triggerId).body("events.size()", equalTo(2)).body("events.outcome", everyItem(equalTo("started")));
             given().when().get("/runs?filter_tags=trigger:" + triggerId).then().statusCode(200).body("runs.size()", equalTo(2));
         } finally {
@@ -274,15 +275,8 @@ class FileTriggerTest {
     }
 
     private void awaitWatches(java.util.function.Predicate<FileWatch.Watches> condition) {
-        long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (System.nanoTime() < until) {
-            FileWatch.Watches current = watches.get();
-            if (current != null && condition.test(current)) {
-                return;
-            }
-            Flows.sleep(50);
-        }
-        throw new AssertionError("the gateway's watch list never became as expected: " + watches.get());
+        await("the gateway's watch list as expected").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50))
+                .until(watches::get, current -> current != null && condition.test(current));
     }
 
     private static io.restassured.response.ValidatableResponse awaitEvents(String triggerId, int count) {
@@ -290,15 +284,9 @@ class FileTriggerTest {
     }
 
     private static io.restassured.response.ValidatableResponse awaitEvents(String triggerId, int count, Duration within) {
-        long until = System.nanoTime() + within.toNanos();
-        while (System.nanoTime() < until) {
-            int n = Triggers.events(triggerId).extract().path("events.size()");
-            if (n >= count) {
-                return Triggers.events(triggerId);
-            }
-            Flows.sleep(100);
-        }
-        throw new AssertionError("trigger " + triggerId + " never had " + count + " events");
+        await("trigger " + triggerId + " has " + count + " events").atMost(within).pollInterval(Duration.ofMillis(100))
+                .until(() -> Triggers.events(triggerId).extract().<Integer>path("events.size()"), n -> n >= count);
+        return Triggers.events(triggerId);
     }
 
     private static long now() {

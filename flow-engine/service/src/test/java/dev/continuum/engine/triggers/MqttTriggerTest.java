@@ -12,12 +12,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
@@ -136,26 +136,17 @@ class MqttTriggerTest {
 
     /** The trigger's events once at least {@code count} are recorded (and a moment later, so none is missed). */
     static List<Event> awaitEvents(String triggerId, int count) {
-        Instant deadline = Instant.now().plusSeconds(30);
-        while (true) {
-            List<java.util.Map<String, Object>> found = Triggers.events(triggerId).extract().path("events");
-            if (found.size() >= count || Instant.now().isAfter(deadline)) {
-                assertThat(found).as("events of trigger " + triggerId).hasSizeGreaterThanOrEqualTo(count);
-                pause(300);
-                found = Triggers.events(triggerId).extract().path("events");
-                return found.stream().map(e -> new Event((String) e.get("outcome"), (String) e.get("run_id"),
-                        (String) e.get("dedup_key"))).toList();
-            }
-            pause(50);
-        }
-    }
-
-    private static void pause(long millis) {
+        await("trigger " + triggerId + " has " + count + " events").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
+                .untilAsserted(() -> assertThat(Triggers.events(triggerId).extract().<List<?>>path("events"))
+                        .as("events of trigger " + triggerId).hasSizeGreaterThanOrEqualTo(count));
         try {
-            Thread.sleep(millis);
+            Thread.sleep(300); // a settling period: events still on their way are in the list read next
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+        List<java.util.Map<String, Object>> found = Triggers.events(triggerId).extract().path("events");
+        return found.stream().map(e -> new Event((String) e.get("outcome"), (String) e.get("run_id"),
+                (String) e.get("dedup_key"))).toList();
     }
 }

@@ -12,11 +12,11 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 
 /** Chaining: a {@code run} trigger starts its flow when a run of another flow reaches a status, once per (run, status). */
@@ -75,8 +75,8 @@ class RunTriggerTest {
 
         java.util.Map<String, String> filtered = awaitOutcome(trigger, "filtered");
         assertThat(filtered.get("dedup_key")).isEqualTo("run:" + unlabelled + ":SUCCEEDED");
-        Flows.sleep(1000); // the other flow's run, committed after, had its chance to reach the trigger
-        Triggers.events(trigger).body("events.size()", equalTo(1));
+        // the other flow's run, committed after, has its chance to reach the trigger
+        Triggers.keepsEvents(trigger, 1, Duration.ofSeconds(1));
     }
 
     @Test
@@ -93,17 +93,10 @@ class RunTriggerTest {
 
     /** The newest event with this outcome, as GET /triggers/{id}/events lists it (bounded wait). */
     private static java.util.Map<String, String> awaitOutcome(String trigger, String outcome) {
-        Instant deadline = Instant.now().plusSeconds(30);
-        while (Instant.now().isBefore(deadline)) {
-            List<java.util.Map<String, String>> events = Triggers.events(trigger).extract().path("events");
-            for (var event : events) {
-                if (outcome.equals(event.get("outcome"))) {
-                    return event;
-                }
-            }
-            Flows.sleep(100);
-        }
-        throw new AssertionError("trigger " + trigger + " recorded no '" + outcome + "' event: "
-                + Triggers.events(trigger).extract().asString());
+        return await("trigger " + trigger + " records a '" + outcome + "' event").atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> Triggers.events(trigger).extract().<List<java.util.Map<String, String>>>path("events").stream()
+                        .filter(event -> outcome.equals(event.get("outcome"))).findFirst(), java.util.Optional::isPresent)
+                .get();
     }
 }

@@ -19,6 +19,7 @@ import java.util.function.Predicate;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
@@ -55,16 +56,10 @@ class TimerTriggerTest {
 
     /** Waits (real time, bounded) until the trigger's events satisfy the check; returns their outcomes, newest first. */
     private static List<String> awaitEvents(String triggerId, Predicate<List<String>> done) {
-        Instant deadline = Instant.now().plusSeconds(20);
-        List<String> outcomes = List.of();
-        while (Instant.now().isBefore(deadline)) {
-            outcomes = Triggers.events(triggerId).extract().path("events.outcome");
-            if (!outcomes.contains("starting") && done.test(outcomes)) { // "starting": an event still being handled
-                return outcomes;
-            }
-            Flows.sleep(100);
-        }
-        throw new AssertionError("events of trigger " + triggerId + " stayed " + outcomes);
+        return await("events of trigger " + triggerId + " as expected").atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> Triggers.events(triggerId).extract().<List<String>>path("events.outcome"),
+                        outcomes -> !outcomes.contains("starting") && done.test(outcomes)); // "starting": still being handled
     }
 
     private static long started(List<String> outcomes) {
@@ -96,8 +91,7 @@ class TimerTriggerTest {
 
         assertThat(awaitEvents(all, outcomes -> outcomes.size() == 3)).containsOnly("started");
         assertThat(awaitEvents(last, outcomes -> outcomes.size() == 1)).containsOnly("started");
-        Flows.sleep(1500); // a tick or two more: "none" must stay quiet
-        Triggers.events(none).body("events.size()", equalTo(0));
+        Triggers.keepsEvents(none, 0, Duration.ofMillis(1500)); // a tick or two more: "none" must stay quiet
     }
 
     @Test
@@ -110,8 +104,9 @@ class TimerTriggerTest {
             int expected = Math.min(minute + 1, 2);
             awaitEvents(triggerId, outcomes -> started(outcomes) == expected);
         }
-        Flows.sleep(1500);
-        assertThat(started(Triggers.events(triggerId).extract().path("events.outcome"))).isEqualTo(2);
+        await("trigger " + triggerId + " stays at 2 started runs").during(Duration.ofMillis(1500)).atMost(Duration.ofMillis(6500))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> started(Triggers.events(triggerId).extract().path("events.outcome")), equalTo(2L));
 
         given().when().post("/triggers/" + triggerId + "/fire").then().statusCode(200).body("outcome", equalTo("started"));
         String range = "{\"from\":\"%s\",\"to\":\"%s\"}".formatted(start, start.plus(Duration.ofMinutes(4)));

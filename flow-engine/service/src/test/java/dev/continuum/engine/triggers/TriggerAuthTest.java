@@ -15,10 +15,10 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 
 import static dev.continuum.engine.support.Tokens.as;
 import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 
 /** Triggers with authentication on, against the real Keycloak: roles, and runs that act for the owner. */
@@ -125,11 +125,9 @@ class TriggerAuthTest {
                 .then().statusCode(201).extract().path("run_id");
         DelegatedRunsWait.succeeded(scientist, run);
 
-        Instant deadline = Instant.now().plusSeconds(30);
-        while (Instant.now().isBefore(deadline) && as(scientist2).when().get("/triggers/" + trigger + "/events").then()
-                .extract().<java.util.List<?>>path("events").isEmpty()) {
-            Flows.sleep(100);
-        }
+        await("trigger " + trigger + " records an event").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                .until(() -> as(scientist2).when().get("/triggers/" + trigger + "/events").then()
+                        .extract().<java.util.List<?>>path("events"), events -> !events.isEmpty());
         as(scientist2).when().get("/triggers/" + trigger + "/events").then().statusCode(200)
                 .body("events.size()", equalTo(1))
                 .body("events[0].outcome", equalTo("rejected"))
@@ -200,15 +198,9 @@ class TriggerAuthTest {
     /** Bounded wait for a run to succeed, read with the owner's token. */
     static final class DelegatedRunsWait {
         static void succeeded(String token, String runId) {
-            Instant deadline = Instant.now().plusSeconds(30);
-            String status = null;
-            while (Instant.now().isBefore(deadline)) {
-                status = as(token).when().get("/runs/" + runId).then().statusCode(200).extract().path("status");
-                if ("SUCCEEDED".equals(status) || "FAILED".equals(status)) {
-                    break;
-                }
-                Flows.sleep(100);
-            }
+            await("run " + runId + " finishes").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> as(token).when().get("/runs/" + runId).then().statusCode(200).extract().<String>path("status"),
+                            org.hamcrest.Matchers.in(new String[] {"SUCCEEDED", "FAILED"}));
             as(token).when().get("/runs/" + runId).then().body("status", equalTo("SUCCEEDED"));
         }
     }

@@ -1,7 +1,6 @@
 package dev.continuum.engine.ui;
 
 import dev.continuum.engine.support.AuthOn;
-import dev.continuum.engine.support.Flows;
 import dev.continuum.engine.support.Tokens;
 import dev.continuum.flow.model.FormAction;
 import io.quarkus.test.junit.QuarkusTest;
@@ -10,12 +9,13 @@ import io.restassured.RestAssured;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.time.Instant;
+import java.time.Duration;
 import java.util.List;
 
 import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
 import static dev.continuum.engine.support.Tokens.as;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The run page's links between runs and its human-input forms in a real Chromium against the real engine, Keycloak and
@@ -69,16 +69,11 @@ class ChildRunsAndInputsBrowserTest extends BrowserTest {
     }
 
     static String awaitChild(String parentRun) {
-        Instant deadline = Instant.now().plusSeconds(30);
-        while (Instant.now().isBefore(deadline)) {
-            List<String> children = as(Tokens.of("scientist")).when().get("/runs/" + parentRun).then().statusCode(200)
-                    .extract().path("child_run_ids");
-            if (children != null && !children.isEmpty()) {
-                return children.get(0);
-            }
-            Flows.sleep(100);
-        }
-        throw new AssertionError("run " + parentRun + " started no child run");
+        List<String> children = await("run " + parentRun + " starts a child run").atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> as(Tokens.of("scientist")).when().get("/runs/" + parentRun).then().statusCode(200)
+                        .extract().<List<String>>path("child_run_ids"), found -> found != null && !found.isEmpty());
+        return children.get(0);
     }
 
     @Test

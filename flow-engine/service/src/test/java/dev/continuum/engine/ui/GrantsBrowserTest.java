@@ -3,7 +3,6 @@ package dev.continuum.engine.ui;
 import com.microsoft.playwright.Page;
 import dev.continuum.engine.support.AuthOn;
 import dev.continuum.engine.support.Consent;
-import dev.continuum.engine.support.Flows;
 import dev.continuum.engine.support.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -11,13 +10,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.time.Instant;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
 import static dev.continuum.engine.support.Tokens.as;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 
 /**
@@ -45,16 +45,10 @@ class GrantsBrowserTest extends BrowserTest {
         String flow = WebUiBrowserTest.publish(PERSON, RunActionsTest.nap(), null, null);
         String run = as(token).body("{\"body\":{},\"label\":\"napping on the grant\"}").when().post("/flows/" + flow + "/run")
                 .then().statusCode(201).extract().path("run_id");
-        Instant deadline = Instant.now().plusSeconds(30);
-        while (Instant.now().isBefore(deadline)) {
-            List<String> runs = as(token).when().get("/grants").then().statusCode(200).extract()
-                    .path("grants.find { it.id == '" + grant + "' }.runs");
-            if (runs.contains(run)) {
-                return run;
-            }
-            Flows.sleep(100);
-        }
-        throw new AssertionError("run " + run + " never acted through grant " + grant);
+        await("run " + run + " acts through grant " + grant).atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                .until(() -> as(token).when().get("/grants").then().statusCode(200).extract()
+                        .<List<String>>path("grants.find { it.id == '" + grant + "' }.runs"), runs -> runs.contains(run));
+        return run;
     }
 
     @Test

@@ -7,12 +7,13 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import org.junit.jupiter.api.Test;
 
-import java.time.Instant;
+import java.time.Duration;
 import java.util.List;
 
 import static dev.continuum.engine.support.Tokens.as;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.notNullValue;
 
@@ -36,13 +37,8 @@ class RunActionsTest {
         String flow = WebUiBrowserTest.publish("scientist", nap(), null, "\"run_monitors\":[\"scientist2\"]");
         String run = WebUiBrowserTest.start("scientist", flow, "actions");
 
-        List<?> actions = List.of();
-        Instant deadline = Instant.now().plusSeconds(30);
-        while (actions.isEmpty() && Instant.now().isBefore(deadline)) {
-            actions = as(token).when().get("/runs/" + run + "/actions").then().statusCode(200).extract().path("actions");
-            Flows.sleep(200);
-        }
-        assertThat(actions).as("the sleep action, once the provider accepted it").hasSize(1);
+        await("the sleep action, once the provider accepted it").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                .untilAsserted(() -> assertThat(actionsOf(token, run)).as("the sleep action, once the provider accepted it").hasSize(1));
         as(token).when().get("/runs/" + run + "/actions").then().statusCode(200)
                 .body("actions[0].state_name", equalTo("Nap"))
                 .body("actions[0].action_url", equalTo(Flows.provider("sleep")))
@@ -54,12 +50,12 @@ class RunActionsTest {
                 .body("actions[0].status", equalTo("ACTIVE"));
 
         as(token).body("{}").when().post("/runs/" + run + "/cancel").then().statusCode(200);
-        Instant ended = Instant.now().plusSeconds(20);
-        while (!actions.isEmpty() && Instant.now().isBefore(ended)) {
-            actions = as(token).when().get("/runs/" + run + "/actions").then().statusCode(200).extract().path("actions");
-            Flows.sleep(200);
-        }
-        assertThat(actions).as("nothing running once the run was cancelled").isEmpty();
+        await("nothing running once the run was cancelled").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
+                .untilAsserted(() -> assertThat(actionsOf(token, run)).as("nothing running once the run was cancelled").isEmpty());
+    }
+
+    private static List<?> actionsOf(String token, String run) {
+        return as(token).when().get("/runs/" + run + "/actions").then().statusCode(200).extract().path("actions");
     }
 
     @Test

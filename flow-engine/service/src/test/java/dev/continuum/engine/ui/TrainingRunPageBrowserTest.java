@@ -18,7 +18,7 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
+import java.time.Duration;
 
 import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
 import static dev.continuum.engine.support.Tokens.as;
@@ -107,16 +107,7 @@ class TrainingRunPageBrowserTest extends BrowserTest {
         assertThat(console).as("script errors").noneMatch(m -> m.startsWith("page error"));
     }
 
-    static void awaitStatus(String run, String wanted) throws InterruptedException {
-        Instant deadline = Instant.now().plusSeconds(90);
-        String status = null;
-        while (Instant.now().isBefore(deadline)) {
-            status = as(Tokens.of("scientist")).when().get("/runs/" + run).then().statusCode(200).extract().path("status");
-            if (wanted.equals(status)) {
-                return;
-            }
-            Thread.sleep(300);
-        }
-        throw new AssertionError("run " + run + " stayed " + status + " instead of " + wanted);
+    static void awaitStatus(String run, String wanted) {
+        Tokens.awaitStatus(Tokens.of("scientist"), run, wanted, Duration.ofSeconds(90));
     }
 }

@@ -34,7 +34,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -42,6 +41,7 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
+import org.awaitility.Awaitility;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -255,20 +255,14 @@ class DevicesPageBrowserTest {
         });
         String base = "http://127.0.0.1:" + port;
         HttpClient http = HttpClient.newHttpClient();
-        Instant deadline = Instant.now().plus(Duration.ofMinutes(3)); // a loaded machine starts Quarkus slowly
-        while (Instant.now().isBefore(deadline)) {
-            assertThat(engine.isAlive()).as("the engine runs (see " + OUT.resolve("engine.log") + ")").isTrue();
-            try {
-                if (http.send(HttpRequest.newBuilder(URI.create(base + "/ui/config.json")).build(),
-                        HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                    return base;
-                }
-            } catch (java.io.IOException notYet) {
-                // not listening yet
-            }
-            Thread.sleep(500);
-        }
-        throw new AssertionError("the engine did not start in 3 minutes; see " + OUT.resolve("engine.log"));
+        // a loaded machine starts Quarkus slowly
+        Awaitility.await("the engine serves its UI (see " + OUT.resolve("engine.log") + ")").atMost(Duration.ofMinutes(3))
+                .pollInterval(Duration.ofMillis(500)).ignoreExceptionsInstanceOf(java.io.IOException.class).until(() -> {
+                    assertThat(engine.isAlive()).as("the engine runs (see " + OUT.resolve("engine.log") + ")").isTrue();
+                    return http.send(HttpRequest.newBuilder(URI.create(base + "/ui/config.json")).build(),
+                            HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+                });
+        return base;
     }
 
     static void signIn(Page page, String url, String user) {

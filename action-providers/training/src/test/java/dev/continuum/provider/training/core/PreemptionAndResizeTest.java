@@ -135,11 +135,12 @@ class PreemptionAndResizeTest {
                     cluster.scheduler.poll();
                     return !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
                 });
-        for (int i = 0; i < 10; i++) {
-            cluster.scheduler.poll();
-            Thread.sleep(50);
-        }
-        assertThat(cluster.job("c").state()).isEqualTo(JobState.CANCELLED);
+        await("the cancelled job stays CANCELLED over the scheduler's next polls").during(Duration.ofMillis(500))
+                .atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50)).pollInSameThread()
+                .until(() -> {
+                    cluster.scheduler.poll();
+                    return cluster.job("c").state();
+                }, org.hamcrest.Matchers.equalTo(JobState.CANCELLED));
         assertThat(cluster.job("c").attempt()).isEqualTo(1);
     }
 

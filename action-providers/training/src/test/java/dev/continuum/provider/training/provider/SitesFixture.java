@@ -31,6 +31,7 @@ import dev.continuum.provider.transfer.provider.TransferProviders;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.ext.web.Router;
+import org.awaitility.Awaitility;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -158,17 +159,9 @@ final class SitesFixture implements AutoCloseable {
     }
 
     JsonNode await(String id, Duration limit, Predicate<JsonNode> done) throws Exception {
-        long end = System.nanoTime() + limit.toNanos();
-        JsonNode st;
-        do {
-            st = JSON.readTree(HTTP.send(HttpRequest.newBuilder(URI.create(url + "/" + id + "/status"))
-                    .header("X-Test-Caller", "alice").build(), HttpResponse.BodyHandlers.ofString()).body());
-            if (done.test(st)) {
-                return st;
-            }
-            Thread.sleep(50);
-        } while (System.nanoTime() < end);
-        throw new AssertionError("timed out; the action is " + st);
+        return Awaitility.await("action " + id + " to hold the awaited condition").atMost(limit).pollInterval(Duration.ofMillis(50))
+                .until(() -> JSON.readTree(HTTP.send(HttpRequest.newBuilder(URI.create(url + "/" + id + "/status"))
+                        .header("X-Test-Caller", "alice").build(), HttpResponse.BodyHandlers.ofString()).body()), done);
     }
 
     /** The progress lines attempt {@code attempt} printed at {@code site} (local: attempt-N.log; Slurm: its .out). */

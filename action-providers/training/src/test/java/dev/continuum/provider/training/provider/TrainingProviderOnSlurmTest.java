@@ -20,6 +20,8 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Predicate;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -74,14 +76,12 @@ class TrainingProviderOnSlurmTest {
     }
 
     static JsonNode await(ProviderProcess p, String id, Duration limit, Predicate<JsonNode> done) throws Exception {
-        long end = System.nanoTime() + limit.toNanos();
-        JsonNode st = status(p, id);
-        while (!done.test(st) && System.nanoTime() < end) {
-            Thread.sleep(250);
-            st = status(p, id);
+        try {
+            return Awaitility.await("action " + id + " to hold the awaited condition").atMost(limit)
+                    .pollInterval(Duration.ofMillis(250)).until(() -> status(p, id), done);
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError(e.getMessage() + "\nprovider log:\n" + p.log(), e);
         }
-        assertThat(done.test(st)).as(st + "\nprovider log:\n" + p.log()).isTrue();
-        return st;
     }
 
     @Test
@@ -193,14 +193,8 @@ class TrainingProviderOnSlurmTest {
     }
 
     private static JsonNode awaitLong(TrainingProviderTest.Served s, String id, Predicate<JsonNode> done) throws Exception {
-        long end = System.nanoTime() + Duration.ofSeconds(180).toNanos();
-        JsonNode st = TrainingProviderTest.status(s, id);
-        while (!done.test(st) && System.nanoTime() < end) {
-            Thread.sleep(250);
-            st = TrainingProviderTest.status(s, id);
-        }
-        assertThat(done.test(st)).as(st.toString()).isTrue();
-        return st;
+        return Awaitility.await("action " + id + " to hold the awaited condition").atMost(Duration.ofSeconds(180))
+                .pollInterval(Duration.ofMillis(250)).until(() -> TrainingProviderTest.status(s, id), done);
     }
 
     @Test

@@ -74,7 +74,7 @@ class FullDestinationTest {
                 return;
             }
             System.gc();
-            Thread.sleep(200);
+            Thread.sleep(200); // a cleanup's retries, a collection apart: no test condition waits here
         }
         if (run("umount", "-l", full.toString()) != 0) {
             System.err.println("FullDestinationTest: could not unmount " + full + "; left mounted (2 MiB tmpfs)");
