@@ -360,6 +360,30 @@ final class DurabilityRig implements AutoCloseable {
         }
     }
 
+    /**
+     * Asks a query again and again on one connection, as {@link #awaitCount} does, until the first column of its rows
+     * (as text) satisfies {@code until}; whether it did.
+     */
+    boolean awaitRows(String sql, java.util.function.Predicate<List<String>> until, Duration within) {
+        Instant deadline = Instant.now().plus(within);
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            while (Instant.now().isBefore(deadline)) {
+                List<String> found = new ArrayList<>();
+                try (ResultSet rows = statement.executeQuery(sql)) {
+                    while (rows.next()) {
+                        found.add(rows.getString(1));
+                    }
+                }
+                if (until.test(found)) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot query the test database: " + e.getMessage(), e);
+        }
+    }
+
     /** The single number a query answers (e.g. a count), read from the database so it works while no engine is up. */
     long number(String sql) {
         long[] found = {0};
