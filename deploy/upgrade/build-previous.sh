@@ -6,6 +6,10 @@
 # not install); needs the commit in this clone's history, and its dependencies in ~/.m2 (else Maven downloads them).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
+# the machine's default java may be older than the 21 the build needs (CI runs this before ./continuum test)
+. "$root/deploy/pick-java.sh"
+pick_java
+export PATH="$JAVA_HOME/bin:$PATH"
 commit="$(sed -e 's/#.*//' -e 's/[[:space:]]//g' "$root/deploy/upgrade/previous-release" | grep -m1 .)"
 cache="${CONTINUUM_PREVIOUS_ENGINE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/continuum/previous-engine}"
 target="$cache/$commit"
