@@ -15,6 +15,24 @@ import java.util.concurrent.atomic.AtomicReference;
 public class VirtualClock extends Clock {
 
     private final AtomicReference<Duration> offset = new AtomicReference<>(Duration.ZERO);
+    /** Null: real time runs under the offset; else the clock stands at this moment until a test moves it. */
+    private final Instant stoppedAt;
+
+    public VirtualClock() {
+        this(null);
+    }
+
+    private VirtualClock(Instant stoppedAt) {
+        this.stoppedAt = stoppedAt;
+    }
+
+    /**
+     * A clock that stands still at {@code start} until the test moves it, for a test that reads exact durations off
+     * it (a task waited exactly 2.5 s; a minute's bucket closes at its end).
+     */
+    public static VirtualClock stoppedAt(Instant start) {
+        return new VirtualClock(start);
+    }
 
     public void advance(Duration by) {
         offset.updateAndGet(current -> current.plus(by));
@@ -30,7 +48,7 @@ public class VirtualClock extends Clock {
 
     @Override
     public Instant instant() {
-        return Instant.now().plus(offset.get());
+        return (stoppedAt == null ? Instant.now() : stoppedAt).plus(offset.get());
     }
 
     @Override

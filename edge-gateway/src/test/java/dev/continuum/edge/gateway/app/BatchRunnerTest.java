@@ -10,6 +10,7 @@ import dev.continuum.edge.protocol.Tensor;
 import dev.continuum.edge.gateway.store.TaskSpool;
 import dev.continuum.edge.gateway.testing.TestModels;
 import java.nio.file.Path;
+import dev.continuum.testkit.VirtualClock;
 import java.time.Clock;
 import java.time.Instant;
 import org.junit.jupiter.api.AfterEach;
@@ -121,29 +122,9 @@ class BatchRunnerTest {
         assertThat(runner.tasksRun()).isEqualTo(2);
     }
 
-    /** A clock the test moves. */
-    private static final class StepClock extends Clock {
-        private Instant now = Instant.parse("2026-11-27T12:00:00Z");
-
-        @Override
-        public java.time.ZoneId getZone() {
-            return java.time.ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    }
-
     @Test
     void shouldReportTheWaitBeforeTheWorkerTookTheTaskApartFromReadingItsInputAndRunningIt() throws Exception {
-        StepClock clock = new StepClock();
+        VirtualClock clock = VirtualClock.stoppedAt(Instant.parse("2026-11-27T12:00:00Z"));
         GatewayConfig config = GatewayConfig.of("gw-2", "127.0.0.1", 1883, state.resolve("gw-2"), "bootstrap");
         java.nio.file.Files.createDirectories(config.dataDir().resolve("frames"));
         java.nio.file.Files.write(config.dataDir().resolve("frames/f-1.json"), dev.continuum.edge.protocol.Wire.encode(
@@ -156,7 +137,7 @@ class BatchRunnerTest {
                 timings, clock, new TaskSpans(io.opentelemetry.api.OpenTelemetry.noop(), config.deviceId()));
         waiting.admit(new TaskMessage("f-1", "ocr-cls", null, "file:frames/f-1.json", "2026-11-27T13:00:00Z", null));
 
-        clock.now = clock.now.plusMillis(2_500); // the task waits 2.5 s before the worker takes it
+        clock.advance(java.time.Duration.ofMillis(2_500)); // the task waits 2.5 s before the worker takes it
         worker.runNextBatch();
 
         ResultMessage r = uplink.results.getFirst();

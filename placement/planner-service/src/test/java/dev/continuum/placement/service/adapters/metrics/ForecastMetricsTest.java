@@ -16,9 +16,8 @@ import dev.continuum.placement.service.config.TopologyFile;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
-import java.time.Clock;
+import dev.continuum.testkit.VirtualClock;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -83,41 +82,17 @@ class ForecastMetricsTest {
         }
     }
 
-    /** A clock the test moves. */
-    private static final class MovedClock extends Clock {
-        long millis = 1_780_000_020_000L; // on a minute: every minute holds two of the jobs
-
-        @Override
-        public java.time.ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public long millis() {
-            return millis;
-        }
-
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(millis);
-        }
-    }
-
     @Test
     void shouldExposeEachSeriesForecastAndItsRecentErrorAsGauges() {
         TopologyFile topology = TopologyFile.read(Path.of("src/test/resources/test-topology.json"));
-        MovedClock clock = new MovedClock();
+        // on a minute: every minute holds two of the jobs
+        VirtualClock clock = VirtualClock.stoppedAt(Instant.ofEpochMilli(1_780_000_020_000L));
         PlannerService planner = new PlannerService(new OnlinePlanner(PlannerConfig.DEFAULT),
                 new LiveInventory(topology.inventory(), topology.edgeLinks()), new MemoryLog(), clock);
         // two resnet jobs a minute for 40 minutes
         for (int i = 0; i < 80; i++) {
             planner.place(PlacementRequest.inference("job-" + i, "resnet", Demand.wholeGpus(0), List.of(), 0), "run-1");
-            clock.millis += 30_000;
+            clock.advance(java.time.Duration.ofSeconds(30));
             planner.tick();
         }
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
