@@ -135,7 +135,7 @@ class FileWatchTest {
         EdgeGateway gw = startGateway();
         watch(new FileWatch("w1", "", "*.dat", List.of(), 0, ".done", 0, 0));
         Path kept = state.resolve(id).resolve("watches.json"); // written once the watcher has the list
-        await("the gateway to take the watch list (" + kept + ")").atMost(Duration.ofSeconds(10))
+        await("the gateway to take the watch list (" + kept + ")").atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(20)).until(() -> Files.exists(kept));
         proxy.cut();
         Await.until(Duration.ofSeconds(10), () -> !gw.connected());
