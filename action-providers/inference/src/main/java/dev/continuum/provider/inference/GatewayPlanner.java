@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.continuum.edge.fleet.Fleet;
 import dev.continuum.edge.fleet.TaskDispatcher;
 import dev.continuum.placement.api.client.PlannerClient;
-import dev.continuum.edge.protocol.Wire;
 import dev.continuum.edge.fleet.FleetSites;
 import dev.continuum.placement.core.model.Cluster;
 import dev.continuum.placement.core.model.Demand;
@@ -124,11 +123,7 @@ public final class GatewayPlanner implements JobPlacement {
     }
 
     private static JsonNode json(PlacementDecision d) {
-        try {
-            return Wire.mapper().readTree(TraceCodec.writeDecision(d));
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        return TraceCodec.decisionTree(d);
     }
 
     private Inventory inventory(List<Fleet.Device> devices, ToIntFunction<String> dispatched) {

@@ -1,14 +1,11 @@
 package dev.continuum.provider.training.planner;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.continuum.placement.api.PlacementBody;
-import dev.continuum.placement.api.PlannerJson;
 import dev.continuum.placement.api.ReportedDecision;
 import dev.continuum.placement.api.client.PlannerClient;
 import dev.continuum.placement.core.planner.PlacementDecision;
 import dev.continuum.placement.core.planner.trace.TraceCodec;
 import dev.continuum.provider.training.core.DecisionListener;
-import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
@@ -60,7 +57,7 @@ public final class DecisionReporter implements DecisionListener, AutoCloseable {
     @Override
     public void decided(PlacementDecision decision, Instant at) {
         Pending p = new Pending(decision.requestId(), new ReportedDecision(PlacementBody.TRAINING,
-                runs.get(decision.requestId()), at, tree(decision)));
+                runs.get(decision.requestId()), at, TraceCodec.decisionTree(decision)));
         while (!backlog.offerLast(p)) {
             if (backlog.pollFirst() != null && dropped.incrementAndGet() == 1) {
                 LOG.log(Level.WARNING, "the planner's decision backlog is full ({0} waiting): dropping the oldest "
@@ -137,13 +134,5 @@ public final class DecisionReporter implements DecisionListener, AutoCloseable {
     @Override
     public void close() {
         sender.interrupt();
-    }
-
-    private static com.fasterxml.jackson.databind.JsonNode tree(PlacementDecision decision) {
-        try {
-            return PlannerJson.mapper().readTree(TraceCodec.writeDecision(decision));
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

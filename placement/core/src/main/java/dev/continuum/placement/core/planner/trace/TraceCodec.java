@@ -90,6 +90,18 @@ public final class TraceCodec {
         return json(decision, PlacementDecision.class);
     }
 
+    /**
+     * One decision as a JSON tree, in {@link #writeDecision}'s shape: what the planner contract's {@code decision}
+     * fields hold (the service's views, a pushed re-placement, a provider's reported decision).
+     */
+    public static com.fasterxml.jackson.databind.JsonNode decisionTree(PlacementDecision decision) {
+        try {
+            return MAPPER.readTree(writeDecision(decision));
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     public static PlacementDecision readDecision(String json) {
         return parse(json, PlacementDecision.class, "a placement decision");
     }

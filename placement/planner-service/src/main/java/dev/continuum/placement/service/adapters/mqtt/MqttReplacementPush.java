@@ -42,7 +42,7 @@ public class MqttReplacementPush implements ReplacementPush {
         try {
             topic = topics.replacements(owner);
             payload = PlannerJson.mapper().writeValueAsBytes(new Replacement(decision.requestId(), lostSite,
-                    decision.site(), PlannerJson.mapper().readTree(TraceCodec.writeDecision(decision.decision()))));
+                    decision.site(), TraceCodec.decisionTree(decision.decision())));
         } catch (IllegalArgumentException | JsonProcessingException e) {
             LOG.warnf("cannot push the re-placement of %s to %s: %s", decision.requestId(), owner, e.getMessage());
             return;

@@ -22,7 +22,7 @@ final class Views {
 
     static DecisionView of(DecisionRecord r) {
         return new DecisionView(r.seq(), r.requestId(), blankToNull(r.runId()), r.kind(), r.status(), r.site(), r.at(),
-                r.cause().name().toLowerCase(), tree(TraceCodec.writeDecision(r.decision())));
+                r.cause().name().toLowerCase(), TraceCodec.decisionTree(r.decision()));
     }
 
     static PlacementView of(PlacementLog.StoredRequest request, List<DecisionRecord> decisions, List<DecisionRecord> others) {
