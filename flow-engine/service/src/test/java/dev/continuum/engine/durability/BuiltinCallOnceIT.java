@@ -119,7 +119,7 @@ class BuiltinCallOnceIT {
                     victim.kill();
                     return inWindow;
                 });
-                int started = startRunsUntilKilled(victim, flow, round, killed);
+                int started = DurabilityRig.startRunsUntilKilled(victim, flow, round, RUNS_PER_ROUND, BuiltinCallOnceIT::items, killed);
                 boolean seen = killed.join();
                 // read at once: B takes A's runs over only when their leases run out
                 sentMidCall = delivered(deliveries, rig.strings(itemsMidCall));
@@ -207,45 +207,6 @@ class BuiltinCallOnceIT {
             problems.add("webhooks for items of no SUCCEEDED run: " + stray);
         }
         return items;
-    }
-
-    /** Starts the round's runs from several clients at once, so that many are mid-call together; how many it answered. */
-    private static int startRunsUntilKilled(EngineInstance engine, String flow, int round, CompletableFuture<Boolean> killed) {
-        ExecutorService clients = Executors.newFixedThreadPool(RUNS_PER_ROUND / 2);
-        try {
-            List<Future<Boolean>> starts = new ArrayList<>();
-            for (int i = 0; i < RUNS_PER_ROUND; i++) {
-                ObjectNode input = items(round, i);
-                starts.add(clients.submit(() -> {
-                    if (killed.isDone()) {
-                        return false;
-                    }
-                    try {
-                        engine.api().startRun(flow, input, "round-" + round);
-                        return true;
-                    } catch (RuntimeException | AssertionError failure) {
-                        try {
-                            killed.get(10, TimeUnit.SECONDS); // a start the kill cut off
-                            return false;
-                        } catch (Exception notKilled) {
-                            throw failure;
-                        }
-                    }
-                }));
-            }
-            int started = 0;
-            for (Future<Boolean> start : starts) {
-                started += start.get(60, TimeUnit.SECONDS) ? 1 : 0;
-            }
-            return started;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new AssertionError("starting runs failed: " + e.getMessage(), e);
-        } finally {
-            clients.shutdownNow();
-        }
     }
 
     /** A Map whose every item is one notify Action (the webhook carries the item): one turn starts all of a run's sends. */

@@ -70,7 +70,7 @@ class ChildRunOnceIT {
                     victim.kill();
                     return inWindow;
                 });
-                int started = startParentsUntilKilled(victim, parent, round, killed);
+                int started = DurabilityRig.startRunsUntilKilled(victim, parent, round, PARENTS_PER_ROUND, ChildRunOnceIT::items, killed);
                 boolean seen = killed.join();
                 caughtMidCall = rig.number(PARENTS_MID_CALL);
                 rig.say("round %d: %d parents started on A; kill -9 engine A %s: %d child runs, %d parents had started one "
@@ -133,45 +133,6 @@ class ChildRunOnceIT {
             }
         });
         return problems;
-    }
-
-    /** Starts the round's parents from several clients at once, so that many are mid-call together; how many it answered. */
-    private static int startParentsUntilKilled(EngineInstance engine, String parent, int round, CompletableFuture<Boolean> killed) {
-        ExecutorService clients = Executors.newFixedThreadPool(PARENTS_PER_ROUND / 2);
-        try {
-            List<Future<Boolean>> starts = new ArrayList<>();
-            for (int i = 0; i < PARENTS_PER_ROUND; i++) {
-                ObjectNode input = items(round, i);
-                starts.add(clients.submit(() -> {
-                    if (killed.isDone()) {
-                        return false;
-                    }
-                    try {
-                        engine.api().startRun(parent, input, "round-" + round);
-                        return true;
-                    } catch (RuntimeException | AssertionError failure) {
-                        try {
-                            killed.get(10, TimeUnit.SECONDS); // a start the kill cut off
-                            return false;
-                        } catch (Exception notKilled) {
-                            throw failure;
-                        }
-                    }
-                }));
-            }
-            int started = 0;
-            for (Future<Boolean> start : starts) {
-                started += start.get(60, TimeUnit.SECONDS) ? 1 : 0;
-            }
-            return started;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new AssertionError("starting parents failed: " + e.getMessage(), e);
-        } finally {
-            clients.shutdownNow();
-        }
     }
 
     private static List<String> runsOf(DurabilityRig rig, String flow) {

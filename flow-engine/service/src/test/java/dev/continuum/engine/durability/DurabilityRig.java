@@ -1,5 +1,6 @@
 package dev.continuum.engine.durability;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.continuum.engine.support.PostgresResource;
 import org.awaitility.core.ConditionTimeoutException;
 
@@ -26,6 +27,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -424,6 +432,50 @@ final class DurabilityRig implements AutoCloseable {
     void say(String format, Object... args) {
         double seconds = Duration.between(began, Instant.now()).toMillis() / 1000.0;
         System.out.printf("[%s %6.1fs] %s%n", name, seconds, String.format(format, args));
+    }
+
+    /**
+     * Starts a round's {@code count} runs of {@code flow} (inputs {@code items(round, i)}) from several clients at once, so
+     * that many are mid-call together, until {@code killed} completes; how many starts the engine answered.
+     */
+    static int startRunsUntilKilled(EngineInstance engine, String flow, int round, int count,
+                                    java.util.function.BiFunction<Integer, Integer, ObjectNode> items,
+                                    CompletableFuture<Boolean> killed) {
+        ExecutorService clients = Executors.newFixedThreadPool(Math.max(1, count / 2));
+        try {
+            List<Future<Boolean>> starts = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                ObjectNode input = items.apply(round, i);
+                starts.add(clients.submit(() -> {
+                    if (killed.isDone()) {
+                        return false;
+                    }
+                    try {
+                        engine.api().startRun(flow, input, "round-" + round);
+                        return true;
+                    } catch (RuntimeException | AssertionError failure) {
+                        try {
+                            killed.get(10, TimeUnit.SECONDS); // a start the kill cut off
+                            return false;
+                        } catch (Exception notKilled) {
+                            throw failure;
+                        }
+                    }
+                }));
+            }
+            int started = 0;
+            for (Future<Boolean> start : starts) {
+                started += start.get(60, TimeUnit.SECONDS) ? 1 : 0;
+            }
+            return started;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new AssertionError("starting runs failed: " + e.getMessage(), e);
+        } finally {
+            clients.shutdownNow();
+        }
     }
 
     /** Paces a scenario (a kill's delay, an outage's length, a provider's slowness); a wait for a condition is awaitCondition. */
